@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Options after "--". Every error names the option, says what is expected
+ * and exits with SL_EXIT_USAGE; nothing has been configured yet then.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+
+#include <rte_lcore.h>
+#include <rte_version.h>
+
+#include "sl_app.h"
+
+enum {
+	OPT_DURATION = 256, OPT_COUNT, OPT_BURST, OPT_SIZE, OPT_TX_IP, OPT_TX_UDP,
+	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
+	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM,
+};
+
+static const struct option long_opts[] = {
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "tx-ip", required_argument, NULL, OPT_TX_IP },
+	{ "tx-udp", required_argument, NULL, OPT_TX_UDP },
+	{ "eth-peer", required_argument, NULL, OPT_ETH_PEER },
+	{ "stats-period", required_argument, NULL, OPT_STATS_PERIOD },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "map", required_argument, NULL, OPT_MAP },
+	{ "txq", required_argument, NULL, OPT_TXQ },
+	{ "txd", required_argument, NULL, OPT_TXD },
+	{ "lltx", required_argument, NULL, OPT_LLTX },
+	{ "lock", required_argument, NULL, OPT_LOCK },
+	{ "sim", required_argument, NULL, OPT_SIM },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+void
+sl_usage(void)
+{
+	printf("Usage: sluice [EAL options] -- [options]\n"
+	       "\n"
+	       "Transmit 64-byte UDP/IPv4 frames (198.18.0.1 -> 198.18.0.2, UDP port 9)\n"
+	       "on every port from the worker lcores, then print a summary.\n"
+	       "\n"
+	       "  --duration S          stop after S seconds (decimals allowed)\n"
+	       "  --count N             stop after N packets per port (N >= 1)\n"
+	       "  --burst N             packets per burst, 1..64 (default 32)\n"
+	       "  --size S[,S...]       frame sizes including the 4-byte FCS (RFC 2544),\n"
+	       "                        64 up to the port MTU + 18; several are sent in turn\n"
+	       "  --tx-ip SRC,DST       IPv4 source and destination\n"
+	       "  --tx-udp SP[,DP]      UDP source and destination ports\n"
+	       "  --eth-peer P,MAC      destination MAC on port P\n"
+	       "  --stats-period S      print live stats every S seconds\n"
+	       "  --json FILE           write the summary as JSON at the end\n"
+	       "  --map SPEC            lcores to TX queues: 1-2:0.0 (lcores 1 and 2 share\n"
+	       "                        port 0 queue 0), 1:0.0,2:0.1; default: each worker\n"
+	       "                        lcore gets its own queue on every port\n"
+	       "  --txq N               TX queues per port (default: as the map needs)\n"
+	       "  --txd N               TX descriptors per queue\n"
+	       "  --lltx auto|on|off    LLTX (driver-side locking) for all ports\n"
+	       "  --lock trylock|spin   engine lock on shared non-LLTX queues\n"
+	       "  --sim SPEC            add a simulated port (repeatable):\n"
+	       "                        RATE[,txd=N][,lltx=on|off][,verify=on|off], RATE as 10G\n"
+	       "  -h, --help            this text\n"
+	       "  --version             the version\n"
+	       "\n"
+	       "Example (no NIC, no hugepages):\n"
+	       "  sluice --no-huge -m 512 -l 0-1 --vdev net_null0 -- --duration 3 --stats-period 1\n"
+	       "Docs: docs/getting-started.md\n");
+}
+
+static void __rte_noreturn __rte_format_printf(2, 3)
+usage_error(const char *opt, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sluice: %s: ", opt);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see sluice -- --help)\n");
+	exit(SL_EXIT_USAGE);
+}
+
+/* A whole unsigned number in [min, max], or a usage error. */
+static uint64_t
+parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (s == NULL || !isdigit((unsigned char)*s))
+		usage_error(opt, "'%s' is not a number", s ? s : "");
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		usage_error(opt, "'%s' is not a number", s);
+	if (v < min || v > max)
+		usage_error(opt, "%llu is out of range %" PRIu64 "..%" PRIu64, v, min, max);
+	return v;
+}
+
+static double
+parse_seconds(const char *opt, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e7)
+		usage_error(opt, "'%s' is not a positive number of seconds", s);
+	return v;
+}
+
+static uint32_t
+parse_ipv4(const char *opt, const char *s)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		usage_error(opt, "'%s' is not an IPv4 address (e.g. 198.18.0.1)", s);
+	return ntohl(a.s_addr);
+}
+
+int
+sl_parse_rate_bps(const char *s, uint64_t *bps)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
+		return -EINVAL;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': v *= 1e3; end++; break;
+	case 'M': v *= 1e6; end++; break;
+	case 'G': v *= 1e9; end++; break;
+	case 'T': v *= 1e12; end++; break;
+	default: break;
+	}
+	if (strcasecmp(end, "bps") == 0 || strcasecmp(end, "b") == 0)
+		end += strlen(end);
+	if (*end != '\0' || v < 1e3 || v > 1e13)
+		return -EINVAL;
+	*bps = (uint64_t)(v + 0.5);
+	return 0;
+}
+
+static void
+parse_sizes(struct sl_opts *o, const char *arg)
+{
+	char buf[512], *save = NULL, *tok;
+
+	if (strlen(arg) >= sizeof(buf))
+		usage_error("--size", "list too long");
+	if (strchr(arg, '-') != NULL)
+		usage_error("--size", "size ranges (MIN-MAX) are not supported yet; give a list S1,S2,...");
+	strcpy(buf, arg);
+	o->nb_sizes = 0;
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nb_sizes == SL_GEN_MAX_SIZES)
+			usage_error("--size", "at most %d sizes", SL_GEN_MAX_SIZES);
+		o->sizes[o->nb_sizes++] = parse_u64("--size", tok, SL_GEN_MIN_FRAME,
+						    RTE_ETHER_MAX_JUMBO_FRAME_LEN);
+	}
+	if (o->nb_sizes == 0)
+		usage_error("--size", "give at least one frame size");
+}
+
+static void
+parse_eth_peer(struct sl_opts *o, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char port[16];
+	uint64_t p;
+
+	if (comma == NULL || (size_t)(comma - arg) >= sizeof(port))
+		usage_error("--eth-peer", "expected PORT,MAC (e.g. 0,02:00:00:00:00:01), got '%s'", arg);
+	memcpy(port, arg, comma - arg);
+	port[comma - arg] = '\0';
+	p = parse_u64("--eth-peer", port, 0, SL_MAX_PORTS - 1);
+	if (rte_ether_unformat_addr(comma + 1, &o->peer[p]) != 0)
+		usage_error("--eth-peer", "'%s' is not a MAC address (e.g. 02:00:00:00:00:01)",
+			    comma + 1);
+	o->peer_set[p] = true;
+}
+
+/* "1-2:0.0,3:0.1" */
+static void
+parse_map(struct sl_opts *o, const char *arg)
+{
+	char buf[1024], *save = NULL, *tok;
+
+	if (strlen(arg) >= sizeof(buf))
+		usage_error("--map", "spec too long");
+	strcpy(buf, arg);
+	o->nb_map = 0;
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int lo, hi, port, queue;
+		int n = 0;
+
+		if (sscanf(tok, "%u-%u:%u.%u%n", &lo, &hi, &port, &queue, &n) == 4 &&
+		    tok[n] == '\0') {
+			/* range */
+		} else if (n = 0, sscanf(tok, "%u:%u.%u%n", &lo, &port, &queue, &n) == 3 &&
+			   tok[n] == '\0') {
+			hi = lo;
+		} else {
+			usage_error("--map", "'%s' is not LCORES:PORT.QUEUE (e.g. 1-2:0.0)", tok);
+		}
+		if (lo > hi || hi >= RTE_MAX_LCORE)
+			usage_error("--map", "bad lcore range in '%s'", tok);
+		if (port >= SL_MAX_PORTS || queue >= SL_MAX_TXQ)
+			usage_error("--map", "port or queue out of range in '%s' (queues < %d)", tok,
+				    SL_MAX_TXQ);
+		for (unsigned int l = lo; l <= hi; l++) {
+			if (o->nb_map == SL_MAP_MAX)
+				usage_error("--map", "more than %d entries", SL_MAP_MAX);
+			o->map[o->nb_map++] = (struct sl_map_entry){ l, port, queue };
+		}
+	}
+	if (o->nb_map == 0)
+		usage_error("--map", "empty map");
+}
+
+static void
+parse_sim(struct sl_opts *o, const char *arg)
+{
+	char buf[256], *save = NULL, *tok;
+	struct sl_sim_spec *s;
+
+	if (o->nb_sims == SL_MAX_SIMS)
+		usage_error("--sim", "at most %d simulated ports", SL_MAX_SIMS);
+	if (strlen(arg) >= sizeof(buf))
+		usage_error("--sim", "spec too long");
+	strcpy(buf, arg);
+	s = &o->sims[o->nb_sims];
+	*s = (struct sl_sim_spec){ .txd = 512 };
+	tok = strtok_r(buf, ",", &save);
+	if (tok == NULL || sl_parse_rate_bps(tok, &s->speed_bps) != 0)
+		usage_error("--sim", "'%s' does not start with a line rate such as 10G", arg);
+	while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
+		if (strncmp(tok, "txd=", 4) == 0)
+			s->txd = parse_u64("--sim txd", tok + 4, 1, 65536);
+		else if (strcmp(tok, "lltx=on") == 0 || strcmp(tok, "lltx=off") == 0)
+			s->lltx = tok[6] == 'n';
+		else if (strcmp(tok, "verify=on") == 0 || strcmp(tok, "verify=off") == 0)
+			s->verify = tok[8] == 'n';
+		else
+			usage_error("--sim", "unknown parameter '%s' (txd=N, lltx=on|off, verify=on|off)",
+				    tok);
+	}
+	o->nb_sims++;
+}
+
+void
+sl_opts_default(struct sl_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->burst = 32;
+	o->sizes[0] = 64;
+	o->nb_sizes = 1;
+	o->src_ip = RTE_IPV4(198, 18, 0, 1);
+	o->dst_ip = RTE_IPV4(198, 18, 0, 2);
+	o->src_port = 9;
+	o->dst_port = 9;
+	o->lltx = SL_LLTX_AUTO;
+	o->lock = SL_LOCK_TRYLOCK;
+}
+
+int
+sl_opts_parse(struct sl_opts *o, int argc, char **argv)
+{
+	const char *comma;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DURATION:
+			o->duration_us = (uint64_t)(parse_seconds("--duration", optarg) * 1e6);
+			break;
+		case OPT_COUNT:
+			o->count = parse_u64("--count", optarg, 1, UINT64_MAX / 2);
+			break;
+		case OPT_BURST:
+			o->burst = parse_u64("--burst", optarg, 1, 64);
+			break;
+		case OPT_SIZE:
+			parse_sizes(o, optarg);
+			break;
+		case OPT_TX_IP:
+			comma = strchr(optarg, ',');
+			if (comma == NULL)
+				usage_error("--tx-ip", "expected SRC,DST, got '%s'", optarg);
+			o->dst_ip = parse_ipv4("--tx-ip", comma + 1);
+			*(char *)comma = '\0';
+			o->src_ip = parse_ipv4("--tx-ip", optarg);
+			break;
+		case OPT_TX_UDP:
+			comma = strchr(optarg, ',');
+			if (comma != NULL) {
+				o->dst_port = parse_u64("--tx-udp", comma + 1, 0, 65535);
+				*(char *)comma = '\0';
+			}
+			o->src_port = parse_u64("--tx-udp", optarg, 0, 65535);
+			if (comma == NULL)
+				o->dst_port = o->src_port;
+			break;
+		case OPT_ETH_PEER:
+			parse_eth_peer(o, optarg);
+			break;
+		case OPT_STATS_PERIOD:
+			o->stats_period = parse_seconds("--stats-period", optarg);
+			break;
+		case OPT_JSON:
+			o->json = optarg;
+			break;
+		case OPT_MAP:
+			parse_map(o, optarg);
+			break;
+		case OPT_TXQ:
+			o->txq = parse_u64("--txq", optarg, 1, SL_MAX_TXQ);
+			break;
+		case OPT_TXD:
+			o->txd = parse_u64("--txd", optarg, 1, 65536);
+			break;
+		case OPT_LLTX:
+			if (strcmp(optarg, "auto") == 0)
+				o->lltx = SL_LLTX_AUTO;
+			else if (strcmp(optarg, "on") == 0)
+				o->lltx = SL_LLTX_ON;
+			else if (strcmp(optarg, "off") == 0)
+				o->lltx = SL_LLTX_OFF;
+			else
+				usage_error("--lltx", "'%s': expected auto, on or off", optarg);
+			break;
+		case OPT_LOCK:
+			if (strcmp(optarg, "trylock") == 0)
+				o->lock = SL_LOCK_TRYLOCK;
+			else if (strcmp(optarg, "spin") == 0)
+				o->lock = SL_LOCK_SPIN;
+			else
+				usage_error("--lock", "'%s': expected trylock or spin", optarg);
+			break;
+		case OPT_SIM:
+			parse_sim(o, optarg);
+			break;
+		case 'h':
+			sl_usage();
+			return 1;
+		case OPT_VERSION:
+			printf("sluice %s (DPDK %s)\n", SL_VERSION, rte_version());
+			return 1;
+		case ':':
+			usage_error(argv[optind - 1], "needs a value");
+		default:
+			if (optopt != 0 && optopt < 256)
+				usage_error("option", "unknown option '-%c'", optopt);
+			usage_error("option", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("arguments", "unexpected '%s'", argv[optind]);
+	return 0;
+}

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the user sees: queue modes at start, live stats, the summary and the
+ * JSON summary. Rates: L2 counts frames with their FCS, L1 adds preamble,
+ * SFD and inter-frame gap (20 bytes), as RFC 2544 does.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_version.h>
+
+#include "sl_app.h"
+
+#define L1_EXTRA 24 /* FCS + preamble + SFD + IFG, beyond the bytes handed */
+#define L2_EXTRA 4  /* FCS */
+
+struct port_totals {
+	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;
+};
+
+static uint64_t
+txq_generated(const struct sl_app *app, const struct sl_txq *q)
+{
+	uint64_t g = 0;
+
+	for (uint16_t i = 0; i < app->nb_workers; i++) {
+		const struct sl_worker *w = app->workers[i];
+
+		for (uint16_t t = 0; t < w->nb_targets; t++)
+			if (w->t[t].txq == q)
+				g += SL_CNT_READ(w->t[t].generated);
+	}
+	return g;
+}
+
+static void
+port_totals(const struct sl_app *app, uint16_t pid, struct port_totals *pt)
+{
+	const struct sl_port *p = &app->ports[pid];
+
+	memset(pt, 0, sizeof(*pt));
+	for (uint16_t q = 0; q < p->nb_txq; q++) {
+		struct sl_txq_stats st;
+
+		if (p->txqs[q].txq == NULL)
+			continue;
+		sl_txq_stats_get(p->txqs[q].txq, &st);
+		pt->generated += txq_generated(app, p->txqs[q].txq);
+		pt->tx_packets += st.tx_packets;
+		pt->tx_bytes += st.tx_bytes;
+		pt->dropped += st.dropped;
+		pt->backlog += st.backlog;
+	}
+}
+
+static void
+lcore_list(char *buf, size_t len, const struct sl_app_txq *aq)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (uint16_t i = 0; i < aq->nb_lcores && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%u", i ? "," : "", aq->lcores[i]);
+	if (aq->nb_lcores == 0)
+		snprintf(buf, len, "-");
+}
+
+void
+sl_report_modes(const struct sl_app *app)
+{
+	char lc[256];
+
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		const struct sl_port *p = &app->ports[i];
+
+		printf("port %u: %s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i, p->name,
+		       p->driver, p->nb_txq, p->speed_mbps, p->socket,
+		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
+		for (uint16_t q = 0; q < p->nb_txq; q++) {
+			lcore_list(lc, sizeof(lc), &p->txqs[q]);
+			printf("  txq %u: mode %-9s lcores %s\n", q,
+			       sl_txq_mode_name(p->txqs[q].txq->mode), lc);
+		}
+	}
+	fflush(stdout);
+}
+
+static double
+elapsed_s(const struct sl_app *app)
+{
+	uint64_t end = app->end_tsc > app->start_tsc ? app->end_tsc : rte_rdtsc();
+
+	return (double)(end - app->start_tsc) / (double)rte_get_tsc_hz();
+}
+
+void
+sl_report_live(const struct sl_app *app, double elapsed)
+{
+	static uint64_t last_pkts[SL_MAX_PORTS], last_bytes[SL_MAX_PORTS];
+	static double last_t;
+	double dt = elapsed - last_t;
+
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		struct port_totals pt;
+		double pps, l1;
+
+		port_totals(app, i, &pt);
+		pps = dt > 0 ? (pt.tx_packets - last_pkts[i]) / dt : 0;
+		l1 = dt > 0 ? ((pt.tx_bytes - last_bytes[i]) + (pt.tx_packets - last_pkts[i]) *
+			       (double)L1_EXTRA) * 8 / dt : 0;
+		printf("[%7.2fs] port %u: %10.3f Mpps %9.3f Gb/s L1", elapsed, i, pps / 1e6,
+		       l1 / 1e9);
+		if (app->ports[i].speed_mbps != 0)
+			printf(" (%5.1f%% of line)", l1 / (app->ports[i].speed_mbps * 1e6) * 100);
+		printf("  tx %" PRIu64 " dropped %" PRIu64 " backlog %" PRIu64 "\n", pt.tx_packets,
+		       pt.dropped, pt.backlog);
+		last_pkts[i] = pt.tx_packets;
+		last_bytes[i] = pt.tx_bytes;
+	}
+	last_t = elapsed;
+	fflush(stdout);
+}
+
+void
+sl_report_summary(const struct sl_app *app)
+{
+	double d = elapsed_s(app);
+	struct port_totals all = { 0 };
+
+	printf("\n---------------- sluice summary (%.3f s) ----------------\n", d);
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		struct port_totals pt;
+
+		port_totals(app, i, &pt);
+		printf("port %u %-12s tx %14" PRIu64 " pkts %16" PRIu64 " bytes  %9.3f Mpps  "
+		       "%8.3f Gb/s L1  dropped %" PRIu64 "\n", i, app->ports[i].name,
+		       pt.tx_packets, pt.tx_bytes, d > 0 ? pt.tx_packets / d / 1e6 : 0,
+		       d > 0 ? (pt.tx_bytes + pt.tx_packets * (double)L1_EXTRA) * 8 / d / 1e9 : 0,
+		       pt.dropped);
+		for (uint16_t q = 0; q < app->ports[i].nb_txq; q++) {
+			struct sl_txq_stats st;
+
+			sl_txq_stats_get(app->ports[i].txqs[q].txq, &st);
+			if (st.tx_packets == 0 && st.dropped == 0)
+				continue;
+			printf("  txq %u %-9s busy %" PRIu64 " collisions %" PRIu64 " requeued %"
+			       PRIu64 " backlog %u dropped %" PRIu64 " dead_loops %" PRIu64 "\n", q,
+			       sl_txq_mode_name(app->ports[i].txqs[q].txq->mode), st.busy,
+			       st.collisions, st.requeued, st.backlog, st.dropped, st.dead_loops);
+		}
+		all.generated += pt.generated;
+		all.tx_packets += pt.tx_packets;
+		all.dropped += pt.dropped;
+		all.backlog += pt.backlog;
+	}
+	printf("total: generated %" PRIu64 " = tx %" PRIu64 " + dropped %" PRIu64 " + backlog %"
+	       PRIu64 " (%s); mbufs not returned: %" PRIu64 "\n", all.generated, all.tx_packets,
+	       all.dropped, all.backlog,
+	       all.generated == all.tx_packets + all.dropped + all.backlog ? "conserved" :
+									    "NOT CONSERVED",
+	       app->pool_in_use);
+	fflush(stdout);
+}
+
+static void
+json_verify(struct sl_json *j, const struct sl_app *app)
+{
+	struct sl_sim_stats sum = { 0 };
+	uint64_t lat_min = UINT64_MAX, lat_max = 0, lat_w = 0, n = 0;
+	bool any = false;
+
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		const struct sl_port *p = &app->ports[i];
+		struct sl_sim_stats st;
+
+		if (!p->is_sim || p->sim == NULL)
+			continue;
+		sl_sim_stats_get(p->sim, &st);
+		sum.violations += st.violations;
+		if (!p->verify)
+			continue;
+		any = true;
+		sum.lost += st.lost;
+		sum.duplicates += st.duplicates;
+		sum.reordered += st.reordered;
+		sum.signed_frames += st.signed_frames;
+		if (st.signed_frames != 0) {
+			lat_min = RTE_MIN(lat_min, st.lat_min_ns);
+			lat_max = RTE_MAX(lat_max, st.lat_max_ns);
+			lat_w += st.lat_avg_ns * st.signed_frames;
+			n += st.signed_frames;
+		}
+	}
+	if (!any)
+		return;
+	sl_json_obj_open(j, "verify");
+	sl_json_u64(j, "frames", sum.signed_frames);
+	sl_json_u64(j, "lost", sum.lost);
+	sl_json_u64(j, "duplicates", sum.duplicates);
+	sl_json_u64(j, "reordered", sum.reordered);
+	sl_json_u64(j, "violations", sum.violations);
+	sl_json_obj_open(j, "latency_ns");
+	sl_json_u64(j, "min", n ? lat_min : 0);
+	sl_json_u64(j, "avg", n ? lat_w / n : 0);
+	sl_json_u64(j, "max", lat_max);
+	sl_json_obj_close(j);
+	sl_json_obj_close(j);
+}
+
+static void
+json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *aq)
+{
+	struct sl_txq_stats st;
+
+	sl_txq_stats_get(aq->txq, &st);
+	sl_json_obj_open(j, NULL);
+	sl_json_u64(j, "port", aq->port);
+	sl_json_u64(j, "queue", aq->queue);
+	sl_json_str(j, "mode", sl_txq_mode_name(aq->txq->mode));
+	sl_json_arr_open(j, "lcores");
+	for (uint16_t l = 0; l < aq->nb_lcores; l++)
+		sl_json_u64(j, NULL, aq->lcores[l]);
+	sl_json_arr_close(j);
+	sl_json_u64(j, "generated", txq_generated(app, aq->txq));
+	sl_json_u64(j, "tx_packets", st.tx_packets);
+	sl_json_u64(j, "tx_bytes", st.tx_bytes);
+	sl_json_u64(j, "busy", st.busy);
+	sl_json_u64(j, "collisions", st.collisions);
+	sl_json_u64(j, "locked", st.locked);
+	sl_json_u64(j, "requeued", st.requeued);
+	sl_json_u64(j, "backlog", st.backlog);
+	sl_json_u64(j, "dropped", st.dropped);
+	sl_json_u64(j, "dead_loops", st.dead_loops);
+	sl_json_obj_open(j, "drop_reasons");
+	sl_json_u64(j, "dead_loop", st.drop_dead_loop);
+	sl_json_u64(j, "backlog_full", st.drop_backlog_full);
+	sl_json_u64(j, "flush", st.drop_flush);
+	sl_json_obj_close(j);
+	sl_json_obj_close(j);
+}
+
+int
+sl_report_json(const struct sl_app *app, const char *path)
+{
+	double d = elapsed_s(app);
+	struct port_totals all = { 0 };
+	struct sl_json j;
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (f == NULL) {
+		sl_err("--json %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	sl_json_begin(&j, f);
+	sl_json_obj_open(&j, NULL);
+	sl_json_str(&j, "version", SL_VERSION);
+	sl_json_str(&j, "dpdk", rte_version());
+	sl_json_dbl(&j, "duration_s", d);
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		struct port_totals pt;
+
+		port_totals(app, i, &pt);
+		all.generated += pt.generated;
+		all.tx_packets += pt.tx_packets;
+		all.tx_bytes += pt.tx_bytes;
+		all.dropped += pt.dropped;
+		all.backlog += pt.backlog;
+	}
+	sl_json_obj_open(&j, "totals");
+	sl_json_u64(&j, "generated", all.generated);
+	sl_json_u64(&j, "tx_packets", all.tx_packets);
+	sl_json_u64(&j, "tx_bytes", all.tx_bytes);
+	sl_json_u64(&j, "dropped", all.dropped);
+	sl_json_u64(&j, "backlog", all.backlog);
+	sl_json_dbl(&j, "tx_pps", d > 0 ? all.tx_packets / d : 0);
+	sl_json_dbl(&j, "tx_bps_l1",
+		    d > 0 ? (all.tx_bytes + all.tx_packets * (double)L1_EXTRA) * 8 / d : 0);
+	sl_json_dbl(&j, "tx_bps_l2",
+		    d > 0 ? (all.tx_bytes + all.tx_packets * (double)L2_EXTRA) * 8 / d : 0);
+	sl_json_u64(&j, "mempool_in_use", app->pool_in_use);
+	sl_json_bool(&j, "conserved",
+		     all.generated == all.tx_packets + all.dropped + all.backlog);
+	sl_json_obj_close(&j);
+	sl_json_arr_open(&j, "ports");
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		const struct sl_port *p = &app->ports[i];
+		struct port_totals pt;
+
+		port_totals(app, i, &pt);
+		sl_json_obj_open(&j, NULL);
+		sl_json_u64(&j, "port", i);
+		sl_json_str(&j, "name", p->name);
+		sl_json_str(&j, "driver", p->driver);
+		sl_json_u64(&j, "socket", p->socket < 0 ? 0 : p->socket);
+		sl_json_u64(&j, "link_speed_mbps", p->speed_mbps);
+		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
+		sl_json_u64(&j, "generated", pt.generated);
+		sl_json_u64(&j, "tx_packets", pt.tx_packets);
+		sl_json_u64(&j, "tx_bytes", pt.tx_bytes);
+		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
+		sl_json_u64(&j, "dropped", pt.dropped);
+		sl_json_obj_close(&j);
+	}
+	sl_json_arr_close(&j);
+	sl_json_arr_open(&j, "txqs");
+	for (uint16_t i = 0; i < app->nb_ports; i++)
+		for (uint16_t q = 0; q < app->ports[i].nb_txq; q++)
+			json_txq(&j, app, &app->ports[i].txqs[q]);
+	sl_json_arr_close(&j);
+	json_verify(&j, app);
+	sl_json_obj_close(&j);
+	ret = sl_json_end(&j);
+	if (fclose(f) != 0 || ret != 0) {
+		sl_err("--json %s: write failed", path);
+		return -EIO;
+	}
+	return 0;
+}

@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The run: the lcore -> port.queue map, the queue objects, the workers and
+ * the main lcore's loop (scheduler poll, live stats, stop, flush).
+ *
+ * Publication: everything a worker reads (its struct sl_worker, the queues,
+ * the streams, the pools) is written before rte_eal_remote_launch(), which
+ * orders those stores before the worker starts. While running, workers read
+ * only sl_stop (relaxed; a late stop costs one more burst).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_malloc.h>
+
+#include "sl_app.h"
+
+#define SL_FLUSH_US 200000   /* stop: time allowed to send what is queued */
+#define SL_BACKLOG_SIZE 1024
+#define SL_POLL_US 200       /* main lcore: scheduler poll period */
+
+volatile uint32_t sl_stop;
+
+/* Fill o->map with the default: worker k gets queue k on every port. */
+static void
+map_default(struct sl_app *app)
+{
+	struct sl_opts *o = &app->o;
+	unsigned int lcore, k = 0;
+
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		for (uint16_t p = 0; p < app->nb_ports && o->nb_map < SL_MAP_MAX; p++)
+			o->map[o->nb_map++] = (struct sl_map_entry){ lcore, p, k };
+		k++;
+	}
+}
+
+/* Check the map against the lcores and ports; size every port's queues. */
+static int
+map_apply(struct sl_app *app)
+{
+	struct sl_opts *o = &app->o;
+
+	if (rte_lcore_count() < 2) {
+		sl_err("no worker lcore: give EAL at least two lcores (e.g. -l 0-1); the main "
+		       "lcore runs the display, the others transmit");
+		return -EINVAL;
+	}
+	if (o->nb_map == 0)
+		map_default(app);
+	for (uint16_t i = 0; i < o->nb_map; i++) {
+		const struct sl_map_entry *e = &o->map[i];
+		struct sl_port *p;
+		struct sl_app_txq *aq;
+		bool dup = false;
+
+		if (e->lcore == rte_get_main_lcore() || !rte_lcore_is_enabled(e->lcore)) {
+			sl_err("--map: lcore %u is not a worker lcore (main is %u; give EAL the "
+			       "lcores with -l or --lcores)", e->lcore, rte_get_main_lcore());
+			return -EINVAL;
+		}
+		if (e->port >= app->nb_ports) {
+			sl_err("--map: port %u does not exist (there are %u port(s), 0..%u)", e->port,
+			       app->nb_ports, app->nb_ports - 1);
+			return -EINVAL;
+		}
+		p = &app->ports[e->port];
+		aq = &p->txqs[e->queue];
+		for (uint16_t j = 0; j < aq->nb_lcores; j++)
+			dup |= aq->lcores[j] == e->lcore;
+		if (dup)
+			continue;
+		aq->lcores[aq->nb_lcores++] = e->lcore;
+		if (e->queue + 1 > p->nb_txq)
+			p->nb_txq = e->queue + 1;
+	}
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		struct sl_port *p = &app->ports[i];
+
+		if (o->txq != 0) {
+			if (o->txq < p->nb_txq) {
+				sl_err("--txq %u: the map uses queue %u on port %u", o->txq,
+				       p->nb_txq - 1, i);
+				return -EINVAL;
+			}
+			p->nb_txq = o->txq;
+		}
+		if (p->nb_txq == 0)
+			p->nb_txq = 1; /* an unmapped port still gets configured */
+	}
+	return 0;
+}
+
+static int
+txqs_create(struct sl_app *app)
+{
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		struct sl_port *p = &app->ports[i];
+
+		for (uint16_t q = 0; q < p->nb_txq; q++) {
+			struct sl_app_txq *aq = &p->txqs[q];
+			struct sl_txq_conf c = {
+				.drv_caps = p->caps,
+				.mode = sl_txq_mode_select(aq->nb_lcores, p->caps, app->o.lock),
+				.backlog_size = SL_BACKLOG_SIZE,
+				.port_id = i,
+				.queue_id = q,
+				.socket_id = p->socket,
+			};
+
+			aq->port = i;
+			aq->queue = q;
+			if (p->is_sim) {
+				c.xmit = sl_sim_xmit;
+				c.drv_queue = sl_sim_txq(p->sim, q);
+			} else {
+				aq->eq = (struct sl_ethdev_txq){ p->eth_id, q };
+				c.xmit = sl_ethdev_xmit;
+				c.drv_queue = &aq->eq;
+			}
+			aq->txq = sl_txq_create(&c);
+			if (aq->txq == NULL) {
+				sl_err("port %u queue %u: cannot create the queue object (%s)", i, q,
+				       rte_strerror(rte_errno));
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+streams_build(struct sl_app *app)
+{
+	struct sl_opts *o = &app->o;
+	char err[256];
+
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		struct sl_port *p = &app->ports[i];
+		struct sl_stream_conf c = {
+			.src_mac = p->mac,
+			.dst_mac = o->peer_set[i] ? o->peer[i] :
+				(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)i } },
+			.src_ip = o->src_ip,
+			.dst_ip = o->dst_ip,
+			.src_port = o->src_port,
+			.dst_port = o->dst_port,
+			.nb_sizes = o->nb_sizes,
+		};
+
+		memcpy(c.sizes, o->sizes, sizeof(c.sizes));
+		if (sl_stream_build(&p->stream, &c, p->max_frame, err, sizeof(err)) != 0) {
+			sl_err("--size: port %u (%s): %s", i, p->name, err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Give each worker its targets, generators, pools and share of --count. */
+static int
+workers_create(struct sl_app *app)
+{
+	struct sl_opts *o = &app->o;
+	uint64_t per_port_targets[SL_MAX_PORTS] = { 0 }, seen[SL_MAX_PORTS] = { 0 };
+	unsigned int lcore;
+
+	for (uint16_t i = 0; i < app->nb_ports; i++)
+		for (uint16_t q = 0; q < app->ports[i].nb_txq; q++)
+			per_port_targets[i] += app->ports[i].txqs[q].nb_lcores;
+
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		struct sl_worker *w;
+
+		w = rte_zmalloc_socket("sl_worker", sizeof(*w), RTE_CACHE_LINE_SIZE,
+				       rte_lcore_to_socket_id(lcore));
+		if (w == NULL)
+			return -ENOMEM;
+		app->workers[app->nb_workers++] = w;
+		w->lcore = lcore;
+		w->burst = o->burst;
+		for (uint16_t i = 0; i < app->nb_ports; i++) {
+			struct sl_port *p = &app->ports[i];
+			unsigned int ntarg = 0;
+
+			for (uint16_t q = 0; q < p->nb_txq; q++) {
+				struct sl_app_txq *aq = &p->txqs[q];
+
+				for (uint16_t j = 0; j < aq->nb_lcores; j++) {
+					struct sl_target *t;
+					uint64_t k;
+
+					if (aq->lcores[j] != lcore)
+						continue;
+					if (w->nb_targets == SL_MAX_TARGETS) {
+						sl_err("lcore %u: more than %d queues mapped", lcore,
+						       SL_MAX_TARGETS);
+						return -E2BIG;
+					}
+					t = &w->t[w->nb_targets++];
+					t->txq = aq->txq;
+					t->port = i;
+					t->gen = (struct sl_gen){ .s = &p->stream, .producer = lcore };
+					k = seen[i]++;
+					t->quota = o->count == 0 ? UINT64_MAX :
+						o->count / per_port_targets[i] +
+						(k < o->count % per_port_targets[i]);
+					ntarg++;
+				}
+			}
+			if (ntarg != 0) {
+				char name[RTE_MEMPOOL_NAMESIZE];
+				/* Enough for every descriptor and backlog slot it can fill. */
+				uint32_t txd = o->txd != 0 ? o->txd : 4096;
+				uint32_t n;
+
+				for (uint16_t s = 0; s < o->nb_sims && o->txd == 0; s++)
+					txd = RTE_MAX(txd, o->sims[s].txd);
+				n = ntarg * (txd + SL_BACKLOG_SIZE + 4 * 64) + 1024;
+				snprintf(name, sizeof(name), "sl_w%u_p%u", lcore, i);
+				w->pools[i] = sl_stream_pool_create(&p->stream, name,
+								    rte_align32pow2(n) - 1,
+								    p->socket);
+				if (w->pools[i] == NULL) {
+					sl_err("lcore %u port %u: cannot create a pool of %u mbufs (%s): "
+					       "give EAL more memory (-m) or fewer lcores",
+					       lcore, i, rte_align32pow2(n) - 1,
+					       rte_strerror(rte_errno));
+					return -ENOMEM;
+				}
+				for (uint16_t t = 0; t < w->nb_targets; t++)
+					if (w->t[t].port == i)
+						w->t[t].gen.mp = w->pools[i];
+			}
+		}
+	}
+	return 0;
+}
+
+int
+sl_run_setup(struct sl_app *app)
+{
+	int ret;
+
+	app->rx_pool = rte_pktmbuf_pool_create("sl_rx", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+					       (int)rte_socket_id());
+	if (app->rx_pool == NULL) {
+		sl_err("cannot create the RX pool (%s): give EAL more memory (-m 512)",
+		       rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	ret = map_apply(app);
+	if (ret == 0)
+		ret = streams_build(app);
+	if (ret == 0)
+		ret = sl_ports_start(app);
+	if (ret == 0)
+		ret = txqs_create(app);
+	if (ret == 0)
+		ret = workers_create(app);
+	return ret;
+}
+
+/* The TX loop of one worker lcore. */
+static int
+worker_main(void *arg)
+{
+	struct sl_worker *w = arg;
+	unsigned int active = w->nb_targets, backoff = 0;
+
+	w->start_tsc = rte_rdtsc();
+	while (active != 0 && !sl_stopping()) {
+		uint64_t tsc = rte_rdtsc();
+		bool progress = false;
+
+		if (w->deadline_tsc != 0 && tsc >= w->deadline_tsc)
+			break;
+		for (uint16_t i = 0; i < w->nb_targets; i++) {
+			struct sl_target *t = &w->t[i];
+			uint16_t k;
+
+			if (t->pend_n == 0) {
+				uint16_t n = w->burst;
+
+				if (t->quota != UINT64_MAX) {
+					if (t->quota == 0)
+						continue;
+					n = RTE_MIN((uint64_t)n, t->quota);
+				}
+				if (sl_gen_burst(&t->gen, t->pending, n, tsc) == 0)
+					continue; /* pool empty: mbufs are in flight */
+				t->pend_off = 0;
+				t->pend_n = n;
+				if (t->quota != UINT64_MAX)
+					t->quota -= n;
+			}
+			k = sl_xmit(t->txq, t->pending + t->pend_off, t->pend_n);
+			t->pend_off += k;
+			t->pend_n -= k;
+			SL_CNT_ADD(t->generated, k);
+			progress |= k != 0;
+			if (t->quota == 0 && t->pend_n == 0)
+				active--;
+		}
+		/* The device is not keeping up: back off, stay responsive to stop. */
+		if (unlikely(!progress)) {
+			if (backoff < 12)
+				backoff++;
+			if (backoff < 12)
+				for (unsigned int s = 0; s < (1u << backoff); s++)
+					rte_pause();
+			else
+				rte_delay_us_sleep(20);
+		} else {
+			backoff = 0;
+		}
+	}
+	w->end_tsc = rte_rdtsc();
+	for (uint16_t i = 0; i < w->nb_targets; i++) {
+		struct sl_target *t = &w->t[i];
+
+		if (t->pend_n != 0) {
+			rte_pktmbuf_free_bulk(t->pending + t->pend_off, t->pend_n);
+			t->unsent += t->pend_n;
+			t->pend_n = 0;
+		}
+	}
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static bool
+workers_done(const struct sl_app *app)
+{
+	for (uint16_t i = 0; i < app->nb_workers; i++)
+		if (!__atomic_load_n(&app->workers[i]->done, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+/* After the workers stopped: send or count what is queued, free what drivers hold. */
+static void
+run_flush(struct sl_app *app)
+{
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		struct sl_port *p = &app->ports[i];
+
+		for (uint16_t q = 0; q < p->nb_txq; q++) {
+			int dropped = sl_txq_flush(p->txqs[q].txq, SL_FLUSH_US);
+
+			if (dropped > 0)
+				printf("port %u queue %u: %d packet(s) still queued at stop were dropped "
+				       "(device did not take them within %u ms)\n",
+				       i, q, dropped, SL_FLUSH_US / 1000);
+		}
+		if (p->is_sim)
+			app->discarded += sl_sim_drain(p->sim, SL_FLUSH_US);
+		else
+			for (uint16_t q = 0; q < p->nb_txq; q++)
+				rte_eth_tx_done_cleanup(p->eth_id, q, 0);
+	}
+}
+
+int
+sl_run(struct sl_app *app)
+{
+	struct sl_opts *o = &app->o;
+	uint64_t hz = rte_get_tsc_hz(), now, next_stats, deadline = 0;
+	uint64_t period = (uint64_t)(o->stats_period * (double)hz);
+
+	sl_report_modes(app);
+	app->start_tsc = rte_rdtsc();
+	if (o->duration_us != 0)
+		deadline = app->start_tsc + o->duration_us * hz / US_PER_S;
+	next_stats = app->start_tsc + period;
+	for (uint16_t i = 0; i < app->nb_workers; i++) {
+		struct sl_worker *w = app->workers[i];
+
+		w->deadline_tsc = deadline;
+		if (w->nb_targets == 0) {
+			w->done = 1;
+			continue;
+		}
+		rte_eal_remote_launch(worker_main, w, w->lcore);
+	}
+	while (!sl_stopping() && !workers_done(app)) {
+		now = rte_rdtsc();
+		for (uint16_t i = 0; i < app->nb_ports; i++)
+			for (uint16_t q = 0; q < app->ports[i].nb_txq; q++)
+				sl_txq_poll(app->ports[i].txqs[q].txq);
+		if (period != 0 && now >= next_stats) {
+			sl_report_live(app, (double)(now - app->start_tsc) / hz);
+			next_stats += period;
+		}
+		rte_delay_us_sleep(SL_POLL_US);
+	}
+	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
+	rte_eal_mp_wait_lcore();
+	app->end_tsc = app->start_tsc;
+	for (uint16_t i = 0; i < app->nb_workers; i++)
+		app->end_tsc = RTE_MAX(app->end_tsc, app->workers[i]->end_tsc);
+	run_flush(app);
+	return 0;
+}
+
+void
+sl_run_teardown(struct sl_app *app)
+{
+	sl_ports_close(app);
+	for (uint16_t i = 0; i < app->nb_workers; i++) {
+		struct sl_worker *w = app->workers[i];
+
+		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+			if (w->pools[p] != NULL)
+				app->pool_in_use += rte_mempool_in_use_count(w->pools[p]);
+	}
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_APP_H
+#define SL_APP_H
+
+/*
+ * The sluice application: options, ports (ethdev and simulated), the lcore
+ * map, workers and the report. One struct sl_app holds the run; workers see
+ * only their own struct sl_worker, published before rte_eal_remote_launch().
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_lcore.h>
+
+#include "sl_ethdev.h"
+#include "sl_gen.h"
+#include "sl_sim.h"
+#include "sl_xmit.h"
+
+#define SL_MAX_PORTS 32
+#define SL_MAX_SIMS 8
+#define SL_MAX_TXQ 64
+#define SL_MAX_TARGETS 64
+#define SL_MAP_MAX 128
+
+/* Exit codes (interface.md). */
+#define SL_EXIT_OK 0
+#define SL_EXIT_RUNTIME 1
+#define SL_EXIT_USAGE 2
+
+struct sl_sim_spec {
+	uint64_t speed_bps;
+	uint32_t txd;
+	bool lltx;
+	bool verify;
+};
+
+/* One "lcores -> port.queue" entry of --map. */
+struct sl_map_entry {
+	uint16_t lcore;
+	uint16_t port;
+	uint16_t queue;
+};
+
+struct sl_opts {
+	uint64_t duration_us;  /* 0: none */
+	uint64_t count;        /* packets per port; 0: no limit */
+	uint16_t burst;
+	uint16_t sizes[SL_GEN_MAX_SIZES];
+	uint16_t nb_sizes;
+	uint32_t src_ip, dst_ip;
+	uint16_t src_port, dst_port;
+	bool peer_set[SL_MAX_PORTS];
+	struct rte_ether_addr peer[SL_MAX_PORTS];
+	double stats_period;   /* seconds; 0: none */
+	const char *json;
+	struct sl_map_entry map[SL_MAP_MAX];
+	uint16_t nb_map;       /* 0: default map */
+	uint16_t txq;          /* 0: as the map needs */
+	uint16_t txd;          /* 0: driver default */
+	enum sl_lltx lltx;
+	enum sl_lock_policy lock;
+	struct sl_sim_spec sims[SL_MAX_SIMS];
+	uint16_t nb_sims;
+};
+
+/* A TX queue of the run. */
+struct sl_app_txq {
+	struct sl_txq *txq;
+	struct sl_ethdev_txq eq;     /* ethdev handle (ethdev ports) */
+	uint16_t port, queue;
+	uint16_t nb_lcores;
+	uint16_t lcores[RTE_MAX_LCORE];
+};
+
+struct sl_port {
+	char name[RTE_ETH_NAME_MAX_LEN];
+	char driver[32];
+	bool is_sim;
+	bool verify;                 /* sim with its wire verifier */
+	uint16_t eth_id;             /* ethdev port id */
+	struct sl_sim *sim;
+	uint32_t caps;
+	uint32_t speed_mbps;         /* link speed, 0 if unknown */
+	int socket;
+	uint16_t nb_txq;
+	uint16_t max_frame;          /* largest frame with FCS the MTU allows */
+	struct rte_ether_addr mac;
+	struct sl_stream stream;     /* this port's frames (its MACs) */
+	struct sl_app_txq txqs[SL_MAX_TXQ];
+	bool started;
+};
+
+/* What one worker sends to: a queue, its generator, its share of --count. */
+struct sl_target {
+	struct sl_txq *txq;
+	struct sl_gen gen;
+	uint16_t port;
+	uint64_t quota;              /* UINT64_MAX: no limit */
+	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
+	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
+	/* Single writer: this worker. */
+	uint64_t generated;
+	uint64_t unsent;             /* built but never taken, freed at stop */
+};
+
+struct sl_worker {
+	unsigned int lcore;
+	uint16_t nb_targets;
+	uint16_t burst;
+	uint64_t deadline_tsc;       /* 0: none */
+	struct sl_target t[SL_MAX_TARGETS];
+	struct rte_mempool *pools[SL_MAX_PORTS];
+	uint64_t start_tsc, end_tsc;
+	uint32_t done;               /* set (release) when the loop has ended */
+} __rte_cache_aligned;
+
+struct sl_app {
+	struct sl_opts o;
+	struct sl_port ports[SL_MAX_PORTS];
+	uint16_t nb_ports;
+	struct sl_worker *workers[RTE_MAX_LCORE];
+	uint16_t nb_workers;
+	uint64_t start_tsc, end_tsc;
+	struct rte_mempool *rx_pool;
+	uint64_t pool_in_use;        /* mbufs not back in their pools after the run */
+	uint64_t discarded;          /* frames the sims freed at drain time-out */
+};
+
+/* Stop flag: written by the signal handler and the main lcore, read by workers. */
+extern volatile uint32_t sl_stop;
+
+static inline bool
+sl_stopping(void)
+{
+	return __atomic_load_n(&sl_stop, __ATOMIC_RELAXED) != 0;
+}
+
+/* options.c */
+void sl_opts_default(struct sl_opts *o);
+/* Parse options after "--". Returns 0, 1 when --help/--version was served, or exits 2. */
+int sl_opts_parse(struct sl_opts *o, int argc, char **argv);
+void sl_usage(void);
+int sl_parse_rate_bps(const char *s, uint64_t *bps);
+
+/* ports.c */
+int sl_ports_probe(struct sl_app *app);
+int sl_ports_start(struct sl_app *app);
+void sl_ports_close(struct sl_app *app);
+void sl_ports_free(struct sl_app *app);
+
+/* run.c */
+int sl_run_setup(struct sl_app *app);
+int sl_run(struct sl_app *app);
+void sl_run_teardown(struct sl_app *app);
+
+/* report.c */
+void sl_report_modes(const struct sl_app *app);
+void sl_report_live(const struct sl_app *app, double elapsed);
+void sl_report_summary(const struct sl_app *app);
+int sl_report_json(const struct sl_app *app, const char *path);
+
+/* Print "sluice: <msg>" on stderr. */
+void sl_err(const char *fmt, ...) __rte_format_printf(1, 2);
+
+#endif /* SL_APP_H */

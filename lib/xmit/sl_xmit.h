@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_XMIT_H
+#define SL_XMIT_H
+
+/**
+ * @file
+ * The TX queue object: the driver contract, the queue modes, the backlog.
+ *
+ * A struct sl_txq wraps one driver TX queue (an ethdev queue, a simulated
+ * NIC queue) and lets one or several lcores transmit on it:
+ *
+ * - SL_TXQ_EXCLUSIVE: one producer lcore; no lock at all.
+ * - SL_TXQ_LOCKED: several producers, driver not MT-safe; an engine lock
+ *   taken only with trylock. A producer that fails the trylock puts its
+ *   burst in the backlog, counts a collision, sets "missed" and returns.
+ * - SL_TXQ_LLTX: several producers, driver MT-safe (SL_DRV_CAP_LLTX); no
+ *   engine lock on the send path. A driver answering SL_XMIT_LOCKED sends
+ *   the burst to the backlog.
+ * - SL_TXQ_SPIN: several producers, a blocking spinlock (the OVS/VPP way);
+ *   a baseline for benchmarks only.
+ *
+ * The backlog (the qdisc analog) is an rte_ring, multi-producer and
+ * single-consumer; the consumer side is serialised by the queue's lock word,
+ * and partially sent bursts stay at its head (rte_ring peek API), so packets
+ * from one producer leave in the order they were given, in every mode.
+ */
+
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "sl_stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Outcome of one driver call (the driver contract). */
+enum sl_xmit_status {
+	SL_XMIT_OK = 0,	 /**< all n packets taken */
+	SL_XMIT_BUSY,	 /**< ring full: a prefix (maybe empty) was taken */
+	SL_XMIT_LOCKED,	 /**< LLTX driver's own trylock failed: nothing taken or touched */
+};
+
+/**
+ * The driver contract: transmit a prefix of pkts.
+ *
+ * Takes ownership of pkts[0..sent) and returns sent; the caller keeps
+ * pkts[sent..n). *status is SL_XMIT_OK when sent == n, SL_XMIT_BUSY when
+ * the device ring is full (sent < n), SL_XMIT_LOCKED when an LLTX driver's
+ * own trylock failed (sent == 0 and no packet, counter or state touched).
+ * A driver without SL_DRV_CAP_LLTX is never called concurrently on one queue.
+ */
+typedef uint16_t (*sl_drv_xmit_t)(void *drv_queue, struct rte_mbuf **pkts, uint16_t n,
+				  enum sl_xmit_status *status);
+
+/** Driver capability: safe to call concurrently on one queue (NETIF_F_LLTX). */
+#define SL_DRV_CAP_LLTX (1u << 0)
+
+/** Queue modes, decided when the lcore map is applied. */
+enum sl_txq_mode {
+	SL_TXQ_EXCLUSIVE = 0,
+	SL_TXQ_LOCKED,
+	SL_TXQ_LLTX,
+	SL_TXQ_SPIN,
+};
+
+/** Engine lock policy on shared queues of non-LLTX drivers. */
+enum sl_lock_policy {
+	SL_LOCK_TRYLOCK = 0,
+	SL_LOCK_SPIN,
+};
+
+/** Queue flag: when the backlog is full, drop (and count) instead of back-pressure. */
+#define SL_TXQ_F_DROP_ON_FULL (1u << 0)
+/** All flags understood by sl_txq_create(); others are rejected. */
+#define SL_TXQ_F_MASK SL_TXQ_F_DROP_ON_FULL
+
+/** Configuration of one queue. */
+struct sl_txq_conf {
+	sl_drv_xmit_t xmit;     /**< driver entry point */
+	void *drv_queue;        /**< driver's queue handle, passed to xmit */
+	uint32_t drv_caps;      /**< SL_DRV_CAP_* */
+	enum sl_txq_mode mode;  /**< see sl_txq_mode_select() */
+	uint32_t backlog_size;  /**< ring size, power of two; 0 = 1024 */
+	uint16_t drain_burst;   /**< packets per driver call when draining; 0 = 32 */
+	uint16_t port_id;       /**< for names and logs only */
+	uint16_t queue_id;      /**< for names and logs only */
+	int socket_id;          /**< NUMA socket of the ring, or SOCKET_ID_ANY */
+	uint32_t flags;         /**< SL_TXQ_F_* */
+};
+
+/** Per-lcore counters of one queue; one cache line, one writer. */
+struct sl_txq_lcore {
+	uint64_t tx_packets;  /**< packets the driver took (counted once) */
+	uint64_t tx_bytes;    /**< their bytes (mbuf pkt_len, no FCS) */
+	uint64_t busy;        /**< driver calls answered SL_XMIT_BUSY */
+	uint64_t collisions;  /**< engine trylock failures plus driver SL_XMIT_LOCKED */
+	uint64_t locked;      /**< driver SL_XMIT_LOCKED answers (part of collisions) */
+	uint64_t requeued;    /**< packets put into the backlog */
+	uint64_t dropped;     /**< packets freed without being sent, all reasons */
+	uint64_t dead_loops;  /**< re-entrant calls refused */
+	uint32_t in_xmit;     /**< this lcore is inside this queue's engine code */
+	uint32_t warned_s;    /**< rate limit of the dead-loop warning (seconds) */
+} __rte_cache_aligned;
+
+/** Aggregated counters, see struct sl_txq_lcore for each meaning. */
+struct sl_txq_stats {
+	uint64_t tx_packets, tx_bytes, busy, collisions, locked, requeued;
+	uint64_t dropped, dead_loops;
+	uint64_t drop_dead_loop;     /**< dropped: re-entrant call */
+	uint64_t drop_backlog_full;  /**< dropped: backlog full with SL_TXQ_F_DROP_ON_FULL */
+	uint64_t drop_flush;         /**< dropped: still queued when a flush timed out */
+	uint32_t backlog;            /**< packets in the backlog now */
+};
+
+/** The queue object. Fields are private; use the functions below. */
+struct sl_txq {
+	sl_drv_xmit_t xmit;
+	void *drv_queue;
+	struct rte_ring *backlog;
+	enum sl_txq_mode mode;
+	uint32_t flags;
+	uint32_t caps;
+	uint16_t drain_burst;
+	uint16_t port_id;
+	uint16_t queue_id;
+	/** 0: free; otherwise the owner's lcore id + 1. Own cache line. */
+	uint32_t lock __rte_cache_aligned;
+	/** Set by a producer that left work it could not drain. Own cache line. */
+	uint32_t missed __rte_cache_aligned;
+	/** Drop reasons, written by whoever drops (rare): atomic adds. */
+	uint64_t drop_dead_loop __rte_cache_aligned;
+	uint64_t drop_backlog_full;
+	uint64_t drop_flush;
+	uint32_t test_flags;  /**< sl_xmit_pvt.h: fault switches for tests */
+	/** Slot RTE_MAX_LCORE is shared by unregistered threads (not exact). */
+	struct sl_txq_lcore lc[RTE_MAX_LCORE + 1];
+};
+
+/**
+ * Choose the mode of a queue from how many lcores transmit on it.
+ *
+ * @return SL_TXQ_EXCLUSIVE for one lcore (or none); for several, SL_TXQ_LLTX
+ *   if drv_caps has SL_DRV_CAP_LLTX, else SL_TXQ_LOCKED or SL_TXQ_SPIN as
+ *   the policy says.
+ */
+enum sl_txq_mode sl_txq_mode_select(unsigned int nb_lcores, uint32_t drv_caps,
+				    enum sl_lock_policy policy);
+
+/** Name of a mode as users see it ("exclusive", "locked", "lltx", "spin"). */
+const char *sl_txq_mode_name(enum sl_txq_mode mode);
+
+/**
+ * Create a queue object and its backlog ring.
+ *
+ * Not MT-safe (control path). SL_TXQ_LLTX requires SL_DRV_CAP_LLTX in
+ * drv_caps: the engine will call the driver concurrently.
+ *
+ * @return the queue, or NULL with rte_errno set: EINVAL (no xmit, bad mode,
+ *   backlog_size not a power of two, unknown flag, LLTX mode without the
+ *   capability), ENOMEM, EEXIST (a ring of the same port/queue exists).
+ */
+struct sl_txq *sl_txq_create(const struct sl_txq_conf *conf);
+
+/**
+ * Free a queue and its backlog ring. Packets still in the backlog are
+ * freed without being counted: call sl_txq_flush() first, which sends them
+ * or counts them as dropped. NULL is a no-op. No lcore may use the queue
+ * any more.
+ */
+void sl_txq_free(struct sl_txq *q);
+
+/* Slow paths, in sl_xmit.c: shared modes, non-empty backlog, dead loops. */
+uint16_t sl_xmit_slow(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n);
+/* Exclusive mode: the driver answered BUSY; count it and requeue the tail. */
+uint16_t sl_xmit_tail(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n);
+
+static inline struct sl_txq_lcore *
+sl_txq_lcore(struct sl_txq *q)
+{
+	unsigned int id = rte_lcore_id();
+
+	return &q->lc[id < RTE_MAX_LCORE ? id : RTE_MAX_LCORE];
+}
+
+/** Sum of pkt_len over pkts[0..n). */
+static inline uint64_t
+sl_xmit_bytes(struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t b = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		b += rte_pktmbuf_pkt_len(pkts[i]);
+	return b;
+}
+
+/**
+ * Transmit a burst on a queue, in whatever mode it is.
+ *
+ * The engine takes ownership of pkts[0..ret) and the caller keeps
+ * pkts[ret..n), exactly as with rte_eth_tx_burst(). A packet the engine took
+ * is either handed to the driver now, or queued in the backlog behind this
+ * producer's earlier packets and sent later by whichever lcore drains the
+ * backlog, or (only on a re-entrant call, or when the queue was created with
+ * SL_TXQ_F_DROP_ON_FULL and the backlog is full) freed and counted in
+ * dropped. It is counted in tx_packets only when the driver takes it.
+ *
+ * ret < n happens only when the backlog is full: the device is not keeping
+ * up. The caller should back off (not retry in a tight loop) and offer
+ * pkts[ret..n) again later, in order, or free them.
+ *
+ * MT-safety: SL_TXQ_EXCLUSIVE queues accept one producer lcore only; the
+ * other modes accept any number of lcores concurrently. Never blocks, except
+ * in SL_TXQ_SPIN mode (by design). Must be called from an EAL lcore or a
+ * thread registered with rte_thread_register() (counters are per lcore).
+ *
+ * A call made while the same lcore is already inside sl_xmit() for this
+ * queue (from a driver callback, say) is a dead loop: the burst is freed,
+ * counted in dead_loops and dropped, a rate-limited warning is logged, and
+ * n is returned.
+ *
+ * @return the number of packets the engine took, 0..n.
+ */
+static inline uint16_t
+sl_xmit(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct sl_txq_lcore *lc;
+	enum sl_xmit_status st;
+	uint16_t sent;
+
+	if (q->mode != SL_TXQ_EXCLUSIVE || unlikely(rte_ring_count(q->backlog) != 0))
+		return sl_xmit_slow(q, pkts, n);
+
+	lc = sl_txq_lcore(q);
+	if (unlikely(lc->in_xmit))
+		return sl_xmit_slow(q, pkts, n);
+	lc->in_xmit = 1;
+	sent = q->xmit(q->drv_queue, pkts, n, &st);
+	lc->in_xmit = 0;
+	SL_CNT_ADD(lc->tx_packets, sent);
+	SL_CNT_ADD(lc->tx_bytes, sl_xmit_bytes(pkts, sent));
+	if (likely(sent == n))
+		return n;
+	return sent + sl_xmit_tail(q, pkts + sent, n - sent);
+}
+
+/**
+ * Scheduler poll: drain the backlog if it is not empty and can be owned now.
+ *
+ * Never blocks: if another lcore owns the queue, returns 0 at once (that
+ * owner drains). Does nothing on SL_TXQ_EXCLUSIVE queues, whose single
+ * producer drains its own backlog (and sl_txq_flush() at stop). MT-safe on
+ * shared queues. Called periodically by the main lcore so that no packet
+ * stays in a backlog after its producers went quiet.
+ *
+ * @return packets handed to the driver.
+ */
+unsigned int sl_txq_poll(struct sl_txq *q);
+
+/**
+ * Flush at stop: send the backlog, waiting at most timeout_us for the
+ * device; whatever is still queued then is freed and counted in dropped
+ * (reason drop_flush). Call only after every producer of this queue has
+ * stopped. Afterwards the backlog is empty.
+ *
+ * @return the number of packets dropped, or -EBUSY if a producer still owns the queue.
+ */
+int sl_txq_flush(struct sl_txq *q, uint64_t timeout_us);
+
+/** Packets in the backlog now (a snapshot). MT-safe. */
+static inline unsigned int
+sl_txq_backlog(const struct sl_txq *q)
+{
+	return rte_ring_count(q->backlog);
+}
+
+/** Sum the per-lcore counters. MT-safe; exact once the producers have stopped. */
+void sl_txq_stats_get(const struct sl_txq *q, struct sl_txq_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SL_XMIT_H */

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Install what Sluice needs on Debian 12 (idempotent), then configure and build.
+#   scripts/setup.sh            install packages + build (build/)
+#   scripts/setup.sh --deps     install packages only
+# Environment: SLUICE_BUILD=dir (default build), SLUICE_WERROR=1 (-Werror, as CI).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${SLUICE_BUILD:-$top/build}
+
+pkgs=(
+	build-essential pkg-config meson ninja-build
+	dpdk dpdk-dev libdpdk-dev libnuma-dev libpcap-dev
+	python3 python3-scapy tshark jq tmux iproute2 ethtool procps
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	echo "setup: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	# One update, and only when the lists are missing or older than a day.
+	if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
+		$sudo apt-get update -qq
+	fi
+	echo 'wireshark-common wireshark-common/install-setuid boolean false' |
+		$sudo debconf-set-selections
+	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+[ "${1:-}" = "--deps" ] && exit 0
+
+opts=()
+[ "${SLUICE_WERROR:-0}" = 1 ] && opts+=(-Dwerror=true)
+if [ -f "$build/build.ninja" ]; then
+	meson configure "$build" "${opts[@]}" >/dev/null
+else
+	meson setup "$build" "$top" --buildtype=release "${opts[@]}" >/dev/null
+fi
+ninja -C "$build"
