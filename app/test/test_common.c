@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ip.h>
+#include <rte_pause.h>
+
+#include "sl_sig.h"
+#include "test_common.h"
+
+uint16_t
+tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
+{
+	struct tdrv *d = dq;
+	uint16_t k;
+
+	if (d->lltx) {
+		uint32_t exp = 0;
+
+		if (!__atomic_compare_exchange_n(&d->lock, &exp, 1, 0, __ATOMIC_ACQUIRE,
+						 __ATOMIC_RELAXED)) {
+			__atomic_fetch_add(&d->locked, 1, __ATOMIC_RELAXED);
+			*st = SL_XMIT_LOCKED;
+			return 0;
+		}
+	} else if (__atomic_fetch_add(&d->inside, 1, __ATOMIC_ACQUIRE) != 0) {
+		__atomic_fetch_add(&d->violations, 1, __ATOMIC_RELAXED);
+	}
+	if (d->reenter != NULL) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(d->reenter_mp);
+
+		d->reenter_ret = m != NULL ? sl_xmit(d->reenter, &m, 1) : 0;
+	}
+	for (uint32_t i = 0; i < d->hold_loops; i++)
+		rte_pause();
+	k = (uint16_t)RTE_MIN((uint64_t)n, d->budget);
+	if (d->budget != UINT64_MAX)
+		d->budget -= k;
+	for (uint16_t i = 0; i < k; i++) {
+		const struct sl_sig *s = sl_sig_get(pkts[i]);
+
+		if (s != NULL) {
+			if (s->seq != d->next_seq[s->producer])
+				d->order_errors++;
+			d->next_seq[s->producer] = s->seq + 1;
+		}
+	}
+	d->taken += k;
+	rte_pktmbuf_free_bulk(pkts, k);
+	*st = k == n ? SL_XMIT_OK : SL_XMIT_BUSY;
+	if (d->lltx)
+		__atomic_store_n(&d->lock, 0, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_sub(&d->inside, 1, __ATOMIC_RELEASE);
+	return k;
+}
+
+const struct sl_stream *
+test_stream(void)
+{
+	static struct sl_stream s;
+	static bool built;
+	char err[128];
+
+	if (!built) {
+		struct sl_stream_conf c = {
+			.src_mac = { { 0x02, 0, 0, 0, 0, 1 } },
+			.dst_mac = { { 0x02, 0, 0, 0, 0, 2 } },
+			.src_ip = RTE_IPV4(198, 18, 0, 1),
+			.dst_ip = RTE_IPV4(198, 18, 0, 2),
+			.src_port = 9,
+			.dst_port = 9,
+			.sizes = { 64 },
+			.nb_sizes = 1,
+		};
+
+		if (sl_stream_build(&s, &c, 1518, err, sizeof(err)) != 0)
+			return NULL;
+		built = true;
+	}
+	return &s;
+}
+
+struct rte_mempool *
+test_pool(const char *name, unsigned int n)
+{
+	return sl_stream_pool_create(test_stream(), name, n, SOCKET_ID_ANY);
+}
+
+int
+producer_main(void *arg)
+{
+	struct prod *p = arg;
+	struct rte_mbuf *pk[32];
+	uint16_t off = 0, pend = 0;
+
+	while (p->go != NULL && !__atomic_load_n(p->go, __ATOMIC_ACQUIRE))
+		rte_pause();
+	for (;;) {
+		uint64_t now = rte_rdtsc();
+		uint16_t k;
+
+		if (pend == 0) {
+			bool want = p->generated < p->target ||
+				(p->more != NULL && __atomic_load_n(p->more, __ATOMIC_RELAXED));
+
+			if (!want || now >= p->cap_tsc)
+				break;
+			if (sl_gen_burst(&p->gen, pk, RTE_DIM(pk), now) == 0) {
+				rte_pause();
+				continue;
+			}
+			off = 0;
+			pend = RTE_DIM(pk);
+		} else if (now >= p->cap_tsc) {
+			break;
+		}
+		k = sl_xmit(p->q, pk + off, pend);
+		off += k;
+		pend -= k;
+		p->generated += k;
+		if (k == 0)
+			rte_delay_us_sleep(5); /* back-pressure: back off */
+	}
+	if (pend != 0) {
+		rte_pktmbuf_free_bulk(pk + off, pend);
+		p->unsent += pend;
+	}
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+struct sl_txq *
+test_txq(sl_drv_xmit_t xmit, void *drv, uint32_t caps, enum sl_txq_mode mode, uint32_t backlog,
+	 uint32_t flags)
+{
+	struct sl_txq_conf c = {
+		.xmit = xmit,
+		.drv_queue = drv,
+		.drv_caps = caps,
+		.mode = mode,
+		.backlog_size = backlog,
+		.socket_id = SOCKET_ID_ANY,
+		.flags = flags,
+	};
+
+	return sl_txq_create(&c);
+}

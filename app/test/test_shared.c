@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * architecture.md section 7 under real concurrency: one queue shared by 2, 4
+ * and 8 producer lcores (the binary runs 9 lcores on the machine's CPUs, so
+ * 8 producers outnumber the 2 CPUs of CI), in every shared mode, on the
+ * simulated NIC with its wire verifier.
+ */
+
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+
+#include "sl_sim.h"
+#include "sl_xmit_pvt.h"
+#include "test.h"
+#include "test_common.h"
+
+#define PER_PRODUCER 40000
+#define CAP_S 20 /* a producer never runs longer than this */
+
+struct shared_run {
+	enum sl_txq_mode mode;
+	unsigned int nprod;
+	bool sim_lltx;
+	bool poll;        /* main lcore runs the scheduler poll */
+	bool link_down;   /* take the link down half way, stop on a stuck device */
+};
+
+static int
+shared_run(const struct shared_run *r)
+{
+	struct sl_sim_conf sc = { .speed_bps = 10000000000ull, .txd = 256, .nb_txq = 1,
+				  .lltx = r->sim_lltx, .verify = true, .socket_id = SOCKET_ID_ANY };
+	struct sl_sim *sim = sl_sim_create(&sc);
+	struct prod p[RTE_MAX_LCORE];
+	struct rte_mempool *mp[RTE_MAX_LCORE];
+	volatile uint32_t more = 1;
+	struct sl_txq_stats st;
+	struct sl_sim_stats ss;
+	uint64_t generated = 0, unsent = 0, in_use = 0, t0, hz = rte_get_tsc_hz();
+	unsigned int lcore = rte_get_main_lcore(), n = 0;
+	struct sl_txq *q;
+
+	RTE_SET_USED(lcore);
+	int flushed;
+
+	CHECK(sim != NULL, "sim");
+	q = test_txq(sl_sim_xmit, sl_sim_txq(sim, 0), sl_sim_caps(sim), r->mode, 0, 0);
+	CHECK(q != NULL, "queue");
+	memset(p, 0, sizeof(p));
+	t0 = rte_rdtsc();
+	while (n < r->nprod) {
+		char name[32];
+
+		lcore = rte_get_next_lcore(lcore, 1, 0);
+		CHECK(lcore < RTE_MAX_LCORE, "need %u worker lcores", r->nprod);
+		snprintf(name, sizeof(name), "t_sh%u", lcore);
+		mp[n] = test_pool(name, 4095);
+		CHECK(mp[n] != NULL, "pool");
+		p[n] = (struct prod){
+			.q = q,
+			.gen = { .s = test_stream(), .mp = mp[n], .producer = lcore },
+			.target = PER_PRODUCER,
+			.more = r->link_down ? NULL : &more,
+			.cap_tsc = t0 + CAP_S * hz,
+		};
+		rte_eal_remote_launch(producer_main, &p[n], lcore);
+		n++;
+	}
+	/* Run until collisions (and LOCKED answers, for lltx) have been seen. */
+	for (;;) {
+		bool seen;
+
+		if (r->poll)
+			sl_txq_poll(q);
+		sl_txq_stats_get(q, &st);
+		seen = st.collisions > 0 && st.requeued > 0 && (r->mode != SL_TXQ_LLTX || st.locked > 0);
+		if (seen || r->mode == SL_TXQ_SPIN || rte_rdtsc() - t0 > CAP_S * hz)
+			more = 0;
+		if (r->link_down && st.tx_packets > PER_PRODUCER / 2)
+			sl_sim_set_link(sim, false);
+		{
+			unsigned int done = 0;
+
+			for (unsigned int i = 0; i < n; i++)
+				done += __atomic_load_n(&p[i].done, __ATOMIC_ACQUIRE);
+			if (done == n)
+				break;
+		}
+		rte_delay_us_sleep(100);
+	}
+	rte_eal_mp_wait_lcore();
+	t0 = rte_rdtsc();
+	flushed = sl_txq_flush(q, 50000);
+	CHECK(flushed >= 0, "flush: %d", flushed);
+	CHECK(rte_rdtsc() - t0 < 5 * hz, "flush took %.1f s", (double)(rte_rdtsc() - t0) / hz);
+	sl_sim_drain(sim, 1000000);
+	sl_txq_stats_get(q, &st);
+	sl_sim_stats_get(sim, &ss);
+	for (unsigned int i = 0; i < n; i++) {
+		generated += p[i].generated;
+		unsent += p[i].unsent;
+	}
+	NOTE("%-6s %u producers: generated %lu tx %lu dropped %lu collisions %lu locked %lu "
+	     "requeued %lu busy %lu | wire %lu lost %lu dup %lu reord %lu violations %lu",
+	     sl_txq_mode_name(r->mode), r->nprod, generated, st.tx_packets, st.dropped,
+	     st.collisions, st.locked, st.requeued, st.busy, ss.wire_frames, ss.lost,
+	     ss.duplicates, ss.reordered, ss.violations);
+	CHECK(ss.violations == 0, "%lu concurrent entries on a non-LLTX queue", ss.violations);
+	CHECK(ss.lost == 0 && ss.duplicates == 0 && ss.reordered == 0,
+	      "verifier: lost %lu duplicates %lu reordered %lu", ss.lost, ss.duplicates,
+	      ss.reordered);
+	CHECK(st.backlog == 0, "backlog %u after stop", st.backlog);
+	CHECK(generated == st.tx_packets + st.dropped + st.backlog,
+	      "not conserved: generated %lu != tx %lu + dropped %lu + backlog %u", generated,
+	      st.tx_packets, st.dropped, st.backlog);
+	CHECK(ss.frames == st.tx_packets, "driver took %lu, engine counted %lu", ss.frames,
+	      st.tx_packets);
+	CHECK(ss.wire_frames + ss.discarded == ss.frames, "wire lost frames");
+	if (r->mode != SL_TXQ_SPIN) {
+		CHECK(st.collisions > 0 && st.requeued > 0,
+		      "no collision happened: the test proved nothing");
+	}
+	if (r->mode == SL_TXQ_LLTX)
+		CHECK(st.locked > 0 && st.locked <= ss.locked,
+		      "LOCKED answers: engine %lu, sim %lu", st.locked, ss.locked);
+	if (r->link_down)
+		CHECK(st.dropped > 0 && st.drop_flush == st.dropped,
+		      "a stuck device at stop must leave counted drops (dropped %lu)", st.dropped);
+	sl_txq_free(q);
+	sl_sim_free(sim);
+	for (unsigned int i = 0; i < n; i++) {
+		in_use += rte_mempool_in_use_count(mp[i]);
+		rte_mempool_free(mp[i]);
+	}
+	CHECK(in_use == 0, "%lu mbufs not back in their pools", in_use);
+	return 0;
+}
+
+SL_TEST(shared_locked, "stress")
+{
+	for (unsigned int n = 2; n <= 8; n *= 2)
+		if (shared_run(&(struct shared_run){ SL_TXQ_LOCKED, n, false, true, false }) != 0)
+			return -1;
+	return 0;
+}
+
+SL_TEST(shared_lltx, "stress")
+{
+	for (unsigned int n = 2; n <= 8; n *= 2)
+		if (shared_run(&(struct shared_run){ SL_TXQ_LLTX, n, true, true, false }) != 0)
+			return -1;
+	return 0;
+}
+
+SL_TEST(shared_spin, "stress")
+{
+	for (unsigned int n = 2; n <= 8; n *= 2)
+		if (shared_run(&(struct shared_run){ SL_TXQ_SPIN, n, false, true, false }) != 0)
+			return -1;
+	return 0;
+}
+
+/* Link down half way: producers are back-pressured, stop flushes within bounds. */
+SL_TEST(shared_stuck_device_at_stop, "stress")
+{
+	if (shared_run(&(struct shared_run){ SL_TXQ_LOCKED, 4, false, true, true }) != 0)
+		return -1;
+	return shared_run(&(struct shared_run){ SL_TXQ_LLTX, 4, true, true, true });
+}
+
+/*
+ * No stranding without any poll: a sink that never fills, many producers,
+ * no scheduler; when the producers are done the backlog must be empty.
+ * Run with --no-recheck to see what the missed re-check prevents.
+ */
+static int
+no_strand(enum sl_txq_mode mode)
+{
+	struct tdrv d = { .budget = UINT64_MAX, .lltx = mode == SL_TXQ_LLTX, .hold_loops = 3000 };
+	struct sl_txq *q = test_txq(tdrv_xmit, &d, d.lltx ? SL_DRV_CAP_LLTX : 0, mode, 0, 0);
+	struct prod p[8] = { 0 };
+	struct rte_mempool *mp[8];
+	unsigned int lcore = rte_get_main_lcore(), n = 0, rounds = 0, stranded = 0;
+	uint64_t generated = 0;
+	struct sl_txq_stats st;
+
+	CHECK(q != NULL, "queue");
+	if (sl_test_no_recheck)
+		q->test_flags |= SL_TXQ_T_NO_RECHECK;
+	for (n = 0; n < 8; n++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "t_ns%u", n);
+		mp[n] = test_pool(name, 2047);
+		CHECK(mp[n] != NULL, "pool");
+	}
+	/* Many short rounds: each ends with a race between the last producers. */
+	for (rounds = 0; rounds < 300; rounds++) {
+		volatile uint32_t go = 0;
+
+		lcore = rte_get_main_lcore();
+		for (n = 0; n < 8; n++) {
+			lcore = rte_get_next_lcore(lcore, 1, 0);
+			p[n] = (struct prod){
+				.q = q,
+				.gen = { .s = test_stream(), .mp = mp[n], .producer = lcore,
+					 .seq = p[n].gen.seq },
+				.target = 256,
+				.go = &go,
+				.cap_tsc = rte_rdtsc() + 10 * rte_get_tsc_hz(),
+				.generated = p[n].generated,
+			};
+			rte_eal_remote_launch(producer_main, &p[n], lcore);
+		}
+		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+		/* Sleep, do not spin: leave both CPUs to the producers. */
+		for (unsigned int done = 0; done < 8;) {
+			rte_delay_us_sleep(50);
+			done = 0;
+			for (n = 0; n < 8; n++)
+				done += __atomic_load_n(&p[n].done, __ATOMIC_ACQUIRE);
+		}
+		rte_eal_mp_wait_lcore();
+		if (sl_txq_backlog(q) != 0) {
+			stranded++;
+			sl_txq_flush(q, 1000); /* so that the next round starts clean */
+		}
+	}
+	sl_txq_stats_get(q, &st);
+	for (n = 0; n < 8; n++)
+		generated += p[n].generated;
+	NOTE("%s: %u rounds, %u ended with a stranded backlog; collisions %lu locked %lu, "
+	     "order errors %lu%s", sl_txq_mode_name(mode), rounds, stranded, st.collisions,
+	     st.locked, d.order_errors, sl_test_no_recheck ? " (re-check OFF)" : "");
+	CHECK(stranded == 0, "%u rounds left packets stranded in the backlog", stranded);
+	CHECK(st.collisions > 0, "no collision: the test proved nothing");
+	CHECK(d.order_errors == 0 && d.violations == 0, "order %lu violations %lu",
+	      d.order_errors, d.violations);
+	CHECK(generated == st.tx_packets + st.dropped, "not conserved");
+	sl_txq_free(q);
+	for (n = 0; n < 8; n++) {
+		CHECK(rte_mempool_in_use_count(mp[n]) == 0, "leak");
+		rte_mempool_free(mp[n]);
+	}
+	return 0;
+}
+
+SL_TEST(shared_no_strand_without_poll, "stress")
+{
+	if (no_strand(SL_TXQ_LOCKED) != 0)
+		return -1;
+	return no_strand(SL_TXQ_LLTX);
+}
