@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install what Sluice needs on Debian 12 (idempotent), then configure and build.
 #   scripts/setup.sh            install packages + build (build/)
+#   scripts/setup.sh --run      the same, then the main job: a few seconds of
+#                               transmit on a net_null port, no NIC, no hugepages
 #   scripts/setup.sh --deps     install packages only
 # Environment: SLUICE_BUILD=dir (default build), SLUICE_WERROR=1 (-Werror, as CI).
 set -euo pipefail
@@ -44,3 +46,11 @@ else
 	meson setup "$build" "$top" --buildtype=release "${opts[@]}" >/dev/null
 fi
 ninja -C "$build"
+
+if [ "${1:-}" = "--run" ]; then
+	echo
+	echo "setup: main job: 5 s of 64-byte UDP on a net_null port (no NIC, no hugepages)"
+	exec "$build/app/sluice/sluice" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 \
+		--file-prefix sluice-demo --log-level 'lib.eal:warning' -- \
+		--duration 5 --stats-period 1 --json "$build/summary.json"
+fi

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Run Sluice's tests: build if needed, run every meson test suite except the
+# benchmarks, and print one closing line "N passed, N failed" that counts the
+# individual checks (each test program prints its own such line).
+#   scripts/test.sh                 all suites (fast, stress, net)
+#   scripts/test.sh --suite fast    one suite (meson test options pass through)
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${SLUICE_BUILD:-$top/build}
+
+if [ ! -f "$build/build.ninja" ]; then
+	echo "test: no build in $build: run scripts/setup.sh first" >&2
+	exit 1
+fi
+ninja -C "$build" >/dev/null || { echo "test: build failed" >&2; exit 1; }
+
+args=("$@")
+[ ${#args[@]} -eq 0 ] && args=(--suite fast --suite stress --suite net)
+meson test -C "$build" --print-errorlogs --no-rebuild "${args[@]}"
+rc=$?
+
+python3 - "$build/meson-logs/testlog.json" <<'PY'
+import json, re, sys
+passed = failed = 0
+try:
+    lines = open(sys.argv[1]).read().splitlines()
+except OSError:
+    lines = []
+for line in lines:
+    t = json.loads(line)
+    m = None
+    for m in re.finditer(r"(\d+) passed, (\d+) failed", t.get("stdout", "")):
+        pass
+    ok = t["result"] == "OK"
+    if m:
+        p, f = int(m.group(1)), int(m.group(2))
+        if not ok and f == 0:
+            f = 1  # crashed or timed out after its last summary
+        passed += p
+        failed += f
+    else:
+        passed += ok
+        failed += not ok
+    print(f"  {t['name']:<20} {t['result']}")
+print(f"{passed} passed, {failed} failed")
+PY
+exit $rc
