@@ -24,7 +24,7 @@
 enum {
 	OPT_DURATION = 256, OPT_COUNT, OPT_BURST, OPT_SIZE, OPT_TX_IP, OPT_TX_UDP,
 	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
-	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM,
+	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT,
 };
 
 static const struct option long_opts[] = {
@@ -43,6 +43,7 @@ static const struct option long_opts[] = {
 	{ "lltx", required_argument, NULL, OPT_LLTX },
 	{ "lock", required_argument, NULL, OPT_LOCK },
 	{ "sim", required_argument, NULL, OPT_SIM },
+	{ "xmit", required_argument, NULL, OPT_XMIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -75,6 +76,8 @@ sl_usage(void)
 	       "  --lock trylock|spin   engine lock on shared non-LLTX queues\n"
 	       "  --sim SPEC            add a simulated port (repeatable):\n"
 	       "                        RATE[,txd=N][,lltx=on|off][,verify=on|off], RATE as 10G\n"
+	       "  --xmit engine|direct  direct: call rte_eth_tx_burst() without the engine\n"
+	       "                        (benchmark baseline; exclusive ethdev queues only)\n"
 	       "  -h, --help            this text\n"
 	       "  --version             the version\n"
 	       "\n"
@@ -362,6 +365,14 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			break;
 		case OPT_SIM:
 			parse_sim(o, optarg);
+			break;
+		case OPT_XMIT:
+			if (strcmp(optarg, "engine") == 0)
+				o->direct = false;
+			else if (strcmp(optarg, "direct") == 0)
+				o->direct = true;
+			else
+				usage_error("--xmit", "'%s': expected engine or direct", optarg);
 			break;
 		case 'h':
 			sl_usage();

@@ -96,6 +96,24 @@ map_apply(struct sl_app *app)
 	return 0;
 }
 
+/* --xmit direct bypasses the engine: only exclusive queues of ethdev ports. */
+static int
+direct_check(const struct sl_app *app)
+{
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		const struct sl_port *p = &app->ports[i];
+
+		for (uint16_t q = 0; q < p->nb_txq; q++)
+			if (p->is_sim || p->txqs[q].nb_lcores > 1) {
+				sl_err("--xmit direct: port %u queue %u is %s; the direct baseline "
+				       "needs one lcore per queue on ethdev ports", i, q,
+				       p->is_sim ? "simulated" : "shared");
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
 static int
 txqs_create(struct sl_app *app)
 {
@@ -205,6 +223,7 @@ workers_create(struct sl_app *app)
 					t = &w->t[w->nb_targets++];
 					t->txq = aq->txq;
 					t->port = i;
+					t->eth_port = p->eth_id;
 					t->gen = (struct sl_gen){ .s = &p->stream, .producer = lcore };
 					k = seen[i]++;
 					t->quota = o->count == 0 ? UINT64_MAX :
@@ -255,6 +274,8 @@ sl_run_setup(struct sl_app *app)
 		return -ENOMEM;
 	}
 	ret = map_apply(app);
+	if (ret == 0 && app->o.direct)
+		ret = direct_check(app);
 	if (ret == 0)
 		ret = streams_build(app);
 	if (ret == 0)
@@ -266,11 +287,15 @@ sl_run_setup(struct sl_app *app)
 	return ret;
 }
 
-/* The TX loop of one worker lcore. */
-static int
-worker_main(void *arg)
+/*
+ * The TX loop of one worker lcore. With direct set (--xmit direct, a
+ * benchmark baseline for exclusive ethdev queues) the engine is bypassed
+ * and rte_eth_tx_burst() is called on the same packets; the compiler builds
+ * the two loops separately, so neither pays for the other.
+ */
+static __rte_always_inline int
+worker_loop(struct sl_worker *w, const bool direct)
 {
-	struct sl_worker *w = arg;
 	unsigned int active = w->nb_targets, backoff = 0;
 
 	w->start_tsc = rte_rdtsc();
@@ -299,7 +324,13 @@ worker_main(void *arg)
 				if (t->quota != UINT64_MAX)
 					t->quota -= n;
 			}
-			k = sl_xmit(t->txq, t->pending + t->pend_off, t->pend_n);
+			if (direct)
+				k = rte_eth_tx_burst(t->eth_port, t->txq->queue_id,
+						     t->pending + t->pend_off, t->pend_n);
+			else if (t->pend_off == 0)
+				k = sl_xmit_sized(t->txq, t->pending, t->pend_n, t->gen.bytes);
+			else
+				k = sl_xmit(t->txq, t->pending + t->pend_off, t->pend_n);
 			t->pend_off += k;
 			t->pend_n -= k;
 			SL_CNT_ADD(t->generated, k);
@@ -332,6 +363,18 @@ worker_main(void *arg)
 	}
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return 0;
+}
+
+static int
+worker_main(void *arg)
+{
+	return worker_loop(arg, false);
+}
+
+static int
+worker_direct(void *arg)
+{
+	return worker_loop(arg, true);
 }
 
 static bool
@@ -386,7 +429,7 @@ sl_run(struct sl_app *app)
 			w->done = 1;
 			continue;
 		}
-		rte_eal_remote_launch(worker_main, w, w->lcore);
+		rte_eal_remote_launch(o->direct ? worker_direct : worker_main, w, w->lcore);
 	}
 	while (!sl_stopping() && !workers_done(app)) {
 		now = rte_rdtsc();

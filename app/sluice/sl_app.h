@@ -64,6 +64,7 @@ struct sl_opts {
 	enum sl_lock_policy lock;
 	struct sl_sim_spec sims[SL_MAX_SIMS];
 	uint16_t nb_sims;
+	bool direct;           /* --xmit direct: bypass the engine (baseline) */
 };
 
 /* A TX queue of the run. */
@@ -98,6 +99,7 @@ struct sl_target {
 	struct sl_txq *txq;
 	struct sl_gen gen;
 	uint16_t port;
+	uint16_t eth_port;           /* ethdev id, for --xmit direct */
 	uint64_t quota;              /* UINT64_MAX: no limit */
 	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
 	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */

@@ -85,6 +85,7 @@ struct sl_gen {
 	uint32_t seq;       /**< next sequence number */
 	uint16_t size_idx;  /**< next entry of s->sz */
 	uint8_t producer;   /**< producer id in the signature (the lcore id) */
+	uint64_t bytes;     /**< sum of pkt_len of the last burst built */
 };
 
 /** Fold a 64-bit one's complement partial sum to 16 bits. */
@@ -102,7 +103,7 @@ sl_csum_fold(uint64_t sum)
  * Allocate and fill a burst of n packets.
  *
  * @return n, or 0 if the pool has fewer than n free mbufs (nothing taken).
- *   The caller owns the packets.
+ *   The caller owns the packets; g->bytes holds their total pkt_len.
  */
 static inline unsigned int
 sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t tsc)
@@ -110,6 +111,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 	const struct sl_stream *s = g->s;
 	uint16_t idx = g->size_idx;
 	uint32_t seq = g->seq;
+	uint64_t bytes = 0;
 
 	if (unlikely(rte_mempool_get_bulk(g->mp, (void **)pkts, n) != 0))
 		return 0;
@@ -136,6 +138,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 		}
 		m->data_len = sz->pkt_len;
 		m->pkt_len = sz->pkt_len;
+		bytes += sz->pkt_len;
 		if (likely(sz->sig)) {
 			w0 = SL_SIG_MAGIC | (uint64_t)s->id << 16 | (uint64_t)g->producer << 24 |
 			     (uint64_t)seq << 32;
@@ -152,6 +155,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 	}
 	g->size_idx = idx;
 	g->seq = seq;
+	g->bytes = bytes;
 	return n;
 }
 

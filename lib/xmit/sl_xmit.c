@@ -54,12 +54,22 @@ RTE_LOG_REGISTER(sl_xmit_logtype, sluice.xmit, INFO);
 
 static uint32_t txq_seq; /* makes ring names unique */
 
-static inline uint32_t
-txq_me(void)
+__thread unsigned int sl_xmit_slot1;
+
+unsigned int
+sl_xmit_slot_init(void)
 {
 	unsigned int id = rte_lcore_id();
 
-	return (id < RTE_MAX_LCORE ? id : RTE_MAX_LCORE) + 1;
+	sl_xmit_slot1 = (id < RTE_MAX_LCORE ? id : RTE_MAX_LCORE) + 1;
+	return sl_xmit_slot1;
+}
+
+/* Lock word value of the caller: its slot + 1, never 0. */
+static inline uint32_t
+txq_me(void)
+{
+	return sl_xmit_slot1 != 0 ? sl_xmit_slot1 : sl_xmit_slot_init();
 }
 
 static inline int
@@ -97,11 +107,24 @@ txq_trylock_or_miss(struct sl_txq *q)
 	return txq_trylock(q);
 }
 
-static inline void
-txq_count_tx(struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t sent)
+/*
+ * Call the driver and count what it took. Bytes are summed before the call:
+ * afterwards the driver owns pkts[0..sent) and may already have freed them.
+ */
+static inline uint16_t
+txq_drv(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n,
+	enum sl_xmit_status *st)
 {
+	uint64_t bytes = sl_xmit_bytes(pkts, n);
+	uint16_t sent;
+
+	*st = SL_XMIT_OK;
+	sent = q->xmit(q->drv_queue, pkts, n, st);
+	if (sent != n)
+		bytes -= sl_xmit_bytes(pkts + sent, n - sent);
 	SL_CNT_ADD(lc->tx_packets, sent);
-	SL_CNT_ADD(lc->tx_bytes, sl_xmit_bytes(pkts, sent));
+	SL_CNT_ADD(lc->tx_bytes, bytes);
+	return sent;
 }
 
 static inline void
@@ -147,7 +170,7 @@ txq_drain(struct sl_txq *q, struct sl_txq_lcore *lc)
 	unsigned int total = 0;
 
 	for (int round = 0; round < SL_DRAIN_ROUNDS; round++) {
-		enum sl_xmit_status st = SL_XMIT_OK;
+		enum sl_xmit_status st;
 		unsigned int n;
 		uint16_t sent;
 
@@ -158,9 +181,8 @@ txq_drain(struct sl_txq *q, struct sl_txq_lcore *lc)
 			rte_ring_dequeue_finish(q->backlog, 0);
 			return total;
 		}
-		sent = q->xmit(q->drv_queue, pkts, n, &st);
+		sent = txq_drv(q, lc, pkts, n, &st);
 		rte_ring_dequeue_finish(q->backlog, sent);
-		txq_count_tx(lc, pkts, sent);
 		total += sent;
 		if (sent < n) {
 			txq_count_refusal(lc, st);
@@ -202,11 +224,8 @@ static uint16_t
 txq_send(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n,
 	 enum sl_xmit_status *st)
 {
-	uint16_t sent;
+	uint16_t sent = txq_drv(q, lc, pkts, n, st);
 
-	*st = SL_XMIT_OK;
-	sent = q->xmit(q->drv_queue, pkts, n, st);
-	txq_count_tx(lc, pkts, sent);
 	if (likely(sent == n))
 		return n;
 	txq_count_refusal(lc, *st);

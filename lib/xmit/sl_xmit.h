@@ -180,12 +180,23 @@ uint16_t sl_xmit_slow(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n);
 /* Exclusive mode: the driver answered BUSY; count it and requeue the tail. */
 uint16_t sl_xmit_tail(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n);
 
+/*
+ * The calling thread's counter slot + 1 (0: not looked up yet). Our own TLS
+ * variable: DPDK's per-lcore id lives in a shared library, and reading it
+ * from here costs a __tls_get_addr() call per burst; this one is a plain
+ * %fs-relative load in the executable.
+ */
+extern __thread unsigned int sl_xmit_slot1;
+unsigned int sl_xmit_slot_init(void);
+
 static inline struct sl_txq_lcore *
 sl_txq_lcore(struct sl_txq *q)
 {
-	unsigned int id = rte_lcore_id();
+	unsigned int s = sl_xmit_slot1;
 
-	return &q->lc[id < RTE_MAX_LCORE ? id : RTE_MAX_LCORE];
+	if (unlikely(s == 0))
+		s = sl_xmit_slot_init();
+	return &q->lc[s - 1];
 }
 
 /** Sum of pkt_len over pkts[0..n). */
@@ -226,8 +237,15 @@ sl_xmit_bytes(struct rte_mbuf **pkts, uint16_t n)
  *
  * @return the number of packets the engine took, 0..n.
  */
+static inline uint16_t sl_xmit(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n);
+
+/**
+ * sl_xmit() for a caller that knows the burst's size: @p bytes must be the
+ * sum of pkt_len over pkts[0..n). Saves the engine a pass over the mbufs
+ * (a generator knows its sizes without reading them back). Same contract.
+ */
 static inline uint16_t
-sl_xmit(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
+sl_xmit_sized(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes)
 {
 	struct sl_txq_lcore *lc;
 	enum sl_xmit_status st;
@@ -242,11 +260,21 @@ sl_xmit(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
 	lc->in_xmit = 1;
 	sent = q->xmit(q->drv_queue, pkts, n, &st);
 	lc->in_xmit = 0;
+	/* The unsent tail is still ours to read; what the driver took is not. */
+	if (unlikely(sent != n))
+		bytes -= sl_xmit_bytes(pkts + sent, n - sent);
 	SL_CNT_ADD(lc->tx_packets, sent);
-	SL_CNT_ADD(lc->tx_bytes, sl_xmit_bytes(pkts, sent));
+	SL_CNT_ADD(lc->tx_bytes, bytes);
 	if (likely(sent == n))
 		return n;
 	return sent + sl_xmit_tail(q, pkts + sent, n - sent);
+}
+
+static inline uint16_t
+sl_xmit(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	/* Summed before the call: afterwards the driver owns the mbufs. */
+	return sl_xmit_sized(q, pkts, n, q->mode == SL_TXQ_EXCLUSIVE ? sl_xmit_bytes(pkts, n) : 0);
 }
 
 /**

@@ -198,7 +198,7 @@ sim_xmit_locked(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, u
 		uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
 
 		bytes += len;
-		total += (uint64_t)(RTE_MAX(len, SIM_MIN_FRAME) + SIM_WIRE_OVERHEAD) * per_byte;
+		total += (uint64_t)(RTE_MAX(len, (uint32_t)SIM_MIN_FRAME) + SIM_WIRE_OVERHEAD) * per_byte;
 	}
 	t = sim_wire_reserve(sim, now, total);
 	if (q->first_start == 0)
@@ -208,7 +208,7 @@ sim_xmit_locked(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, u
 		struct sim_desc *d = &q->ring[q->tail++ & q->size_mask];
 
 		q->last_start = t + 1;
-		t += (uint64_t)(RTE_MAX(len, SIM_MIN_FRAME) + SIM_WIRE_OVERHEAD) * per_byte;
+		t += (uint64_t)(RTE_MAX(len, (uint32_t)SIM_MIN_FRAME) + SIM_WIRE_OVERHEAD) * per_byte;
 		d->m = pkts[i];
 		d->done = t;
 	}
