@@ -23,6 +23,7 @@
 #define SL_FLUSH_US 200000   /* stop: time allowed to send what is queued */
 #define SL_BACKLOG_SIZE 1024
 #define SL_POLL_US 200       /* main lcore: scheduler poll period */
+#define SL_KICK_MS 50        /* stop: empty bursts to let PMDs finish */
 
 volatile uint32_t sl_stop;
 
@@ -266,7 +267,7 @@ sl_run_setup(struct sl_app *app)
 {
 	int ret;
 
-	app->rx_pool = rte_pktmbuf_pool_create("sl_rx", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+	app->rx_pool = rte_pktmbuf_pool_create("sl_rx", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 					       (int)rte_socket_id());
 	if (app->rx_pool == NULL) {
 		sl_err("cannot create the RX pool (%s): give EAL more memory (-m 512)",
@@ -386,6 +387,27 @@ workers_done(const struct sl_app *app)
 	return true;
 }
 
+/*
+ * Some PMDs hand frames to the kernel only when called: af_xdp's TX ring is
+ * processed on each kick (a send() per burst, a batch at a time), so frames
+ * still in it when the socket closes never leave. After the workers stopped,
+ * call every queue with an empty burst for a while (a no-op elsewhere), then
+ * ask the PMD to free completed mbufs.
+ */
+static void
+ethdev_kick(const struct sl_port *p)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * SL_KICK_MS / 1000;
+
+	while (rte_get_timer_cycles() < end) {
+		for (uint16_t q = 0; q < p->nb_txq; q++)
+			rte_eth_tx_burst(p->eth_id, q, NULL, 0);
+		rte_delay_us_sleep(200);
+	}
+	for (uint16_t q = 0; q < p->nb_txq; q++)
+		rte_eth_tx_done_cleanup(p->eth_id, q, 0);
+}
+
 /* After the workers stopped: send or count what is queued, free what drivers hold. */
 static void
 run_flush(struct sl_app *app)
@@ -404,8 +426,7 @@ run_flush(struct sl_app *app)
 		if (p->is_sim)
 			app->discarded += sl_sim_drain(p->sim, SL_FLUSH_US);
 		else
-			for (uint16_t q = 0; q < p->nb_txq; q++)
-				rte_eth_tx_done_cleanup(p->eth_id, q, 0);
+			ethdev_kick(p);
 	}
 }
 

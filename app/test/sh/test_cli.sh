@@ -121,6 +121,7 @@ in_fake() {
 	shift
 	new_prefix
 	rm -f "$T/run.json"
+	# shellcheck disable=SC2016 # expanded by the inner sh
 	timeout 60 unshare -m --propagation private sh -c '
 		mount --bind "$1" /sys/kernel/mm/hugepages || exit 99
 		[ -e /sys/kernel/mm/hugepages/sluice-test-fake ] || exit 98
@@ -166,6 +167,7 @@ ver=$(cat "$T/out")
 check "-- --version: one line 'sluice X.Y.Z (DPDK 22.11...)'" \
 	grep -qxE 'sluice [0-9]+\.[0-9]+\.[0-9]+ \(DPDK [0-9]+\.[0-9]+[^ ]*\)' <<<"$ver"
 run -l 0-1 --vdev net_null0 -- --count 5 --json "$T/run.json"
+# shellcheck disable=SC2016 # expanded by eval
 check "--version agrees with the JSON version field" \
 	eval 'rc_is 0 && [ "$(jq -r .version "$T/run.json" 2>/dev/null)" = "$(awk "{print \$2}" <<<"$ver")" ]'
 

@@ -63,7 +63,7 @@ run() {
 	shift
 	new_prefix
 	rm -f "$T/run.json"
-	# shellcheck disable=SC2086 # $(lc N) is two words on purpose
+	# shellcheck disable=SC2046 # $(lc N) is two words on purpose
 	timeout 120 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" $(lc "$l") "$@" \
 		--json "$T/run.json" >"$T/out" 2>"$T/err" && rc=0 || rc=$?
 }
@@ -113,7 +113,7 @@ settled "(c)"
 
 # (d), (e) A signal ends a long run early, cleanly, with the JSON written.
 stop_by() {
-	local sig=$1 what=$2 pid="" i t0 t1 waited
+	local sig=$1 what=$2 pid="" t0 t1 waited
 	new_prefix
 	rm -f "$T/run.json"
 	# shellcheck disable=SC2046
@@ -121,7 +121,7 @@ stop_by() {
 		--vdev net_null0 -- --duration 30 --json "$T/run.json" >"$T/out" 2>"$T/err" &
 	bgpid=$!
 	# The run has started once the queue modes are printed.
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		grep -q 'txq 0: mode' "$T/out" 2>/dev/null && break
 		sleep 0.1
 	done
@@ -130,7 +130,7 @@ stop_by() {
 	t0=$(date +%s%N)
 	if [ -n "$pid" ]; then kill "-$sig" "$pid"; else kill "-$sig" "$bgpid"; fi
 	# Up to 5 s to exit.
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		kill -0 "$bgpid" 2>/dev/null || break
 		sleep 0.1
 	done
