@@ -24,7 +24,8 @@
 enum {
 	OPT_DURATION = 256, OPT_COUNT, OPT_BURST, OPT_SIZE, OPT_TX_IP, OPT_TX_UDP,
 	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
-	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT,
+	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
+	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP,
 };
 
 static const struct option long_opts[] = {
@@ -44,6 +45,14 @@ static const struct option long_opts[] = {
 	{ "lock", required_argument, NULL, OPT_LOCK },
 	{ "sim", required_argument, NULL, OPT_SIM },
 	{ "xmit", required_argument, NULL, OPT_XMIT },
+	{ "flows", required_argument, NULL, OPT_FLOWS },
+	{ "imix", no_argument, NULL, OPT_IMIX },
+	{ "vlan", required_argument, NULL, OPT_VLAN },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "ipv6", no_argument, NULL, OPT_IPV6 },
+	{ "tx-ip6", required_argument, NULL, OPT_TX_IP6 },
+	{ "tcp", no_argument, NULL, OPT_TCP },
+	{ "tx-port", required_argument, NULL, OPT_TX_UDP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -61,7 +70,16 @@ sl_usage(void)
 	       "  --count N             stop after N packets per port (N >= 1)\n"
 	       "  --burst N             packets per burst, 1..64 (default 32)\n"
 	       "  --size S[,S...]       frame sizes including the 4-byte FCS (RFC 2544),\n"
-	       "                        64 up to the port MTU + 18; several are sent in turn\n"
+	       "                        64 up to the port MTU + 18; several are sent in turn;\n"
+	       "                        S:W weights a size (64:7,594:4), MIN-MAX sends every\n"
+	       "                        size of the range equally often\n"
+	       "  --imix                the classic IMIX: 64:7,594:4,1518:1\n"
+	       "  --flows N             N flows: source port counts up, then source address\n"
+	       "  --rate R              per port: 14.88Mpps, 500kpps, 10Gbps (L1), 9.5Gbps-l2,\n"
+	       "                        50%% of link speed; default: as fast as possible\n"
+	       "  --vlan ID             802.1Q tag\n"
+	       "  --ipv6                IPv6 (2001:2::1 -> 2001:2::2), --tx-ip6 SRC,DST to set\n"
+	       "  --tcp                 TCP instead of UDP (ports from --tx-udp / --tx-port)\n"
 	       "  --tx-ip SRC,DST       IPv4 source and destination\n"
 	       "  --tx-udp SP[,DP]      UDP source and destination ports\n"
 	       "  --eth-peer P,MAC      destination MAC on port P\n"
@@ -165,25 +183,111 @@ sl_parse_rate_bps(const char *s, uint64_t *bps)
 	return 0;
 }
 
+/* "S", "S1,S2,...", "S:W,..." (weighted) or "MIN-MAX" (every size equally often). */
 static void
-parse_sizes(struct sl_opts *o, const char *arg)
+parse_sizes(struct sl_stream_conf *c, const char *arg)
 {
 	char buf[512], *save = NULL, *tok;
+	unsigned int lo, hi;
+	int n = 0;
 
 	if (strlen(arg) >= sizeof(buf))
 		usage_error("--size", "list too long");
-	if (strchr(arg, '-') != NULL)
-		usage_error("--size", "size ranges (MIN-MAX) are not supported yet; give a list S1,S2,...");
-	strcpy(buf, arg);
-	o->nb_sizes = 0;
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nb_sizes == SL_GEN_MAX_SIZES)
-			usage_error("--size", "at most %d sizes", SL_GEN_MAX_SIZES);
-		o->sizes[o->nb_sizes++] = parse_u64("--size", tok, SL_GEN_MIN_FRAME,
-						    RTE_ETHER_MAX_JUMBO_FRAME_LEN);
+	c->size_min = c->size_max = 0;
+	c->nb_sizes = 0;
+	if (sscanf(arg, "%u-%u%n", &lo, &hi, &n) == 2 && arg[n] == '\0') {
+		if (lo < SL_GEN_MIN_FRAME || hi > SL_GEN_MAX_FRAME || lo > hi)
+			usage_error("--size", "range %u-%u: give MIN-MAX within %d-%d", lo, hi,
+				    SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+		c->size_min = lo;
+		c->size_max = hi;
+		return;
 	}
-	if (o->nb_sizes == 0)
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+
+		if (c->nb_sizes == SL_GEN_MAX_SIZES)
+			usage_error("--size", "at most %d sizes", SL_GEN_MAX_SIZES);
+		c->weights[c->nb_sizes] = 1;
+		if (colon != NULL) {
+			*colon = '\0';
+			c->weights[c->nb_sizes] = parse_u64("--size weight", colon + 1, 1, 4096);
+		}
+		c->sizes[c->nb_sizes++] = parse_u64("--size", tok, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+	}
+	if (c->nb_sizes == 0)
 		usage_error("--size", "give at least one frame size");
+}
+
+int
+sl_parse_rate(const char *s, struct sl_rate *r)
+{
+	static const struct {
+		const char *suffix;
+		enum sl_rate_unit unit;
+		double mult;
+	} units[] = {
+		{ "pps", SL_RATE_PPS, 1 }, { "kpps", SL_RATE_PPS, 1e3 }, { "Mpps", SL_RATE_PPS, 1e6 },
+		{ "Gpps", SL_RATE_PPS, 1e9 },
+		{ "bps", SL_RATE_L1, 1 }, { "kbps", SL_RATE_L1, 1e3 }, { "Mbps", SL_RATE_L1, 1e6 },
+		{ "Gbps", SL_RATE_L1, 1e9 }, { "Tbps", SL_RATE_L1, 1e12 },
+		{ "bps-l2", SL_RATE_L2, 1 }, { "kbps-l2", SL_RATE_L2, 1e3 },
+		{ "Mbps-l2", SL_RATE_L2, 1e6 }, { "Gbps-l2", SL_RATE_L2, 1e9 },
+		{ "Tbps-l2", SL_RATE_L2, 1e12 },
+		{ "%", SL_RATE_PCT, 1 },
+	};
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
+		return -EINVAL;
+	for (size_t i = 0; i < RTE_DIM(units); i++) {
+		if (strcmp(end, units[i].suffix) != 0)
+			continue;
+		r->unit = units[i].unit;
+		r->value = v * units[i].mult;
+		if (r->unit == SL_RATE_PCT && v > 100)
+			return -ERANGE;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+void
+sl_rate_str(const struct sl_rate *r, char *buf, size_t len)
+{
+	switch (r->unit) {
+	case SL_RATE_PPS:
+		snprintf(buf, len, "%.6g Mpps", r->value / 1e6);
+		break;
+	case SL_RATE_L1:
+		snprintf(buf, len, "%.6g Gb/s L1", r->value / 1e9);
+		break;
+	case SL_RATE_L2:
+		snprintf(buf, len, "%.6g Gb/s L2", r->value / 1e9);
+		break;
+	case SL_RATE_PCT:
+		snprintf(buf, len, "%.6g%% of line", r->value);
+		break;
+	default:
+		snprintf(buf, len, "max");
+	}
+}
+
+static void
+parse_ipv6(const char *opt, char *arg, uint8_t *src, uint8_t *dst)
+{
+	char *comma = strchr(arg, ',');
+
+	if (comma == NULL)
+		usage_error(opt, "expected SRC,DST, got '%s'", arg);
+	*comma = '\0';
+	if (inet_pton(AF_INET6, arg, src) != 1 || inet_pton(AF_INET6, comma + 1, dst) != 1)
+		usage_error(opt, "'%s,%s' is not two IPv6 addresses (e.g. 2001:2::1,2001:2::2)", arg,
+			    comma + 1);
 }
 
 static void
@@ -277,12 +381,16 @@ sl_opts_default(struct sl_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->burst = 32;
-	o->sizes[0] = 64;
-	o->nb_sizes = 1;
-	o->src_ip = RTE_IPV4(198, 18, 0, 1);
-	o->dst_ip = RTE_IPV4(198, 18, 0, 2);
-	o->src_port = 9;
-	o->dst_port = 9;
+	o->sc.sizes[0] = 64;
+	o->sc.weights[0] = 1;
+	o->sc.nb_sizes = 1;
+	o->sc.src_ip = RTE_IPV4(198, 18, 0, 1);
+	o->sc.dst_ip = RTE_IPV4(198, 18, 0, 2);
+	/* RFC 5180's benchmarking prefix, 2001:2::/48 */
+	inet_pton(AF_INET6, "2001:2::1", o->sc.src_ip6);
+	inet_pton(AF_INET6, "2001:2::2", o->sc.dst_ip6);
+	o->sc.src_port = 9;
+	o->sc.dst_port = 9;
 	o->lltx = SL_LLTX_AUTO;
 	o->lock = SL_LOCK_TRYLOCK;
 }
@@ -307,25 +415,50 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			o->burst = parse_u64("--burst", optarg, 1, 64);
 			break;
 		case OPT_SIZE:
-			parse_sizes(o, optarg);
+			parse_sizes(&o->sc, optarg);
+			break;
+		case OPT_IMIX:
+			parse_sizes(&o->sc, "64:7,594:4,1518:1");
+			break;
+		case OPT_FLOWS:
+			o->sc.flows = parse_u64("--flows", optarg, 1, 1u << 24);
+			break;
+		case OPT_VLAN:
+			o->sc.vlan = parse_u64("--vlan", optarg, 1, 4094);
+			break;
+		case OPT_RATE:
+			if (sl_parse_rate(optarg, &o->rate) != 0)
+				usage_error("--rate", "'%s': give a positive number with a unit: pps, kpps, "
+					    "Mpps, bps, kbps, Mbps, Gbps (L1), Gbps-l2 (L2), or %% of "
+					    "link speed (at most 100%%)", optarg);
+			break;
+		case OPT_IPV6:
+			o->sc.ipv6 = true;
+			break;
+		case OPT_TX_IP6:
+			parse_ipv6("--tx-ip6", optarg, o->sc.src_ip6, o->sc.dst_ip6);
+			o->sc.ipv6 = true;
+			break;
+		case OPT_TCP:
+			o->sc.tcp = true;
 			break;
 		case OPT_TX_IP:
 			comma = strchr(optarg, ',');
 			if (comma == NULL)
 				usage_error("--tx-ip", "expected SRC,DST, got '%s'", optarg);
-			o->dst_ip = parse_ipv4("--tx-ip", comma + 1);
+			o->sc.dst_ip = parse_ipv4("--tx-ip", comma + 1);
 			*(char *)comma = '\0';
-			o->src_ip = parse_ipv4("--tx-ip", optarg);
+			o->sc.src_ip = parse_ipv4("--tx-ip", optarg);
 			break;
 		case OPT_TX_UDP:
 			comma = strchr(optarg, ',');
 			if (comma != NULL) {
-				o->dst_port = parse_u64("--tx-udp", comma + 1, 0, 65535);
+				o->sc.dst_port = parse_u64("--tx-udp", comma + 1, 0, 65535);
 				*(char *)comma = '\0';
 			}
-			o->src_port = parse_u64("--tx-udp", optarg, 0, 65535);
+			o->sc.src_port = parse_u64("--tx-udp", optarg, 0, 65535);
 			if (comma == NULL)
-				o->dst_port = o->src_port;
+				o->sc.dst_port = o->sc.src_port;
 			break;
 		case OPT_ETH_PEER:
 			parse_eth_peer(o, optarg);

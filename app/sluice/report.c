@@ -187,6 +187,7 @@ json_verify(struct sl_json *j, const struct sl_app *app)
 		sum.duplicates += st.duplicates;
 		sum.reordered += st.reordered;
 		sum.signed_frames += st.signed_frames;
+		sum.unsigned_frames += st.unsigned_frames;
 		if (st.signed_frames != 0) {
 			lat_min = RTE_MIN(lat_min, st.lat_min_ns);
 			lat_max = RTE_MAX(lat_max, st.lat_max_ns);
@@ -198,6 +199,7 @@ json_verify(struct sl_json *j, const struct sl_app *app)
 		return;
 	sl_json_obj_open(j, "verify");
 	sl_json_u64(j, "frames", sum.signed_frames);
+	sl_json_u64(j, "unsigned", sum.unsigned_frames);
 	sl_json_u64(j, "lost", sum.lost);
 	sl_json_u64(j, "duplicates", sum.duplicates);
 	sl_json_u64(j, "reordered", sum.reordered);
@@ -207,6 +209,32 @@ json_verify(struct sl_json *j, const struct sl_app *app)
 	sl_json_u64(j, "avg", n ? lat_w / n : 0);
 	sl_json_u64(j, "max", lat_max);
 	sl_json_obj_close(j);
+	sl_json_obj_close(j);
+}
+
+/*
+ * The sim's wire clock: frames that left the wire, and the rate between the
+ * first and the last frame's start, which is what a pacer is judged by.
+ */
+static void
+json_wire(struct sl_json *j, const struct sl_port *p)
+{
+	struct sl_sim_stats st;
+	double span, bits;
+
+	sl_sim_stats_get(p->sim, &st);
+	span = (double)(st.last_start_tsc - st.first_start_tsc) / (double)rte_get_tsc_hz();
+	/* Bits of every frame but the last, which starts at the end of the span. */
+	bits = st.wire_frames > 1 ? (st.wire_bytes + st.wire_frames * (double)L1_EXTRA) * 8 *
+					    (st.wire_frames - 1) / st.wire_frames : 0;
+	sl_json_obj_open(j, "wire");
+	sl_json_u64(j, "frames", st.wire_frames);
+	sl_json_u64(j, "bytes", st.wire_bytes);
+	sl_json_dbl(j, "span_s", span);
+	sl_json_dbl(j, "pps", span > 0 ? (st.wire_frames - 1) / span : 0);
+	sl_json_dbl(j, "bps_l1", span > 0 ? bits / span : 0);
+	sl_json_u64(j, "busy", st.busy);
+	sl_json_u64(j, "violations", st.violations);
 	sl_json_obj_close(j);
 }
 
@@ -303,6 +331,8 @@ sl_report_json(const struct sl_app *app, const char *path)
 		sl_json_u64(&j, "tx_bytes", pt.tx_bytes);
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
 		sl_json_u64(&j, "dropped", pt.dropped);
+		if (p->is_sim && p->sim != NULL)
+			json_wire(&j, p);
 		sl_json_obj_close(&j);
 	}
 	sl_json_arr_close(&j);

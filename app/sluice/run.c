@@ -161,22 +161,81 @@ streams_build(struct sl_app *app)
 
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct sl_port *p = &app->ports[i];
-		struct sl_stream_conf c = {
-			.src_mac = p->mac,
-			.dst_mac = o->peer_set[i] ? o->peer[i] :
-				(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)i } },
-			.src_ip = o->src_ip,
-			.dst_ip = o->dst_ip,
-			.src_port = o->src_port,
-			.dst_port = o->dst_port,
-			.nb_sizes = o->nb_sizes,
-		};
+		struct sl_stream_conf c = o->sc;
 
-		memcpy(c.sizes, o->sizes, sizeof(c.sizes));
+		c.src_mac = p->mac;
+		c.dst_mac = o->peer_set[i] ? o->peer[i] :
+			(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)i } };
 		if (sl_stream_build(&p->stream, &c, p->max_frame, err, sizeof(err)) != 0) {
-			sl_err("--size: port %u (%s): %s", i, p->name, err);
+			sl_err("port %u (%s): %s", i, p->name, err);
 			return -EINVAL;
 		}
+	}
+	return 0;
+}
+
+/* Mean bits per frame of a stream's size order, on the wire (L1) or as frames (L2). */
+static double
+stream_mean_bits(const struct sl_stream *s, bool l1)
+{
+	double sum = 0;
+
+	for (uint16_t k = 0; k < s->nb_order; k++)
+		sum += l1 ? s->sz[s->order[k]].l1_bits : s->sz[s->order[k]].l2_bits;
+	return sum / s->nb_order;
+}
+
+/*
+ * The port's --rate as a pacer unit and value, checked against the line:
+ * a rate above it is refused with the line rate in the message.
+ */
+static int
+rate_resolve(const struct sl_app *app, uint16_t pid, uint8_t *unit, double *value)
+{
+	const struct sl_port *p = &app->ports[pid];
+	const struct sl_rate *r = &app->o.rate;
+	double line = p->speed_mbps * 1e6, l1 = 0;
+	double mean_l1 = stream_mean_bits(&p->stream, true);
+	double mean_l2 = stream_mean_bits(&p->stream, false);
+
+	switch (r->unit) {
+	case SL_RATE_NONE:
+		*unit = SL_PACE_NONE;
+		*value = 0;
+		return 0;
+	case SL_RATE_PPS:
+		*unit = SL_PACE_PPS;
+		*value = r->value;
+		l1 = r->value * mean_l1;
+		break;
+	case SL_RATE_L1:
+		*unit = SL_PACE_L1;
+		*value = r->value;
+		l1 = r->value;
+		break;
+	case SL_RATE_L2:
+		*unit = SL_PACE_L2;
+		*value = r->value;
+		l1 = r->value * mean_l1 / mean_l2;
+		break;
+	case SL_RATE_PCT:
+		if (line == 0) {
+			sl_err("--rate %g%%: port %u (%s) reports no link speed; give an absolute rate",
+			       r->value, pid, p->name);
+			return -EINVAL;
+		}
+		*unit = SL_PACE_L1;
+		*value = line * r->value / 100;
+		l1 = *value;
+		break;
+	}
+	if (line != 0 && l1 > line * (1 + 1e-9)) {
+		char rs[64];
+
+		sl_rate_str(r, rs, sizeof(rs));
+		sl_err("--rate %s is above the line rate of port %u (%s): %g Gb/s, %.4g Mpps at "
+		       "these sizes", rs, pid, p->name, line / 1e9, line / mean_l1 / 1e6);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -212,6 +271,8 @@ workers_create(struct sl_app *app)
 
 				for (uint16_t j = 0; j < aq->nb_lcores; j++) {
 					struct sl_target *t;
+					uint8_t unit = SL_PACE_NONE;
+					double rate = 0;
 					uint64_t k;
 
 					if (aq->lcores[j] != lcore)
@@ -230,6 +291,11 @@ workers_create(struct sl_app *app)
 					t->quota = o->count == 0 ? UINT64_MAX :
 						o->count / per_port_targets[i] +
 						(k < o->count % per_port_targets[i]);
+					/* The port's rate, shared equally by its targets. */
+					if (rate_resolve(app, i, &unit, &rate) != 0 ||
+					    sl_pacer_init(&t->pacer, unit,
+							  rate / per_port_targets[i]) != 0)
+						return -EINVAL;
 					ntarg++;
 				}
 			}
@@ -312,14 +378,23 @@ worker_loop(struct sl_worker *w, const bool direct)
 
 			if (t->pend_n == 0) {
 				uint16_t n = w->burst;
+				uint64_t due;
 
 				if (t->quota != UINT64_MAX) {
 					if (t->quota == 0)
 						continue;
 					n = RTE_MIN((uint64_t)n, t->quota);
 				}
-				if (sl_gen_burst(&t->gen, t->pending, n, tsc) == 0)
+				due = t->pacer.next;
+				n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
+				if (n == 0) {
+					progress = true; /* paced: nothing due yet */
+					continue;
+				}
+				if (sl_gen_burst(&t->gen, t->pending, n, tsc) == 0) {
+					t->pacer.next = due; /* not sent: still due */
 					continue; /* pool empty: mbufs are in flight */
+				}
 				t->pend_off = 0;
 				t->pend_n = n;
 				if (t->quota != UINT64_MAX)

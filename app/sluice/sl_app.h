@@ -37,6 +37,20 @@ struct sl_sim_spec {
 	bool verify;
 };
 
+/* A rate as the user gave it (--rate); per port. */
+enum sl_rate_unit {
+	SL_RATE_NONE = 0, /* as fast as possible */
+	SL_RATE_PPS,
+	SL_RATE_L1,       /* bit/s on the wire: frame + FCS + 20 bytes */
+	SL_RATE_L2,       /* bit/s of frames with FCS */
+	SL_RATE_PCT,      /* % of link speed, L1 */
+};
+
+struct sl_rate {
+	enum sl_rate_unit unit;
+	double value;
+};
+
 /* One "lcores -> port.queue" entry of --map. */
 struct sl_map_entry {
 	uint16_t lcore;
@@ -48,10 +62,8 @@ struct sl_opts {
 	uint64_t duration_us;  /* 0: none */
 	uint64_t count;        /* packets per port; 0: no limit */
 	uint16_t burst;
-	uint16_t sizes[SL_GEN_MAX_SIZES];
-	uint16_t nb_sizes;
-	uint32_t src_ip, dst_ip;
-	uint16_t src_port, dst_port;
+	struct sl_stream_conf sc;  /* headers, sizes, flows (MACs are set per port) */
+	struct sl_rate rate;       /* per port */
 	bool peer_set[SL_MAX_PORTS];
 	struct rte_ether_addr peer[SL_MAX_PORTS];
 	double stats_period;   /* seconds; 0: none */
@@ -98,6 +110,7 @@ struct sl_port {
 struct sl_target {
 	struct sl_txq *txq;
 	struct sl_gen gen;
+	struct sl_pacer pacer;
 	uint16_t port;
 	uint16_t eth_port;           /* ethdev id, for --xmit direct */
 	uint64_t quota;              /* UINT64_MAX: no limit */
@@ -146,6 +159,9 @@ void sl_opts_default(struct sl_opts *o);
 int sl_opts_parse(struct sl_opts *o, int argc, char **argv);
 void sl_usage(void);
 int sl_parse_rate_bps(const char *s, uint64_t *bps);
+int sl_parse_rate(const char *s, struct sl_rate *r);
+/* Human form of a rate, e.g. "14.88 Mpps". */
+void sl_rate_str(const struct sl_rate *r, char *buf, size_t len);
 
 /* ports.c */
 int sl_ports_probe(struct sl_app *app);

@@ -1,105 +1,266 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Stream compilation: header layout, per-size partial checksums, the size
+ * order, template pools, pacers.
+ */
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_tcp.h>
 #include <rte_udp.h>
 
 #include "sl_gen.h"
 
-/* Header bytes at the front of tmpl, lengths filled for pkt_len. */
+#define L1_OVERHEAD 24 /* FCS + preamble + SFD + IFG, beyond pkt_len */
+
+/* Lay the headers of a pkt_len-byte frame into buf; checksums left zero. */
 static void
-stream_headers(uint8_t *buf, const struct sl_stream_conf *c, uint16_t pkt_len)
+stream_headers(const struct sl_stream *s, const struct sl_stream_conf *c, uint8_t *buf,
+	       uint16_t pkt_len)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint16_t l4_len = pkt_len - s->l4_off;
 
+	memset(buf, 0, s->hdr_len);
 	rte_ether_addr_copy(&c->dst_mac, &eth->dst_addr);
 	rte_ether_addr_copy(&c->src_mac, &eth->src_addr);
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	memset(ip, 0, sizeof(*ip));
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(c->src_ip);
-	ip->dst_addr = rte_cpu_to_be_32(c->dst_ip);
-	ip->total_length = rte_cpu_to_be_16(pkt_len - RTE_ETHER_HDR_LEN);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	udp->src_port = rte_cpu_to_be_16(c->src_port);
-	udp->dst_port = rte_cpu_to_be_16(c->dst_port);
-	udp->dgram_len = rte_cpu_to_be_16(pkt_len - RTE_ETHER_HDR_LEN - sizeof(*ip));
-	udp->dgram_cksum = 0;
+	if (c->vlan != 0) {
+		struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(eth + 1);
+
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		vh->vlan_tci = rte_cpu_to_be_16(c->vlan);
+		vh->eth_proto = rte_cpu_to_be_16(c->ipv6 ? RTE_ETHER_TYPE_IPV6 :
+							   RTE_ETHER_TYPE_IPV4);
+	} else {
+		eth->ether_type = rte_cpu_to_be_16(c->ipv6 ? RTE_ETHER_TYPE_IPV6 :
+							     RTE_ETHER_TYPE_IPV4);
+	}
+	if (c->ipv6) {
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(buf + s->l3_off);
+
+		ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+		ip->payload_len = rte_cpu_to_be_16(l4_len);
+		ip->proto = c->tcp ? IPPROTO_TCP : IPPROTO_UDP;
+		ip->hop_limits = 64;
+		memcpy(ip->src_addr, c->src_ip6, 16);
+		memcpy(ip->dst_addr, c->dst_ip6, 16);
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + s->l3_off);
+
+		ip->version_ihl = RTE_IPV4_VHL_DEF;
+		ip->time_to_live = 64;
+		ip->next_proto_id = c->tcp ? IPPROTO_TCP : IPPROTO_UDP;
+		ip->src_addr = rte_cpu_to_be_32(c->src_ip);
+		ip->dst_addr = rte_cpu_to_be_32(c->dst_ip);
+		ip->total_length = rte_cpu_to_be_16(pkt_len - s->l3_off);
+	}
+	if (c->tcp) {
+		struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)(buf + s->l4_off);
+
+		tcp->src_port = rte_cpu_to_be_16(c->src_port);
+		tcp->dst_port = rte_cpu_to_be_16(c->dst_port);
+		tcp->data_off = (sizeof(*tcp) / 4) << 4;
+		tcp->tcp_flags = RTE_TCP_PSH_FLAG | RTE_TCP_ACK_FLAG;
+		tcp->rx_win = rte_cpu_to_be_16(65535);
+	} else {
+		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(buf + s->l4_off);
+
+		udp->src_port = rte_cpu_to_be_16(c->src_port);
+		udp->dst_port = rte_cpu_to_be_16(c->dst_port);
+		udp->dgram_len = rte_cpu_to_be_16(l4_len);
+	}
 }
 
 /*
- * Partial one's complement sum of the UDP pseudo-header and segment with the
- * signature bytes zero (the payload is zero in the template), and the UDP
- * checksum field zero. The burst adds the signature's sum and folds.
+ * Partial sums of one size. The varying fields (the low 32 bits of the
+ * source address, the source port) are zeroed before summing; the burst
+ * adds them back, with the signature. The payload is zero in the template.
  */
-static uint32_t
-stream_udp_sum(const uint8_t *buf, uint16_t pkt_len)
+static void
+stream_size(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t frame,
+	    struct sl_stream_size *sz)
 {
-	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(buf + RTE_ETHER_HDR_LEN);
-	uint16_t l4_len = pkt_len - RTE_ETHER_HDR_LEN - sizeof(*ip);
-	struct {
-		uint32_t src, dst;
-		uint8_t zero, proto;
-		uint16_t len;
-	} __rte_packed ph = { ip->src_addr, ip->dst_addr, 0, IPPROTO_UDP,
-			      rte_cpu_to_be_16(l4_len) };
+	uint8_t hdr[128];
+	uint16_t pkt_len = frame - RTE_ETHER_CRC_LEN, l4_len = pkt_len - s->l4_off;
+	uint32_t sum;
 
-	/* Segment: header only, the zero payload adds nothing. */
-	return (uint32_t)rte_raw_cksum(&ph, sizeof(ph)) +
-	       rte_raw_cksum(buf + RTE_ETHER_HDR_LEN + sizeof(*ip), sizeof(struct rte_udp_hdr));
+	stream_headers(s, c, hdr, pkt_len);
+	sz->pkt_len = pkt_len;
+	sz->ip_len = *(unaligned_uint16_t *)(hdr + s->ip_len_off);
+	sz->l4_len = c->tcp ? 0 : rte_cpu_to_be_16(l4_len);
+	sz->sig = pkt_len >= s->hdr_len + SL_SIG_LEN;
+	sz->sig_odd = (pkt_len - SL_SIG_LEN - s->l4_off) & 1;
+	sz->l1_bits = (pkt_len + L1_OVERHEAD) * 8;
+	sz->l2_bits = (pkt_len + RTE_ETHER_CRC_LEN) * 8;
+	memset(hdr + s->sip_off, 0, 4);
+	memset(hdr + s->sport_off, 0, 2);
+	sz->ip_sum = c->ipv6 ? 0 : rte_raw_cksum(hdr + s->l3_off, sizeof(struct rte_ipv4_hdr));
+	/* Pseudo-header: addresses (low source bits zeroed), protocol, length. */
+	if (c->ipv6) {
+		sum = rte_raw_cksum(hdr + s->l3_off + 8, 32);
+		sum += rte_cpu_to_be_16(l4_len) + rte_cpu_to_be_16(c->tcp ? IPPROTO_TCP :
+									  IPPROTO_UDP);
+	} else {
+		sum = rte_raw_cksum(hdr + s->l3_off + 12, 8);
+		sum += rte_cpu_to_be_16(l4_len) + rte_cpu_to_be_16(c->tcp ? IPPROTO_TCP :
+									  IPPROTO_UDP);
+	}
+	sum += rte_raw_cksum(hdr + s->l4_off, s->hdr_len - s->l4_off);
+	sz->l4_sum = sum;
+}
+
+/* Smooth weighted round robin: each size weight[i] times per cycle, spread out. */
+static int
+stream_order_weighted(struct sl_stream *s, const uint16_t *weights, uint16_t n)
+{
+	int32_t cur[SL_GEN_MAX_SIZES] = { 0 };
+	uint32_t total = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		total += weights[i] != 0 ? weights[i] : 1;
+	if (total > SL_GEN_MAX_ORDER)
+		return -EINVAL;
+	for (uint32_t k = 0; k < total; k++) {
+		uint16_t best = 0;
+
+		for (uint16_t i = 0; i < n; i++) {
+			cur[i] += weights[i] != 0 ? weights[i] : 1;
+			if (cur[i] > cur[best])
+				best = i;
+		}
+		cur[best] -= (int32_t)total;
+		s->order[k] = best;
+	}
+	s->nb_order = total;
+	return 0;
+}
+
+/* Every index once, in a fixed pseudo-random order (xorshift, fixed seed). */
+static void
+stream_order_shuffled(struct sl_stream *s, uint16_t n)
+{
+	uint32_t x = 0x51ce51ce;
+
+	for (uint16_t i = 0; i < n; i++)
+		s->order[i] = i;
+	for (uint16_t i = n - 1; i > 0; i--) {
+		uint16_t j, t;
+
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		j = x % (i + 1u);
+		t = s->order[i];
+		s->order[i] = s->order[j];
+		s->order[j] = t;
+	}
+	s->nb_order = n;
 }
 
 int
 sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t max_frame,
 		char *err, size_t errlen)
 {
-	uint8_t hdr[SL_GEN_HDR_LEN];
+	uint16_t min_frame, nb;
+	uint32_t be;
 
-	if (c->nb_sizes == 0 || c->nb_sizes > SL_GEN_MAX_SIZES) {
-		snprintf(err, errlen, "give between 1 and %d frame sizes", SL_GEN_MAX_SIZES);
+	memset(s, 0, offsetof(struct sl_stream, sz));
+	s->id = c->id;
+	s->ipv6 = c->ipv6;
+	s->tcp = c->tcp;
+	s->l3_off = RTE_ETHER_HDR_LEN + (c->vlan != 0 ? sizeof(struct rte_vlan_hdr) : 0);
+	s->l4_off = s->l3_off + (c->ipv6 ? sizeof(struct rte_ipv6_hdr) :
+					   sizeof(struct rte_ipv4_hdr));
+	s->hdr_len = s->l4_off + (c->tcp ? sizeof(struct rte_tcp_hdr) : sizeof(struct rte_udp_hdr));
+	s->ip_len_off = s->l3_off + (c->ipv6 ? 4 : 2);
+	s->ip_csum_off = s->l3_off + 10;
+	s->sip_off = s->l3_off + (c->ipv6 ? 8 + 12 : 12);
+	s->sport_off = s->l4_off;
+	s->l4_len_off = s->l4_off + 4;
+	s->l4_csum_off = s->l4_off + (c->tcp ? 16 : 6);
+	if (c->vlan > 4094) {
+		snprintf(err, errlen, "VLAN id %u: give 1..4094", c->vlan);
 		return -EINVAL;
 	}
-	memset(s, 0, sizeof(*s));
-	s->id = c->id;
-	s->nb_sizes = c->nb_sizes;
-	for (uint16_t i = 0; i < c->nb_sizes; i++) {
-		struct sl_stream_size *sz = &s->sz[i];
-		uint16_t frame = c->sizes[i];
+	min_frame = RTE_MAX(SL_GEN_MIN_FRAME, s->hdr_len + RTE_ETHER_CRC_LEN);
+	if (max_frame > SL_GEN_MAX_FRAME)
+		max_frame = SL_GEN_MAX_FRAME;
 
-		if (frame < SL_GEN_MIN_FRAME || frame > max_frame ||
-		    frame - RTE_ETHER_CRC_LEN > (int)sizeof(s->tmpl)) {
+	if (c->size_max != 0) {
+		if (c->size_min < min_frame || c->size_max > max_frame || c->size_min > c->size_max ||
+		    c->size_max - c->size_min + 1 > SL_GEN_MAX_DISTINCT) {
 			snprintf(err, errlen,
-				 "frame size %u is out of range: sizes count the FCS and go from %d to %u (the ports' MTU + 18)",
-				 frame, SL_GEN_MIN_FRAME, max_frame);
+				 "size range %u-%u: sizes count the FCS and go from %u (these headers) "
+				 "to %u (the ports' MTU + 18), at most %d sizes",
+				 c->size_min, c->size_max, min_frame, max_frame, SL_GEN_MAX_DISTINCT);
 			return -EINVAL;
 		}
-		sz->pkt_len = frame - RTE_ETHER_CRC_LEN;
-		stream_headers(hdr, c, sz->pkt_len);
-		sz->ip_len = ((struct rte_ipv4_hdr *)(hdr + RTE_ETHER_HDR_LEN))->total_length;
-		sz->ip_csum = ((struct rte_ipv4_hdr *)(hdr + RTE_ETHER_HDR_LEN))->hdr_checksum;
-		sz->udp_len = ((struct rte_udp_hdr *)(hdr + 34))->dgram_len;
-		sz->udp_sum = stream_udp_sum(hdr, sz->pkt_len);
-		sz->sig = sz->pkt_len >= SL_GEN_HDR_LEN + SL_SIG_LEN;
-		sz->sig_odd = (sz->pkt_len - SL_SIG_LEN - 34) & 1;
-		if (sz->pkt_len > s->max_len)
-			s->max_len = sz->pkt_len;
+		nb = c->size_max - c->size_min + 1;
+		for (uint16_t i = 0; i < nb; i++)
+			stream_size(s, c, c->size_min + i, &s->sz[i]);
+		stream_order_shuffled(s, nb);
+	} else {
+		if (c->nb_sizes == 0 || c->nb_sizes > SL_GEN_MAX_SIZES) {
+			snprintf(err, errlen, "give between 1 and %d frame sizes", SL_GEN_MAX_SIZES);
+			return -EINVAL;
+		}
+		nb = c->nb_sizes;
+		for (uint16_t i = 0; i < nb; i++) {
+			if (c->sizes[i] < min_frame || c->sizes[i] > max_frame) {
+				snprintf(err, errlen,
+					 "frame size %u is out of range: sizes count the FCS and go "
+					 "from %u (these headers) to %u (the ports' MTU + 18)",
+					 c->sizes[i], min_frame, max_frame);
+				return -EINVAL;
+			}
+			stream_size(s, c, c->sizes[i], &s->sz[i]);
+		}
+		if (stream_order_weighted(s, c->weights, nb) != 0) {
+			snprintf(err, errlen, "size weights add up to more than %d", SL_GEN_MAX_ORDER);
+			return -EINVAL;
+		}
 	}
-	/* The template: headers of the first size, zero payload up to the largest. */
-	stream_headers(s->tmpl, c, s->sz[0].pkt_len);
-	if (!s->sz[0].sig) {
-		/* No signature: the UDP checksum is constant; store it now. */
-		uint16_t csum = (uint16_t)~sl_csum_fold(s->sz[0].udp_sum);
+	s->nb_sizes = nb;
+	s->min_len = UINT16_MAX;
+	for (uint16_t i = 0; i < nb; i++) {
+		s->max_len = RTE_MAX(s->max_len, s->sz[i].pkt_len);
+		s->min_len = RTE_MIN(s->min_len, s->sz[i].pkt_len);
+	}
 
-		*(unaligned_uint16_t *)(s->tmpl + 40) = csum == 0 ? 0xffff : csum;
+	/* Flows: source port first, then the (low 32 bits of the) source address. */
+	s->flows = c->flows > 1 ? c->flows : 1;
+	s->sport0 = c->src_port;
+	s->port_span = RTE_MIN(s->flows, 65536u - c->src_port);
+	if (c->ipv6)
+		s->sip0 = rte_be_to_cpu_32(*(const unaligned_uint32_t *)(c->src_ip6 + 12));
+	else
+		s->sip0 = c->src_ip;
+	if ((uint64_t)s->sip0 + (s->flows - 1) / s->port_span > UINT32_MAX) {
+		snprintf(err, errlen, "%u flows from this source address would wrap it", s->flows);
+		return -EINVAL;
+	}
+	be = rte_cpu_to_be_32(s->sip0);
+	s->sip_sum0 = (be & 0xffff) + (be >> 16);
+	s->sport_be0 = rte_cpu_to_be_16(s->sport0);
+
+	/* The template: headers of the first size sent, zero payload up to the largest. */
+	memset(s->tmpl, 0, sizeof(s->tmpl));
+	{
+		const struct sl_stream_size *sz = &s->sz[s->order[0]];
+		uint64_t sum = sz->l4_sum + s->sip_sum0 + s->sport_be0;
+
+		stream_headers(s, c, s->tmpl, sz->pkt_len);
+		if (!c->ipv6)
+			*(unaligned_uint16_t *)(s->tmpl + s->ip_csum_off) =
+				(uint16_t)~sl_csum_fold(sz->ip_sum + s->sip_sum0);
+		*(unaligned_uint16_t *)(s->tmpl + s->l4_csum_off) = sl_csum_final(sum);
 	}
 	return 0;
 }
@@ -113,8 +274,8 @@ stream_obj_init(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 	RTE_SET_USED(mp);
 	RTE_SET_USED(idx);
 	memcpy(rte_pktmbuf_mtod(m, void *), s->tmpl, s->max_len);
-	m->data_len = s->sz[0].pkt_len;
-	m->pkt_len = s->sz[0].pkt_len;
+	m->data_len = s->sz[s->order[0]].pkt_len;
+	m->pkt_len = m->data_len;
 }
 
 struct rte_mempool *
@@ -128,4 +289,17 @@ sl_stream_pool_create(const struct sl_stream *s, const char *name, unsigned int 
 		return NULL;
 	rte_mempool_obj_iter(mp, stream_obj_init, (void *)(uintptr_t)s);
 	return mp;
+}
+
+int
+sl_pacer_init(struct sl_pacer *p, uint8_t unit, double rate)
+{
+	memset(p, 0, sizeof(*p));
+	p->unit = unit;
+	if (unit == SL_PACE_NONE)
+		return 0;
+	if (!(rate >= 1.0 && rate <= 1e13) || unit > SL_PACE_L2)
+		return -EINVAL;
+	p->per_unit = (uint64_t)((double)rte_get_tsc_hz() * 4294967296.0 / rate + 0.5);
+	return 0;
 }

@@ -5,68 +5,94 @@
 /**
  * @file
  * Streams: what a generator sends. A stream is compiled once (control path)
- * into a frame template and a table of per-size header values; its mempools
- * are filled with the template when they are created. In steady state a
- * burst writes only what varies per packet: lengths (when several sizes
- * are used) and the payload signature, with the UDP checksum updated
- * incrementally from a precomputed partial sum. Nothing is copied per packet.
+ * into a frame template, a table of per-size header values and partial
+ * checksums, and a size order; its mempools are filled with the template
+ * when they are created. In steady state a burst writes only what varies
+ * per packet: lengths (when several sizes are used), the flow fields (when
+ * --flows > 1) and the payload signature, and finishes the IPv4 and L4
+ * checksums from the precomputed partial sums (RFC 1071/1624 arithmetic).
+ * Nothing is copied per packet, and every packet gets its own flow fields,
+ * so the set of flows does not depend on which mbuf the pool hands out.
  *
+ * Templates: Ethernet, optional 802.1Q tag, IPv4 or IPv6, UDP or TCP.
  * Sizes are Ethernet frame sizes including the 4-byte FCS, as RFC 2544
  * counts them: size 64 hands 60 bytes to the NIC.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include "sl_sig.h"
 
-#define SL_GEN_MAX_SIZES 64
-#define SL_GEN_MIN_FRAME 64     /* with FCS */
-#define SL_GEN_HDR_LEN 42       /* Ethernet + IPv4 + UDP */
+#define SL_GEN_MAX_SIZES 64       /* sizes in a --size list */
+#define SL_GEN_MAX_DISTINCT 2048  /* distinct sizes (a range) */
+#define SL_GEN_MAX_ORDER 4096     /* length of the size order */
+#define SL_GEN_MIN_FRAME 64       /* with FCS */
+#define SL_GEN_MAX_FRAME 9018     /* with FCS: 9000-byte MTU */
 
-/** What a user configures. Addresses and ports in host byte order. */
+/** What a user configures. IPv4 addresses and ports in host byte order. */
 struct sl_stream_conf {
 	struct rte_ether_addr src_mac;
 	struct rte_ether_addr dst_mac;
-	uint32_t src_ip;
-	uint32_t dst_ip;
-	uint16_t src_port;
-	uint16_t dst_port;
-	uint16_t sizes[SL_GEN_MAX_SIZES]; /**< frame sizes with FCS, sent in turn */
+	uint16_t vlan;                    /**< 802.1Q VLAN id, 0 = untagged */
+	bool ipv6;
+	uint32_t src_ip, dst_ip;          /**< IPv4 */
+	uint8_t src_ip6[16], dst_ip6[16]; /**< IPv6, network order */
+	bool tcp;                         /**< TCP instead of UDP */
+	uint16_t src_port, dst_port;
+	uint32_t flows;                   /**< 0 or 1: one flow; N: source port, then source IP */
+	/** Sizes: a list sent in turn, each weight[i] times per cycle (0 = 1)... */
+	uint16_t sizes[SL_GEN_MAX_SIZES];
+	uint16_t weights[SL_GEN_MAX_SIZES];
 	uint16_t nb_sizes;
+	/** ...or, when size_max != 0, every size in [size_min, size_max] equally often. */
+	uint16_t size_min, size_max;
 	uint8_t id;                       /**< stream id in the signature */
 };
 
-/** Header values that depend on the size, precomputed (network order). */
+/** Per-size values, precomputed. Sums are partial one's complement sums. */
 struct sl_stream_size {
-	uint16_t pkt_len;  /**< host order, without FCS */
-	uint16_t ip_len;
-	uint16_t udp_len;
-	uint16_t ip_csum;
-	uint32_t udp_sum;  /**< partial sum of everything but the signature */
-	uint8_t sig;       /**< a signature fits */
-	uint8_t sig_odd;   /**< signature starts at an odd offset in the UDP segment */
+	uint16_t pkt_len;   /**< host order, without FCS */
+	uint16_t ip_len;    /**< IPv4 total length / IPv6 payload length, network order */
+	uint16_t l4_len;    /**< UDP length, network order (0 for TCP) */
+	uint8_t sig;        /**< a signature fits */
+	uint8_t sig_odd;    /**< the signature starts at an odd offset in the L4 segment */
+	uint32_t ip_sum;    /**< IPv4 header without checksum and source address */
+	uint32_t l4_sum;    /**< pseudo-header and L4 header without source address, source port, checksum */
+	uint32_t l1_bits;   /**< bits on the wire: frame + FCS + preamble, SFD, IFG */
+	uint32_t l2_bits;   /**< frame + FCS */
 };
 
-/** A compiled stream. Read-only once built: shared by all workers. */
+/** A compiled stream. Read-only once built: shared by all workers of a port. */
 struct sl_stream {
-	uint8_t tmpl[RTE_ETHER_MAX_JUMBO_FRAME_LEN]; /**< the largest frame */
-	uint16_t max_len;
-	uint16_t nb_sizes;
+	uint8_t tmpl[SL_GEN_MAX_FRAME];   /**< headers + zero payload, largest size */
+	uint16_t max_len;                 /**< largest pkt_len */
+	uint16_t min_len;
+	uint16_t l3_off, l4_off, hdr_len;
+	uint16_t ip_len_off, ip_csum_off, l4_len_off, l4_csum_off, sport_off, sip_off;
+	bool ipv6, tcp;
 	uint8_t id;
-	struct sl_stream_size sz[SL_GEN_MAX_SIZES];
+	uint32_t flows, port_span;
+	uint16_t sport0;
+	uint32_t sip0;                    /**< IPv4 source, or the low 32 bits of IPv6's */
+	uint32_t sip_sum0;                /**< partial sum of those 32 bits, one flow */
+	uint16_t sport_be0;               /**< source port as stored, one flow */
+	uint16_t nb_sizes, nb_order;
+	uint16_t order[SL_GEN_MAX_ORDER]; /**< indexes into sz, sent in this order */
+	struct sl_stream_size sz[SL_GEN_MAX_DISTINCT];
 };
 
 /**
  * Compile a stream.
- * @return 0, or -EINVAL with a message in err (a size below 64 or above
- *   max_frame, no size).
  * @param max_frame  largest frame (with FCS) the ports allow, e.g. 1518.
+ * @return 0, or -EINVAL with a message in err that names what is wrong.
  */
 int sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t max_frame,
 		    char *err, size_t errlen);
@@ -78,12 +104,37 @@ int sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_
 struct rte_mempool *sl_stream_pool_create(const struct sl_stream *s, const char *name,
 					  unsigned int n, int socket_id);
 
+/**
+ * A pacer: absolute deadlines, in 1/65536 TSC cycles since the first call
+ * (so 2^48 cycles, about a day at 3 GHz, before it wraps). The cost of one
+ * packet or one bit is kept in 1/2^32 cycles so that 64-byte frames at
+ * 400G still pace to well under 0.01 %.
+ */
+struct sl_pacer {
+	uint64_t t0;        /**< TSC of the first call */
+	uint64_t next;      /**< deadline of the next packet */
+	uint64_t per_unit;  /**< 2^-32 cycles per packet, or per bit */
+	uint8_t unit;       /**< SL_PACE_* */
+};
+
+#define SL_PACE_NONE 0   /**< as fast as possible */
+#define SL_PACE_PPS 1    /**< per_unit is per packet */
+#define SL_PACE_L1 2     /**< per_unit is per L1 bit */
+#define SL_PACE_L2 3     /**< per_unit is per L2 bit (frame with FCS) */
+
+/**
+ * Set a pacer to @p rate (packets/s or bit/s, as @p unit says).
+ * @return 0, or -EINVAL for a rate out of range (below 1 or above 10^13).
+ */
+int sl_pacer_init(struct sl_pacer *p, uint8_t unit, double rate);
+
 /** One producer's state for one stream on one TX queue. */
 struct sl_gen {
 	const struct sl_stream *s;
 	struct rte_mempool *mp;
 	uint32_t seq;       /**< next sequence number */
-	uint16_t size_idx;  /**< next entry of s->sz */
+	uint32_t flow;      /**< next flow index */
+	uint16_t pos;       /**< next entry of s->order */
 	uint8_t producer;   /**< producer id in the signature (the lcore id) */
 	uint64_t bytes;     /**< sum of pkt_len of the last burst built */
 };
@@ -99,6 +150,46 @@ sl_csum_fold(uint64_t sum)
 	return (uint16_t)sum;
 }
 
+/** The final checksum of a partial sum (0 is sent as 0xffff, as UDP requires). */
+static inline uint16_t
+sl_csum_final(uint64_t sum)
+{
+	uint16_t c = (uint16_t)~sl_csum_fold(sum);
+
+	return c == 0 ? 0xffff : c;
+}
+
+/**
+ * How many packets are due now, at most @p max; advances the deadlines of
+ * those packets. Deadlines are absolute (next += cost), so rounding and
+ * late wake-ups do not accumulate into the rate.
+ */
+static inline unsigned int
+sl_gen_due(const struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
+{
+	const struct sl_stream *s = g->s;
+	uint16_t pos = g->pos;
+	unsigned int n = 0;
+	uint64_t now;
+
+	if (p->unit == SL_PACE_NONE)
+		return max;
+	if (unlikely(p->t0 == 0))
+		p->t0 = tsc;
+	now = (tsc - p->t0) << 16;
+	while (n < max && p->next <= now) {
+		const struct sl_stream_size *sz = &s->sz[s->order[pos]];
+		uint64_t units = p->unit == SL_PACE_PPS ? 1 :
+			p->unit == SL_PACE_L1 ? sz->l1_bits : sz->l2_bits;
+
+		p->next += (uint64_t)(((unsigned __int128)units * p->per_unit) >> 16);
+		if (++pos == s->nb_order)
+			pos = 0;
+		n++;
+	}
+	return n;
+}
+
 /**
  * Allocate and fill a burst of n packets.
  *
@@ -109,52 +200,75 @@ static inline unsigned int
 sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t tsc)
 {
 	const struct sl_stream *s = g->s;
-	uint16_t idx = g->size_idx;
-	uint32_t seq = g->seq;
+	const bool sizes = s->nb_order > 1, flows = s->flows > 1;
+	uint16_t pos = g->pos;
+	uint32_t seq = g->seq, flow = g->flow;
 	uint64_t bytes = 0;
 
 	if (unlikely(rte_mempool_get_bulk(g->mp, (void **)pkts, n) != 0))
 		return 0;
 	for (unsigned int i = 0; i < n; i++) {
-		const struct sl_stream_size *sz = &s->sz[idx];
+		const struct sl_stream_size *sz = &s->sz[s->order[pos]];
 		struct rte_mbuf *m = pkts[i];
 		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-		uint64_t w0, sum;
-		uint16_t csum;
+		uint64_t sum = sz->l4_sum, w0;
+		uint32_t sip_sum;
 
-		if (s->nb_sizes > 1) {
+		if (sizes) {
 			/*
 			 * The mbuf still holds its previous frame's length (raw
 			 * allocation keeps it): clear that frame's signature so
 			 * the payload is zero again, as the sums assume.
 			 */
-			if (m->pkt_len != sz->pkt_len && m->pkt_len >= SL_SIG_LEN)
+			if (m->pkt_len != sz->pkt_len && m->pkt_len >= (uint32_t)(s->hdr_len + SL_SIG_LEN))
 				memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
-			*(unaligned_uint16_t *)(p + 16) = sz->ip_len;
-			*(unaligned_uint16_t *)(p + 24) = sz->ip_csum;
-			*(unaligned_uint16_t *)(p + 38) = sz->udp_len;
-			if (++idx == s->nb_sizes)
-				idx = 0;
+			*(unaligned_uint16_t *)(p + s->ip_len_off) = sz->ip_len;
+			if (!s->tcp)
+				*(unaligned_uint16_t *)(p + s->l4_len_off) = sz->l4_len;
+			if (++pos == s->nb_order)
+				pos = 0;
 		}
 		m->data_len = sz->pkt_len;
 		m->pkt_len = sz->pkt_len;
 		bytes += sz->pkt_len;
+		if (flows) {
+			uint32_t sip = rte_cpu_to_be_32(s->sip0 + flow / s->port_span);
+			uint16_t sport = rte_cpu_to_be_16(s->sport0 + flow % s->port_span);
+
+			memcpy(p + s->sip_off, &sip, 4);
+			*(unaligned_uint16_t *)(p + s->sport_off) = sport;
+			sip_sum = (sip & 0xffff) + (sip >> 16);
+			sum += sip_sum + sport;
+			if (++flow == s->flows)
+				flow = 0;
+		} else {
+			sip_sum = s->sip_sum0;
+			sum += sip_sum + s->sport_be0;
+		}
+		if (!s->ipv6 && (sizes || flows))
+			*(unaligned_uint16_t *)(p + s->ip_csum_off) =
+				(uint16_t)~sl_csum_fold(sz->ip_sum + sip_sum);
 		if (likely(sz->sig)) {
+			uint64_t ssum;
+
 			w0 = SL_SIG_MAGIC | (uint64_t)s->id << 16 | (uint64_t)g->producer << 24 |
 			     (uint64_t)seq << 32;
 			memcpy(p + sz->pkt_len - 16, &w0, 8);
 			memcpy(p + sz->pkt_len - 8, &tsc, 8);
 			seq++;
-			sum = sl_csum_fold((w0 & 0xffffffff) + (w0 >> 32) + (tsc & 0xffffffff) +
-					   (tsc >> 32));
+			ssum = sl_csum_fold((w0 & 0xffffffff) + (w0 >> 32) + (tsc & 0xffffffff) +
+					    (tsc >> 32));
 			if (sz->sig_odd)
-				sum = rte_bswap16((uint16_t)sum);
-			csum = (uint16_t)~sl_csum_fold(sum + sz->udp_sum);
-			*(unaligned_uint16_t *)(p + 40) = csum == 0 ? 0xffff : csum;
+				ssum = rte_bswap16((uint16_t)ssum);
+			sum += ssum;
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum);
+		} else if (sizes || flows) {
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum);
 		}
 	}
-	g->size_idx = idx;
+	g->pos = pos;
 	g->seq = seq;
+	g->flow = flow;
 	g->bytes = bytes;
 	return n;
 }

@@ -312,5 +312,29 @@ check "(c) mixed: sequence numbers 0..29999 in order" \
 check "(d) mixed: JSON tx_packets and tx_bytes equal the file's" \
 	eq "$(js "$M.json" '[.totals.tx_packets, .totals.tx_bytes]')" "$(jq -c '[.frames, .bytes]' <<<"$S")"
 
+# Two ports, one worker: --count is per port, --eth-peer only on port 1,
+# each port's frames carry its own source MAC and their own sequence.
+P0=$T/p0.pcap P1=$T/p1.pcap
+n=$((n + 1))
+prefix=slp$$$(printf '%s' "abcdefghijklmnopqrstuvwxyz" | cut -c"$n")
+prefixes+=("$prefix")
+timeout 60 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
+	--vdev "net_pcap0,tx_pcap=$P0" --vdev "net_pcap1,tx_pcap=$P1" -- \
+	--count 500 --eth-peer 1,02:aa:bb:cc:dd:01 --json "$P0.json" >"$P0.out" 2>&1 && rc=0 || rc=$?
+check "two pcap ports --count 500 --eth-peer 1,...: exit 0" rc_is 0
+S0=$(pcapsum "$P0") S1=$(pcapsum "$P1")
+check "two ports: 500 frames in each file" eq "$(jq .frames <<<"$S0") $(jq .frames <<<"$S1")" "500 500"
+check "two ports: JSON per-port tx_packets match the files" \
+	eq "$(js "$P0.json" '[.ports[].tx_packets]')" "[$(jq .frames <<<"$S0"),$(jq .frames <<<"$S1")]"
+check "two ports: port 1 frames go to 02:aa:bb:cc:dd:01" eq "$(jq -c .eth_dst <<<"$S1")" '["02:aa:bb:cc:dd:01"]'
+check "two ports: port 0 frames do not (the peer is per port)" \
+	eq "$(jq -c '.eth_dst | length == 1 and .[0] != "02:aa:bb:cc:dd:01"' <<<"$S0")" true
+check "two ports: each port sends from its own MAC" \
+	eq "$(jq -c '.eth_src | length' <<<"$S0") $(jq -c '.eth_src | length' <<<"$S1") $([ "$(jq -c .eth_src <<<"$S0")" != "$(jq -c .eth_src <<<"$S1")" ] && echo differ)" "1 1 differ"
+check "two ports: checksums good in both files" \
+	eq "$(jq -c '[.ip_bad, .udp_bad]' <<<"$S0")$(jq -c '[.ip_bad, .udp_bad]' <<<"$S1")" "[0,0][0,0]"
+check "two ports: sequence numbers 0..499 in each file" \
+	eq "$(jq -c .seq_contiguous <<<"$S0")$(jq -c .seq_contiguous <<<"$S1")" '{"1":true}{"1":true}'
+
 echo "test_pcap: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -36,6 +36,7 @@ check() {
 }
 eq() { [ "$1" = "$2" ]; }
 rc_is() { [ "$rc" = "$1" ]; }
+rc_in() { grep -qxF -- "$rc" < <(printf '%s\n' "$@"); }
 # j FILTER: jq -c on the last run's JSON ("" if missing or broken).
 j() { jq -c "$1" "$T/run.json" 2>/dev/null || true; }
 # jt FILTER: the filter (a boolean expression) holds on the last run's JSON.
@@ -64,7 +65,7 @@ run() {
 	new_prefix
 	rm -f "$T/run.json"
 	# shellcheck disable=SC2046 # $(lc N) is two words on purpose
-	timeout 120 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" $(lc "$l") "$@" \
+	timeout "${tmo:-120}" "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" $(lc "$l") "$@" \
 		--json "$T/run.json" >"$T/out" 2>"$T/err" && rc=0 || rc=$?
 }
 # The bookkeeping every run must end with.
@@ -198,6 +199,24 @@ for sz in 64 1518; do
 		eq "$(j '[.verify.lost, .verify.duplicates, .verify.reordered, .verify.violations]')" "[0,0,0,0]"
 	settled "(h) size $sz"
 done
+
+# (i) --count smaller than the number of producers on a port: some get a
+# share of 0 and must not keep the run alive. 10 s bound (timeout: 124).
+tmo=10 run 2 --vdev net_null0 -- --count 1
+check "(i) 2 workers, 1 port, --count 1: ends by itself, exit 0 (got $rc)" rc_is 0
+check "(i) ... duration_s < 5 (got $(j .duration_s))" jt '.duration_s < 5'
+check "(i) ... tx_packets == 1" eq "$(j .totals.tx_packets)" 1
+tmo=10 run 4 -- --sim 10G,verify=on --map 1-4:0.0 --count 3
+check "(i) 4 lcores on one sim queue, --count 3: ends by itself, exit 0 (got $rc)" rc_is 0
+check "(i) ... duration_s < 5 (got $(j .duration_s))" jt '.duration_s < 5'
+check "(i) ... tx_packets == 3, verify saw 3 frames" eq "$(j '[.totals.tx_packets, .verify.frames]')" "[3,3]"
+
+# (j) A tiny --duration is accepted as positive: it must not turn into "no
+# duration" (a run without end).
+tmo=10 run 1 --vdev net_null0 -- --duration 0.0000001
+check "(j) --duration 0.0000001: ends by itself (exit 0, or 2 if refused; got $rc)" \
+	rc_in 0 2
+[ "$rc" = 0 ] && check "(j) ... duration_s < 1 (got $(j .duration_s))" jt '.duration_s < 1'
 
 echo "test_run: $pass passed, $fail failed"
 [ "$fail" = 0 ]
