@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <limits.h>
+#include <unistd.h>
 
 #include <rte_lcore.h>
 #include <rte_version.h>
@@ -146,6 +148,23 @@ parse_seconds(const char *opt, const char *s)
 	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e7)
 		usage_error(opt, "'%s' is not a positive number of seconds", s);
 	return v;
+}
+
+/* Refuse now a --json path that cannot be written at the end of the run. */
+static void
+json_writable(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		strcpy(dir, ".");
+	else if (slash == path)
+		strcpy(dir, "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (access(dir, W_OK) != 0)
+		usage_error("--json", "cannot write in '%s': %s", dir, strerror(errno));
 }
 
 static uint32_t
@@ -406,7 +425,7 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DURATION:
-			o->duration_us = (uint64_t)(parse_seconds("--duration", optarg) * 1e6);
+			o->duration_us = (uint64_t)ceil(parse_seconds("--duration", optarg) * 1e6);
 			break;
 		case OPT_COUNT:
 			o->count = parse_u64("--count", optarg, 1, UINT64_MAX / 2);
@@ -468,6 +487,7 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			break;
 		case OPT_JSON:
 			o->json = optarg;
+			json_writable(optarg);
 			break;
 		case OPT_MAP:
 			parse_map(o, optarg);
@@ -511,7 +531,7 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			sl_usage();
 			return 1;
 		case OPT_VERSION:
-			printf("sluice %s (DPDK %s)\n", SL_VERSION, rte_version());
+			printf("sluice %s (%s)\n", SL_VERSION, rte_version());
 			return 1;
 		case ':':
 			usage_error(argv[optind - 1], "needs a value");

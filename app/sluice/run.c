@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,6 +53,12 @@ map_apply(struct sl_app *app)
 		       "lcore runs the display, the others transmit");
 		return -EINVAL;
 	}
+	for (uint16_t i = app->nb_ports; i < SL_MAX_PORTS; i++)
+		if (o->peer_set[i]) {
+			sl_err("--eth-peer: port %u does not exist (there are %u port(s))", i,
+			       app->nb_ports);
+			return -EINVAL;
+		}
 	if (o->nb_map == 0)
 		map_default(app);
 	for (uint16_t i = 0; i < o->nb_map; i++) {
@@ -167,7 +174,8 @@ streams_build(struct sl_app *app)
 		c.dst_mac = o->peer_set[i] ? o->peer[i] :
 			(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)i } };
 		if (sl_stream_build(&p->stream, &c, p->max_frame, err, sizeof(err)) != 0) {
-			sl_err("port %u (%s): %s", i, p->name, err);
+			sl_err("%s: port %u (%s): %s", strstr(err, "VLAN") ? "--vlan" :
+			       strstr(err, "flows") ? "--flows" : "--size", i, p->name, err);
 			return -EINVAL;
 		}
 	}
@@ -237,6 +245,13 @@ rate_resolve(const struct sl_app *app, uint16_t pid, uint8_t *unit, double *valu
 		       "these sizes", rs, pid, p->name, line / 1e9, line / mean_l1 / 1e6);
 		return -EINVAL;
 	}
+	/*
+	 * At line rate the wire is the pacer: a software pacer that matched it
+	 * exactly would leave the descriptor ring empty, and every late wake-up
+	 * would be wire time lost for good. Send as fast as the device takes.
+	 */
+	if (line != 0 && l1 >= line * (1 - 1e-9))
+		*unit = SL_PACE_NONE;
 	return 0;
 }
 
@@ -363,7 +378,10 @@ sl_run_setup(struct sl_app *app)
 static __rte_always_inline int
 worker_loop(struct sl_worker *w, const bool direct)
 {
-	unsigned int active = w->nb_targets, backoff = 0;
+	unsigned int active = 0, backoff = 0;
+
+	for (uint16_t i = 0; i < w->nb_targets; i++)
+		active += w->t[i].quota != 0; /* a share of 0 packets is done already */
 
 	w->start_tsc = rte_rdtsc();
 	while (active != 0 && !sl_stopping()) {
@@ -414,15 +432,23 @@ worker_loop(struct sl_worker *w, const bool direct)
 			if (t->quota == 0 && t->pend_n == 0)
 				active--;
 		}
-		/* The device is not keeping up: back off, stay responsive to stop. */
+		/*
+		 * The device is not keeping up (or the pool is empty): back off,
+		 * stay responsive to stop. A few short pauses first; then give
+		 * the CPU away, since with more lcores than CPUs the lcore that
+		 * would drain the queue may be waiting for this very CPU; then
+		 * sleep, so that a stalled device does not burn a core.
+		 */
 		if (unlikely(!progress)) {
-			if (backoff < 12)
+			if (backoff < 64)
 				backoff++;
-			if (backoff < 12)
+			if (backoff <= 6)
 				for (unsigned int s = 0; s < (1u << backoff); s++)
 					rte_pause();
+			else if (backoff < 64)
+				sched_yield();
 			else
-				rte_delay_us_sleep(20);
+				rte_delay_us_sleep(10);
 		} else {
 			backoff = 0;
 		}
@@ -487,6 +513,10 @@ ethdev_kick(const struct sl_port *p)
 static void
 run_flush(struct sl_app *app)
 {
+	uint64_t end = app->start_tsc;
+
+	for (uint16_t i = 0; i < app->nb_workers; i++)
+		end = RTE_MAX(end, app->workers[i]->end_tsc);
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct sl_port *p = &app->ports[i];
 
@@ -500,9 +530,15 @@ run_flush(struct sl_app *app)
 		}
 		if (p->is_sim)
 			app->discarded += sl_sim_drain(p->sim, SL_FLUSH_US);
-		else
-			ethdev_kick(p);
 	}
+	/*
+	 * The run ends when what was counted as sent has been sent: the
+	 * backlogs flushed and (on the sim) the wire idle. Rates divide by this.
+	 */
+	app->end_tsc = RTE_MAX(end, rte_rdtsc());
+	for (uint16_t i = 0; i < app->nb_ports; i++)
+		if (!app->ports[i].is_sim)
+			ethdev_kick(&app->ports[i]);
 }
 
 int
@@ -540,9 +576,6 @@ sl_run(struct sl_app *app)
 	}
 	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
-	app->end_tsc = app->start_tsc;
-	for (uint16_t i = 0; i < app->nb_workers; i++)
-		app->end_tsc = RTE_MAX(app->end_tsc, app->workers[i]->end_tsc);
 	run_flush(app);
 	return 0;
 }

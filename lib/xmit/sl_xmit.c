@@ -482,9 +482,20 @@ sl_txq_create(const struct sl_txq_conf *conf)
 	}
 	snprintf(name, sizeof(name), "sl_bl%u_%u_%u", conf->port_id, conf->queue_id,
 		 __atomic_fetch_add(&txq_seq, 1, __ATOMIC_RELAXED));
-	q->backlog = rte_ring_create(name, size, conf->socket_id, RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	/*
+	 * Producers: RTS (relaxed tail sync). A classic MP ring makes each
+	 * producer wait for the ones before it to publish their tail; with
+	 * more lcores than CPUs a producer preempted mid-enqueue stalls all
+	 * the others (measured: 95 % of CPU in the enqueue, line rate down to
+	 * 1 %). RTS lets them finish; the head may run ahead of the tail by the
+	 * whole ring. Consumer: single (the owner of the lock word), which the
+	 * peek API needs.
+	 */
+	q->backlog = rte_ring_create(name, size, conf->socket_id,
+				     RING_F_MP_RTS_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (q->backlog == NULL)
 		goto err;
+	rte_ring_set_prod_htd_max(q->backlog, size);
 	q->xmit = conf->xmit;
 	q->drv_queue = conf->drv_queue;
 	q->caps = conf->drv_caps;

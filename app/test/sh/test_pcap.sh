@@ -36,14 +36,17 @@ check() {
 eq() { [ "$1" = "$2" ]; }
 rc_is() { [ "$rc" = "$1" ]; }
 
+new_prefix() {
+	n=$((n + 1))
+	prefix=slp$$x$n
+	prefixes+=("$prefix")
+}
 # gen PCAP ARGS...: sluice on one net_pcap port writing PCAP, lcores 0-1,
 # options ARGS; JSON in PCAP.json, output in PCAP.out. Sets $rc.
 gen() {
-	local pcap=$1 prefix
+	local pcap=$1
 	shift
-	n=$((n + 1))
-	prefix=slp$$$(printf '%s' "abcdefghijklmnopqrstuvwxyz" | cut -c"$n")
-	prefixes+=("$prefix")
+	new_prefix
 	rm -f "$pcap" "$pcap.json"
 	timeout 60 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
 		--vdev "net_pcap0,tx_pcap=$pcap" -- "$@" --json "$pcap.json" \
@@ -315,9 +318,7 @@ check "(d) mixed: JSON tx_packets and tx_bytes equal the file's" \
 # Two ports, one worker: --count is per port, --eth-peer only on port 1,
 # each port's frames carry its own source MAC and their own sequence.
 P0=$T/p0.pcap P1=$T/p1.pcap
-n=$((n + 1))
-prefix=slp$$$(printf '%s' "abcdefghijklmnopqrstuvwxyz" | cut -c"$n")
-prefixes+=("$prefix")
+new_prefix
 timeout 60 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
 	--vdev "net_pcap0,tx_pcap=$P0" --vdev "net_pcap1,tx_pcap=$P1" -- \
 	--count 500 --eth-peer 1,02:aa:bb:cc:dd:01 --json "$P0.json" >"$P0.out" 2>&1 && rc=0 || rc=$?
