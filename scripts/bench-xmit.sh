@@ -7,7 +7,9 @@
 #  B. one queue shared by N lcores (N = 2, 4, 8; 4 and 8 outnumber the CPUs
 #     when the machine has 2): locked (trylock + backlog), spin (blocking
 #     baseline), lltx (driver-side locking), on the simulated NIC at 400G
-#     (lltx=on for lltx) and on net_null (--lltx on for lltx).
+#     (the CPU is the limit; lltx=on for lltx), at 10G (the wire is the
+#     limit: the ring fills and producers are back-pressured) and on
+#     net_null (--lltx on for lltx).
 #
 # Usage: scripts/bench-xmit.sh [SECONDS_PER_RUN] [ROUNDS]   (default 3 3)
 # Prints Mpps per run and the ratios. Figures are from this machine, now.
@@ -54,16 +56,17 @@ echo
 
 echo "## B. one queue shared by N lcores, 64 B"
 printf "%-9s %3s %10s %10s %10s %12s %12s\n" driver N locked spin lltx lltx/locked locked/spin
-for drv in sim null; do
+for drv in sim400G sim10G null; do
 	for n in 1 2 4 8; do
 		lc="0,(1-$n)@(0-$(($(nproc) - 1)))"
 		[ "$n" = 1 ] && lc="0,1@(0-$(($(nproc) - 1)))"
 		map="1-$n:0.0"
 		[ "$n" = 1 ] && map="1:0.0"
-		if [ $drv = sim ]; then
-			l=$(run "$lc" "" --sim 400G --map "$map" --lltx off)
-			s=$(run "$lc" "" --sim 400G --map "$map" --lltx off --lock spin)
-			x=$(run "$lc" "" --sim 400G,lltx=on --map "$map")
+		if [ "${drv#sim}" != "$drv" ]; then
+			sp=${drv#sim}
+			l=$(run "$lc" "" --sim "$sp" --map "$map" --lltx off)
+			s=$(run "$lc" "" --sim "$sp" --map "$map" --lltx off --lock spin)
+			x=$(run "$lc" "" --sim "$sp,lltx=on" --map "$map")
 		else
 			l=$(run "$lc" "--vdev net_null0" --map "$map" --lltx off)
 			s=$(run "$lc" "--vdev net_null0" --map "$map" --lltx off --lock spin)

@@ -197,7 +197,7 @@ txq_drain(struct sl_txq *q, struct sl_txq_lcore *lc)
 		}
 	}
 	/* Out of rounds with work left: flag it for whoever comes next. */
-	if (rte_ring_count(q->backlog) != 0)
+	if (sl_txq_pending(q) != 0)
 		txq_set_missed(q);
 	return total;
 }
@@ -238,9 +238,9 @@ txq_xmit_owner(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts
 {
 	enum sl_xmit_status st;
 
-	if (rte_ring_count(q->backlog) != 0) {
+	if (sl_txq_pending(q) != 0) {
 		txq_drain(q, lc);
-		if (rte_ring_count(q->backlog) != 0)
+		if (sl_txq_pending(q) != 0)
 			return txq_requeue(q, lc, pkts, n);
 	}
 	return txq_send(q, lc, pkts, n, &st);
@@ -278,7 +278,7 @@ txq_xmit_lltx(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts,
 	enum sl_xmit_status st;
 	uint16_t k;
 
-	if (rte_ring_count(q->backlog) != 0) {
+	if (sl_txq_pending(q) != 0) {
 		/* Behind earlier packets, possibly our own. */
 		k = txq_requeue(q, lc, pkts, n);
 	} else {

@@ -175,6 +175,24 @@ struct sl_txq *sl_txq_create(const struct sl_txq_conf *conf);
  */
 void sl_txq_free(struct sl_txq *q);
 
+/*
+ * Packets in the backlog including enqueues still in flight. The backlog's
+ * producers use RTS: the tail is published only when every enqueue in
+ * flight has finished, so a producer's own finished enqueue can be missing
+ * from rte_ring_count() while another producer is preempted mid-enqueue.
+ * The producer head counts it; a producer that saw an empty backlog here
+ * has no packet of its own waiting, and may send directly without
+ * overtaking itself.
+ */
+static inline uint32_t
+sl_txq_pending(const struct sl_txq *q)
+{
+	const struct rte_ring *r = q->backlog;
+
+	return __atomic_load_n(&r->rts_prod.head.val.pos, __ATOMIC_ACQUIRE) -
+	       __atomic_load_n(&r->cons.tail, __ATOMIC_ACQUIRE);
+}
+
 /* Slow paths, in sl_xmit.c: shared modes, non-empty backlog, dead loops. */
 uint16_t sl_xmit_slow(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n);
 /* Exclusive mode: the driver answered BUSY; count it and requeue the tail. */
@@ -251,7 +269,7 @@ sl_xmit_sized(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t byt
 	enum sl_xmit_status st;
 	uint16_t sent;
 
-	if (q->mode != SL_TXQ_EXCLUSIVE || unlikely(rte_ring_count(q->backlog) != 0))
+	if (q->mode != SL_TXQ_EXCLUSIVE || unlikely(sl_txq_pending(q) != 0))
 		return sl_xmit_slow(q, pkts, n);
 
 	lc = sl_txq_lcore(q);
