@@ -42,7 +42,7 @@ for line in lines:
     else:
         passed += ok
         failed += not ok
-    print(f"  {t['name']:<20} {t['result']}")
+    print(f"  {t['name']:<36} {t['result']}")
 print(f"{passed} passed, {failed} failed")
 PY
 exit $rc

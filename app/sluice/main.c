@@ -110,9 +110,10 @@ main(int argc, char **argv)
 	}
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
-		sl_err("EAL initialisation failed (%s): check the EAL options; without hugepages "
-		       "use --no-huge -m 512, give each process its own --file-prefix",
-		       rte_strerror(rte_errno));
+		sl_err("EAL initialisation failed%s%s%s: see EAL's message above; without hugepages "
+		       "use --no-huge -m 512, and give each running process its own --file-prefix",
+		       rte_errno ? " (" : "", rte_errno ? rte_strerror(rte_errno) : "",
+		       rte_errno ? ")" : "");
 		return SL_EXIT_RUNTIME;
 	}
 	argc -= ret;

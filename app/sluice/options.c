@@ -435,9 +435,11 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			break;
 		case OPT_SIZE:
 			parse_sizes(&o->sc, optarg);
+			o->size_given = true;
 			break;
 		case OPT_IMIX:
 			parse_sizes(&o->sc, "64:7,594:4,1518:1");
+			o->size_given = true;
 			break;
 		case OPT_FLOWS:
 			o->sc.flows = parse_u64("--flows", optarg, 1, 1u << 24);

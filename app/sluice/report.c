@@ -162,6 +162,9 @@ sl_report_summary(const struct sl_app *app)
 	       all.generated == all.tx_packets + all.dropped + all.backlog ? "conserved" :
 									    "NOT CONSERVED",
 	       app->pool_in_use);
+	if (app->discarded != 0)
+		printf("simulated ports: %" PRIu64 " frame(s) taken but still in descriptors when the "
+		       "drain at stop timed out (freed, never on the wire)\n", app->discarded);
 	fflush(stdout);
 }
 
@@ -310,6 +313,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 	sl_json_dbl(&j, "tx_bps_l2",
 		    d > 0 ? (all.tx_bytes + all.tx_packets * (double)L2_EXTRA) * 8 / d : 0);
 	sl_json_u64(&j, "mempool_in_use", app->pool_in_use);
+	sl_json_u64(&j, "wire_discarded", app->discarded);
 	sl_json_bool(&j, "conserved",
 		     all.generated == all.tx_packets + all.dropped + all.backlog);
 	sl_json_obj_close(&j);
@@ -323,7 +327,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 		sl_json_u64(&j, "port", i);
 		sl_json_str(&j, "name", p->name);
 		sl_json_str(&j, "driver", p->driver);
-		sl_json_u64(&j, "socket", p->socket < 0 ? 0 : p->socket);
+		sl_json_i64(&j, "socket", p->socket); /* -1: any (a vdev) */
 		sl_json_u64(&j, "link_speed_mbps", p->speed_mbps);
 		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
 		sl_json_u64(&j, "generated", pt.generated);

@@ -169,7 +169,12 @@ streams_build(struct sl_app *app)
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct sl_port *p = &app->ports[i];
 		struct sl_stream_conf c = o->sc;
+		/* Default size: 64, or the smallest frame these headers allow. */
+		uint16_t hdr = RTE_ETHER_HDR_LEN + (c.vlan ? 4 : 0) + (c.ipv6 ? 40 : 20) +
+			       (c.tcp ? 20 : 8) + RTE_ETHER_CRC_LEN;
 
+		if (!o->size_given)
+			c.sizes[0] = RTE_MAX(c.sizes[0], hdr);
 		c.src_mac = p->mac;
 		c.dst_mac = o->peer_set[i] ? o->peer[i] :
 			(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)i } };
@@ -418,9 +423,12 @@ worker_loop(struct sl_worker *w, const bool direct)
 				if (t->quota != UINT64_MAX)
 					t->quota -= n;
 			}
-			if (direct)
+			if (direct) {
+				/* Packets only, as a plain loop would count them. */
 				k = rte_eth_tx_burst(t->eth_port, t->txq->queue_id,
 						     t->pending + t->pend_off, t->pend_n);
+				SL_CNT_ADD(sl_txq_lcore(t->txq)->tx_packets, k);
+			}
 			else if (t->pend_off == 0)
 				k = sl_xmit_sized(t->txq, t->pending, t->pend_n, t->gen.bytes);
 			else

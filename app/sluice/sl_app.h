@@ -63,6 +63,7 @@ struct sl_opts {
 	uint64_t count;        /* packets per port; 0: no limit */
 	uint16_t burst;
 	struct sl_stream_conf sc;  /* headers, sizes, flows (MACs are set per port) */
+	bool size_given;           /* --size/--imix given; else the smallest frame that fits */
 	struct sl_rate rate;       /* per port */
 	bool peer_set[SL_MAX_PORTS];
 	struct rte_ether_addr peer[SL_MAX_PORTS];

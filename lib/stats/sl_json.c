@@ -84,11 +84,18 @@ sl_json_u64(struct sl_json *j, const char *key, uint64_t v)
 }
 
 void
+sl_json_i64(struct sl_json *j, const char *key, int64_t v)
+{
+	json_key(j, key);
+	fprintf(j->f, "%" PRId64, v);
+}
+
+void
 sl_json_dbl(struct sl_json *j, const char *key, double v)
 {
 	json_key(j, key);
 	if (isfinite(v))
-		fprintf(j->f, "%.6g", v);
+		fprintf(j->f, "%.10g", v);
 	else
 		fputs("null", j->f);
 }

@@ -38,6 +38,7 @@ void sl_json_obj_close(struct sl_json *j);
 void sl_json_arr_open(struct sl_json *j, const char *key);
 void sl_json_arr_close(struct sl_json *j);
 void sl_json_u64(struct sl_json *j, const char *key, uint64_t v);
+void sl_json_i64(struct sl_json *j, const char *key, int64_t v);
 void sl_json_dbl(struct sl_json *j, const char *key, double v);
 void sl_json_str(struct sl_json *j, const char *key, const char *v);
 void sl_json_bool(struct sl_json *j, const char *key, bool v);
