@@ -88,7 +88,7 @@ sl_ports_start(struct sl_app *app)
 				.speed_bps = s->speed_bps,
 				.txd = o->txd != 0 ? o->txd : s->txd,
 				.nb_txq = p->nb_txq,
-				.lltx = o->lltx == SL_LLTX_OFF ? false : s->lltx,
+				.lltx = s->lltx,
 				.verify = s->verify,
 				.socket_id = p->socket,
 			};
@@ -98,7 +98,13 @@ sl_ports_start(struct sl_app *app)
 				sl_err("sim port %u: cannot create (%s)", i, rte_strerror(rte_errno));
 				return -ENOMEM;
 			}
-			p->caps = sl_sim_caps(p->sim);
+			/*
+			 * --lltx off: the engine does not use the capability (it
+			 * locks the queue itself); the driver keeps its own lock,
+			 * as an LLTX NIC driver would. --lltx on: a sim without
+			 * its own lock is not MT-safe, so it cannot be forced.
+			 */
+			p->caps = o->lltx == SL_LLTX_OFF ? 0 : sl_sim_caps(p->sim);
 		} else {
 			struct sl_ethdev_conf ec = {
 				.nb_txq = p->nb_txq,

@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <sched.h>
+
+#include <numa.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +20,7 @@
 #include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_pool_ops.h>
 
 #include "sl_app.h"
 
@@ -39,6 +42,33 @@ map_default(struct sl_app *app)
 		for (uint16_t p = 0; p < app->nb_ports && o->nb_map < SL_MAP_MAX; p++)
 			o->map[o->nb_map++] = (struct sl_map_entry){ lcore, p, k };
 		k++;
+	}
+}
+
+/*
+ * A worker on another NUMA node than the NIC it feeds pays a remote access
+ * for every descriptor and mbuf. Say so (once per pair) and how to fix it;
+ * libnuma gives the node of the CPU each lcore runs on, DPDK the NIC's.
+ */
+static void
+numa_warn(const struct sl_app *app)
+{
+	const struct sl_opts *o = &app->o;
+	bool warned[RTE_MAX_LCORE][SL_MAX_PORTS] = { { false } };
+
+	if (numa_available() < 0 || numa_num_configured_nodes() < 2)
+		return;
+	for (uint16_t i = 0; i < o->nb_map; i++) {
+		const struct sl_map_entry *e = &o->map[i];
+		int nic = app->ports[e->port].socket;
+		int lc = (int)rte_lcore_to_socket_id(e->lcore);
+
+		if (nic < 0 || lc == nic || warned[e->lcore][e->port])
+			continue;
+		warned[e->lcore][e->port] = true;
+		printf("warning: lcore %u runs on NUMA node %d but transmits on port %u, which sits on "
+		       "node %d: give EAL lcores of node %d (-l/--lcores; see lscpu) for line rate\n",
+		       e->lcore, lc, e->port, nic, nic);
 	}
 }
 
@@ -87,6 +117,7 @@ map_apply(struct sl_app *app)
 		if (e->queue + 1 > p->nb_txq)
 			p->nb_txq = e->queue + 1;
 	}
+	numa_warn(app);
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct sl_port *p = &app->ports[i];
 
@@ -348,13 +379,45 @@ workers_create(struct sl_app *app)
 	return 0;
 }
 
+/*
+ * The pool for the one RX queue PMDs want. Its objects are packed in one
+ * virtually contiguous area (RTE_MEMPOOL_F_NO_IOVA_CONTIG): net_af_xdp
+ * registers the pool's memory as its UMEM assuming exactly that, and without
+ * hugepages a default pool is laid out page by page, with gaps, so frames
+ * copied into buffers past the first gap were silently refused by the kernel.
+ * Sized for af_xdp's fill ring (2 x 2048).
+ */
+static struct rte_mempool *
+rx_pool_create(int socket)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
+	};
+	struct rte_mempool *mp;
+
+	mp = rte_mempool_create_empty("sl_rx", 8191, sizeof(struct rte_mbuf) +
+				      RTE_MBUF_DEFAULT_BUF_SIZE, 0, sizeof(priv), socket,
+				      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL) != 0)
+		goto err;
+	rte_pktmbuf_pool_init(mp, &priv);
+	if (rte_mempool_populate_default(mp) < 0)
+		goto err;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+err:
+	rte_mempool_free(mp);
+	return NULL;
+}
+
 int
 sl_run_setup(struct sl_app *app)
 {
 	int ret;
 
-	app->rx_pool = rte_pktmbuf_pool_create("sl_rx", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-					       (int)rte_socket_id());
+	app->rx_pool = rx_pool_create((int)rte_socket_id());
 	if (app->rx_pool == NULL) {
 		sl_err("cannot create the RX pool (%s): give EAL more memory (-m 512)",
 		       rte_strerror(rte_errno));

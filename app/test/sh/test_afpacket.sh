@@ -24,14 +24,15 @@ ko() { echo "FAIL - $*"; fail=$((fail + 1)); }
 "$tb" up >/dev/null
 mac=$("$tb" dst-mac)
 
-# run NAME COUNT EAL_LCORES SLUICE_OPTS...
+# run NAME COUNT EAL_LCORES SLUICE_OPTS...   (PMD: af_packet, or $VDEV)
 run() {
 	local name=$1 count=$2 lcores=$3
+	local vdev=${VDEV:-net_af_packet0,iface=$SL_TB_PREFIX-gen}
 	shift 3
 	local before after rx tx mode coll
 	before=$("$tb" rx-packets)
 	if ! timeout 60 "$bin" --no-huge -m 512 --no-pci --lcores "$lcores" \
-		--vdev "net_af_packet0,iface=$SL_TB_PREFIX-gen" --file-prefix "$SL_TB_PREFIX" \
+		--vdev "$vdev" --file-prefix "$SL_TB_PREFIX" \
 		--log-level '*:error' -- --count "$count" --eth-peer "0,$mac" \
 		--tx-ip 198.18.0.1,198.18.100.1 --json "$T/$name.json" "$@" >"$T/$name.log" 2>&1; then
 		ko "$name: sluice failed: $(tail -3 "$T/$name.log")"
@@ -63,6 +64,18 @@ read -r m c <"$T/shared.mode"
 run shared4 50000 "0,(1-4)@(0-1)" --map 1-4:0.0
 read -r m c <"$T/shared4.mode"
 [ "$m" = locked ] && ok "four lcores (more than CPUs): locked" || ko "shared4 mode $m"
+
+# The same through net_af_xdp (one queue pair as well).
+VDEV="net_af_xdp0,iface=$SL_TB_PREFIX-gen" run xdp-exclusive 20000 "0,1@(0-1)" --map 1:0.0
+VDEV="net_af_xdp0,iface=$SL_TB_PREFIX-gen" run xdp-shared 50000 "0,(1-2)@(0-1)" --map 1-2:0.0
+read -r m _ <"$T/xdp-shared.mode"
+[ "$m" = locked ] && ok "two lcores on af_xdp's one queue: locked" || ko "xdp shared mode $m"
+
+# Through a forwarding namespace: Sluice -> veth -> forwarding kernel -> veth -> peer.
+"$tb" down >/dev/null
+"$tb" up --fwd >/dev/null
+mac=$("$tb" dst-mac)
+run forwarded 20000 "0,(1-2)@(0-1)" --map 1-2:0.0
 
 echo "test_afpacket: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Generator benchmark: testpmd txonly and Sluice on the same vdev (net_null),
+# one worker lcore each, in one invocation, alternated, and the ratio.
+#
+#   64 B, one flow:       testpmd --txpkts=60          vs  sluice --size 64
+#   64 B, many flows:     testpmd --txonly-multi-flow  vs  sluice --flows 1024
+#   IMIX 7:4:1:           testpmd cannot mix sizes per packet; Sluice alone
+#
+# Sizes: Sluice counts the FCS (64 -> 60 bytes handed to the PMD); testpmd's
+# --txpkts is the mbuf length, so --txpkts=60 is the same frame.
+# Usage: scripts/bench-gen.sh [SECONDS] [ROUNDS]   (default 5 3)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+secs=${1:-5}
+rounds=${2:-3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+eal=(--no-huge -m 1024 --no-pci -l 0-1 --vdev net_null0 --log-level '*:error')
+
+command -v dpdk-testpmd >/dev/null || { echo "bench: dpdk-testpmd not found (apt install dpdk)" >&2; exit 1; }
+
+# testpmd: median of its per-second Tx-pps lines, first one dropped (start-up).
+testpmd() {
+	timeout -s INT $((secs + 3)) dpdk-testpmd "${eal[@]}" --file-prefix slbtp$$ -- \
+		--forward-mode=txonly --stats-period 1 --total-num-mbufs 16384 \
+		--burst 32 "$@" 2>/dev/null </dev/null |
+		awk '/Tx-pps:/ { for (i = 1; i <= NF; i++) if ($i == "Tx-pps:") print $(i + 1) }' |
+		tail -n +2 | head -n "$secs" | sort -g | awk '{a[NR]=$1} END {printf "%.3f\n", a[int((NR+1)/2)]/1e6}'
+}
+
+sluice() {
+	"$bin" "${eal[@]}" --file-prefix slbsl$$ -- --duration "$secs" --json "$tmp/s.json" "$@" \
+		>/dev/null 2>&1
+	jq -r '.totals.tx_pps / 1e6 | . * 1000 | round / 1000' "$tmp/s.json"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+echo "# Sluice vs testpmd txonly, net_null, 1 worker lcore, ${secs}s runs, median of $rounds ($(nproc) CPUs, $(date -u +%F))"
+printf "%-24s %12s %12s %8s\n" workload "testpmd Mpps" "sluice Mpps" ratio
+for w in single multi imix; do
+	: >"$tmp/t"
+	: >"$tmp/s"
+	for ((i = 0; i < rounds; i++)); do
+		case $w in
+		single)
+			testpmd --txpkts=60 >>"$tmp/t"
+			sluice --size 64 >>"$tmp/s" ;;
+		multi)
+			testpmd --txpkts=60 --txonly-multi-flow >>"$tmp/t"
+			sluice --size 64 --flows 1024 >>"$tmp/s" ;;
+		imix)
+			echo 0 >>"$tmp/t"
+			sluice --imix >>"$tmp/s" ;;
+		esac
+	done
+	t=$(median <"$tmp/t")
+	s=$(median <"$tmp/s")
+	case $w in
+	single) name="64 B, 1 flow" ;;
+	multi) name="64 B, 1024 flows" ;;
+	imix) name="IMIX 64/594/1518 7:4:1" ;;
+	esac
+	if [ "$t" = 0 ]; then
+		printf "%-24s %12s %12s %8s\n" "$name" "n/a" "$s" "-"
+	else
+		printf "%-24s %12s %12s %8.2f\n" "$name" "$t" "$s" "$(echo "$s / $t" | bc -l)"
+	fi
+done
+echo "(runs: testpmd $(tr '\n' ' ' <"$tmp/t" | head -c 200); sluice $(tr '\n' ' ' <"$tmp/s" | head -c 200))"
