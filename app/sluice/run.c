@@ -51,7 +51,7 @@ map_default(struct sl_app *app)
  * libnuma gives the node of the CPU each lcore runs on, DPDK the NIC's.
  */
 static void
-numa_warn(const struct sl_app *app)
+numa_check(const struct sl_app *app)
 {
 	const struct sl_opts *o = &app->o;
 	bool warned[RTE_MAX_LCORE][SL_MAX_PORTS] = { { false } };
@@ -117,7 +117,7 @@ map_apply(struct sl_app *app)
 		if (e->queue + 1 > p->nb_txq)
 			p->nb_txq = e->queue + 1;
 	}
-	numa_warn(app);
+	numa_check(app);
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct sl_port *p = &app->ports[i];
 
