@@ -23,9 +23,9 @@ command -v dpdk-testpmd >/dev/null || { echo "bench: dpdk-testpmd not found (apt
 
 # testpmd: median of its per-second Tx-pps lines, first one dropped (start-up).
 testpmd() {
-	timeout -s INT $((secs + 3)) dpdk-testpmd "${eal[@]}" --file-prefix slbtp$$ -- \
+	{ timeout -s INT $((secs + 3)) dpdk-testpmd "${eal[@]}" --file-prefix slbtp$$ -- \
 		--forward-mode=txonly --stats-period 1 --total-num-mbufs 16384 \
-		--burst 32 "$@" 2>/dev/null </dev/null |
+		--burst 32 "$@" 2>/dev/null </dev/null || true; } |
 		awk '/Tx-pps:/ { for (i = 1; i <= NF; i++) if ($i == "Tx-pps:") print $(i + 1) }' |
 		tail -n +2 | head -n "$secs" | sort -g | awk '{a[NR]=$1} END {printf "%.3f\n", a[int((NR+1)/2)]/1e6}'
 }

@@ -14,8 +14,10 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include "cli.h"
 #include "sl_app.h"
 
 static struct sl_app app;
@@ -37,6 +39,7 @@ on_signal(int sig)
 {
 	RTE_SET_USED(sig);
 	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sl_quit, 1, __ATOMIC_RELAXED);
 }
 
 /* The EAL arguments (before "--") ask for something that needs no hugepages. */
@@ -82,10 +85,47 @@ args_want_help(int argc, char **argv)
 		if (strcmp(argv[i], "--") == 0)
 			after = true;
 		else if (after && (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ||
-				   strcmp(argv[i], "--version") == 0))
+				   strcmp(argv[i], "--version") == 0 ||
+				   strcmp(argv[i], "--cli-reference") == 0))
 			return true;
 	}
 	return false;
+}
+
+/*
+ * --cmdline-file and -i: the file's commands first (an error stops it: exit
+ * 2); then the prompt, or, without -i, one run with what the file set
+ * (unless the file ran traffic itself with start).
+ */
+static int
+run_cli(struct sl_app *a)
+{
+	struct sl_cli cli;
+	int code = SL_EXIT_OK;
+
+	if (sl_cli_init(&cli, a) != 0) {
+		sl_err("cannot build the command line");
+		return SL_EXIT_RUNTIME;
+	}
+	if (a->o.cmdline_file != NULL && sl_cli_file(&cli, a->o.cmdline_file) != 0) {
+		sl_cli_free(&cli);
+		return SL_EXIT_USAGE;
+	}
+	if (a->o.interactive) {
+		if (a->o.auto_start && !cli.quit)
+			sl_cli_line(&cli, "start");
+		if (!cli.quit)
+			sl_cli_interact(&cli);
+	} else if (a->runs == 0 && !cli.quit) {
+		if (sl_cli_line(&cli, "start") != 0)
+			code = SL_EXIT_USAGE;
+		while (a->running && sl_run_tick(a))
+			rte_delay_us_sleep(200);
+		if (a->running)
+			sl_cli_stop_run(&cli);
+	}
+	sl_cli_free(&cli);
+	return code;
 }
 
 int
@@ -127,21 +167,25 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 
 	ret = sl_ports_probe(&app);
-	if (ret == 0)
-		ret = sl_run_setup(&app);
+	if (ret != 0)
+		goto out;
+	if (app.o.interactive || app.o.cmdline_file != NULL) {
+		code = run_cli(&app);
+		goto out;
+	}
+	ret = sl_run_setup(&app);
 	if (ret != 0) {
 		code = ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
 		goto out;
 	}
 	sl_run(&app);
-	sl_run_teardown(&app);
 	sl_report_summary(&app);
 	code = SL_EXIT_OK;
 	if (app.o.json != NULL && sl_report_json(&app, app.o.json) != 0)
 		code = SL_EXIT_RUNTIME;
 out:
 	sl_ports_close(&app);
-	sl_ports_free(&app);
+	sl_run_release(&app);
 	rte_eal_cleanup();
 	return code;
 }

@@ -21,13 +21,14 @@
 #include <rte_lcore.h>
 #include <rte_version.h>
 
+#include "cli.h"
 #include "sl_app.h"
 
 enum {
 	OPT_DURATION = 256, OPT_COUNT, OPT_BURST, OPT_SIZE, OPT_TX_IP, OPT_TX_UDP,
 	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
-	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP,
+	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF,
 };
 
 static const struct option long_opts[] = {
@@ -55,6 +56,10 @@ static const struct option long_opts[] = {
 	{ "tx-ip6", required_argument, NULL, OPT_TX_IP6 },
 	{ "tcp", no_argument, NULL, OPT_TCP },
 	{ "tx-port", required_argument, NULL, OPT_TX_UDP },
+	{ "interactive", no_argument, NULL, 'i' },
+	{ "auto-start", no_argument, NULL, 'a' },
+	{ "cmdline-file", required_argument, NULL, OPT_CMDLINE_FILE },
+	{ "cli-reference", no_argument, NULL, OPT_CLI_REF },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -98,6 +103,10 @@ sl_usage(void)
 	       "                        RATE[,txd=N][,lltx=on|off][,verify=on|off], RATE as 10G\n"
 	       "  --xmit engine|direct  direct: call rte_eth_tx_burst() without the engine\n"
 	       "                        (benchmark baseline; exclusive ethdev queues only)\n"
+	       "  -i, --interactive     the prompt sluice> (help lists the commands)\n"
+	       "  -a, --auto-start      start transmitting at launch (with -i: before the prompt)\n"
+	       "  --cmdline-file FILE   run CLI commands from FILE first (a profile, see config/)\n"
+	       "  --cli-reference       print the CLI reference (Markdown) and exit\n"
 	       "  -h, --help            this text\n"
 	       "  --version             the version\n"
 	       "\n"
@@ -202,41 +211,86 @@ sl_parse_rate_bps(const char *s, uint64_t *bps)
 	return 0;
 }
 
-/* "S", "S1,S2,...", "S:W,..." (weighted) or "MIN-MAX" (every size equally often). */
-static void
-parse_sizes(struct sl_stream_conf *c, const char *arg)
+/* A whole number in [min, max] from all of s; -1 if not. */
+static long
+whole(const char *s, long min, long max)
 {
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno != 0 || *end != '\0' || v < min || v > max ? -1 : v;
+}
+
+/*
+ * "S", "S1,S2,...", "S:W,..." (weighted) or "MIN-MAX" (every size equally
+ * often). On error c is unchanged and err says why.
+ */
+int
+sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
+{
+	struct sl_stream_conf n = *c;
 	char buf[512], *save = NULL, *tok;
 	unsigned int lo, hi;
-	int n = 0;
+	int k = 0;
 
-	if (strlen(arg) >= sizeof(buf))
-		usage_error("--size", "list too long");
-	c->size_min = c->size_max = 0;
-	c->nb_sizes = 0;
-	if (sscanf(arg, "%u-%u%n", &lo, &hi, &n) == 2 && arg[n] == '\0') {
-		if (lo < SL_GEN_MIN_FRAME || hi > SL_GEN_MAX_FRAME || lo > hi)
-			usage_error("--size", "range %u-%u: give MIN-MAX within %d-%d", lo, hi,
-				    SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
-		c->size_min = lo;
-		c->size_max = hi;
-		return;
+	if (strlen(arg) >= sizeof(buf)) {
+		snprintf(err, len, "list too long");
+		return -EINVAL;
+	}
+	n.size_min = n.size_max = 0;
+	n.nb_sizes = 0;
+	if (sscanf(arg, "%u-%u%n", &lo, &hi, &k) == 2 && arg[k] == '\0') {
+		if (lo < SL_GEN_MIN_FRAME || hi > SL_GEN_MAX_FRAME || lo > hi) {
+			snprintf(err, len, "range %u-%u: give MIN-MAX within %d-%d", lo, hi,
+				 SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+			return -EINVAL;
+		}
+		n.size_min = lo;
+		n.size_max = hi;
+		*c = n;
+		return 0;
 	}
 	strcpy(buf, arg);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
+		long size, weight = 1;
 
-		if (c->nb_sizes == SL_GEN_MAX_SIZES)
-			usage_error("--size", "at most %d sizes", SL_GEN_MAX_SIZES);
-		c->weights[c->nb_sizes] = 1;
+		if (n.nb_sizes == SL_GEN_MAX_SIZES) {
+			snprintf(err, len, "at most %d sizes", SL_GEN_MAX_SIZES);
+			return -EINVAL;
+		}
 		if (colon != NULL) {
 			*colon = '\0';
-			c->weights[c->nb_sizes] = parse_u64("--size weight", colon + 1, 1, 4096);
+			weight = whole(colon + 1, 1, 4096);
 		}
-		c->sizes[c->nb_sizes++] = parse_u64("--size", tok, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+		size = whole(tok, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+		if (size < 0 || weight < 0) {
+			snprintf(err, len, "'%s' is not a frame size %d..%d (with FCS), optionally :WEIGHT",
+				 tok, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+			return -EINVAL;
+		}
+		n.sizes[n.nb_sizes] = (uint16_t)size;
+		n.weights[n.nb_sizes++] = (uint16_t)weight;
 	}
-	if (c->nb_sizes == 0)
-		usage_error("--size", "give at least one frame size");
+	if (n.nb_sizes == 0) {
+		snprintf(err, len, "give at least one frame size");
+		return -EINVAL;
+	}
+	*c = n;
+	return 0;
+}
+
+static void
+parse_sizes(struct sl_stream_conf *c, const char *arg)
+{
+	char err[160];
+
+	if (sl_parse_sizes(c, arg, err, sizeof(err)) != 0)
+		usage_error("--size", "%s", err);
 }
 
 int
@@ -327,16 +381,19 @@ parse_eth_peer(struct sl_opts *o, const char *arg)
 	o->peer_set[p] = true;
 }
 
-/* "1-2:0.0,3:0.1" */
-static void
-parse_map(struct sl_opts *o, const char *arg)
+/* "1-2:0.0,3:0.1". On error map is unchanged and err says why. */
+int
+sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err, size_t len)
 {
+	struct sl_map_entry m[SL_MAP_MAX];
 	char buf[1024], *save = NULL, *tok;
+	uint16_t k = 0;
 
-	if (strlen(arg) >= sizeof(buf))
-		usage_error("--map", "spec too long");
+	if (strlen(arg) >= sizeof(buf)) {
+		snprintf(err, len, "spec too long");
+		return -EINVAL;
+	}
 	strcpy(buf, arg);
-	o->nb_map = 0;
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		unsigned int lo, hi, port, queue;
 		int n = 0;
@@ -348,21 +405,42 @@ parse_map(struct sl_opts *o, const char *arg)
 			   tok[n] == '\0') {
 			hi = lo;
 		} else {
-			usage_error("--map", "'%s' is not LCORES:PORT.QUEUE (e.g. 1-2:0.0)", tok);
+			snprintf(err, len, "'%s' is not LCORES:PORT.QUEUE (e.g. 1-2:0.0)", tok);
+			return -EINVAL;
 		}
-		if (lo > hi || hi >= RTE_MAX_LCORE)
-			usage_error("--map", "bad lcore range in '%s'", tok);
-		if (port >= SL_MAX_PORTS || queue >= SL_MAX_TXQ)
-			usage_error("--map", "port or queue out of range in '%s' (queues < %d)", tok,
-				    SL_MAX_TXQ);
+		if (lo > hi || hi >= RTE_MAX_LCORE) {
+			snprintf(err, len, "bad lcore range in '%s'", tok);
+			return -EINVAL;
+		}
+		if (port >= SL_MAX_PORTS || queue >= SL_MAX_TXQ) {
+			snprintf(err, len, "port or queue out of range in '%s' (queues < %d)", tok,
+				 SL_MAX_TXQ);
+			return -EINVAL;
+		}
 		for (unsigned int l = lo; l <= hi; l++) {
-			if (o->nb_map == SL_MAP_MAX)
-				usage_error("--map", "more than %d entries", SL_MAP_MAX);
-			o->map[o->nb_map++] = (struct sl_map_entry){ l, port, queue };
+			if (k == SL_MAP_MAX) {
+				snprintf(err, len, "more than %d entries", SL_MAP_MAX);
+				return -EINVAL;
+			}
+			m[k++] = (struct sl_map_entry){ l, port, queue };
 		}
 	}
-	if (o->nb_map == 0)
-		usage_error("--map", "empty map");
+	if (k == 0) {
+		snprintf(err, len, "empty map");
+		return -EINVAL;
+	}
+	memcpy(map, m, k * sizeof(m[0]));
+	*nb = k;
+	return 0;
+}
+
+static void
+parse_map(struct sl_opts *o, const char *arg)
+{
+	char err[160];
+
+	if (sl_parse_map(o->map, &o->nb_map, arg, err, sizeof(err)) != 0)
+		usage_error("--map", "%s", err);
 }
 
 static void
@@ -410,19 +488,33 @@ sl_opts_default(struct sl_opts *o)
 	inet_pton(AF_INET6, "2001:2::2", o->sc.dst_ip6);
 	o->sc.src_port = 9;
 	o->sc.dst_port = 9;
-	o->lltx = SL_LLTX_AUTO;
 	o->lock = SL_LOCK_TRYLOCK;
+}
+
+int
+sl_parse_lltx(const char *s, enum sl_lltx *l)
+{
+	if (strcmp(s, "auto") == 0)
+		*l = SL_LLTX_AUTO;
+	else if (strcmp(s, "on") == 0)
+		*l = SL_LLTX_ON;
+	else if (strcmp(s, "off") == 0)
+		*l = SL_LLTX_OFF;
+	else
+		return -EINVAL;
+	return 0;
 }
 
 int
 sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 {
 	const char *comma;
+	uint64_t v;
 	int c;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hia", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DURATION:
 			o->duration_us = (uint64_t)ceil(parse_seconds("--duration", optarg) * 1e6);
@@ -445,13 +537,17 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			o->sc.flows = parse_u64("--flows", optarg, 1, 1u << 24);
 			break;
 		case OPT_VLAN:
-			o->sc.vlan = parse_u64("--vlan", optarg, 1, 4094);
+			v = parse_u64("--vlan", optarg, 1, 4094);
+			for (int i = 0; i < SL_MAX_PORTS; i++)
+				o->pc[i].vlan = v;
 			break;
 		case OPT_RATE:
-			if (sl_parse_rate(optarg, &o->rate) != 0)
+			if (sl_parse_rate(optarg, &o->pc[0].rate) != 0)
 				usage_error("--rate", "'%s': give a positive number with a unit: pps, kpps, "
 					    "Mpps, bps, kbps, Mbps, Gbps (L1), Gbps-l2 (L2), or %% of "
 					    "link speed (at most 100%%)", optarg);
+			for (int i = 1; i < SL_MAX_PORTS; i++)
+				o->pc[i].rate = o->pc[0].rate;
 			break;
 		case OPT_IPV6:
 			o->sc.ipv6 = true;
@@ -495,20 +591,20 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			parse_map(o, optarg);
 			break;
 		case OPT_TXQ:
-			o->txq = parse_u64("--txq", optarg, 1, SL_MAX_TXQ);
+			v = parse_u64("--txq", optarg, 1, SL_MAX_TXQ);
+			for (int i = 0; i < SL_MAX_PORTS; i++)
+				o->pc[i].txq = v;
 			break;
 		case OPT_TXD:
-			o->txd = parse_u64("--txd", optarg, 1, 65536);
+			v = parse_u64("--txd", optarg, 1, 65536);
+			for (int i = 0; i < SL_MAX_PORTS; i++)
+				o->pc[i].txd = v;
 			break;
 		case OPT_LLTX:
-			if (strcmp(optarg, "auto") == 0)
-				o->lltx = SL_LLTX_AUTO;
-			else if (strcmp(optarg, "on") == 0)
-				o->lltx = SL_LLTX_ON;
-			else if (strcmp(optarg, "off") == 0)
-				o->lltx = SL_LLTX_OFF;
-			else
+			if (sl_parse_lltx(optarg, &o->pc[0].lltx) != 0)
 				usage_error("--lltx", "'%s': expected auto, on or off", optarg);
+			for (int i = 1; i < SL_MAX_PORTS; i++)
+				o->pc[i].lltx = o->pc[0].lltx;
 			break;
 		case OPT_LOCK:
 			if (strcmp(optarg, "trylock") == 0)
@@ -529,6 +625,21 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			else
 				usage_error("--xmit", "'%s': expected engine or direct", optarg);
 			break;
+		case 'i':
+			o->interactive = true;
+			break;
+		case 'a':
+			o->auto_start = true;
+			break;
+		case OPT_CMDLINE_FILE:
+			if (access(optarg, R_OK) != 0)
+				usage_error("--cmdline-file", "cannot read '%s': %s", optarg,
+					    strerror(errno));
+			o->cmdline_file = optarg;
+			break;
+		case OPT_CLI_REF:
+			sl_cli_reference();
+			return 1;
 		case 'h':
 			sl_usage();
 			return 1;

@@ -84,9 +84,11 @@ sl_ports_start(struct sl_app *app)
 
 		if (p->is_sim) {
 			const struct sl_sim_spec *s = &o->sims[sim_idx++];
+
+			sl_sim_free(p->sim);
 			struct sl_sim_conf sc = {
 				.speed_bps = s->speed_bps,
-				.txd = o->txd != 0 ? o->txd : s->txd,
+				.txd = o->pc[i].txd != 0 ? o->pc[i].txd : s->txd,
 				.nb_txq = p->nb_txq,
 				.lltx = s->lltx,
 				.verify = s->verify,
@@ -104,12 +106,15 @@ sl_ports_start(struct sl_app *app)
 			 * as an LLTX NIC driver would. --lltx on: a sim without
 			 * its own lock is not MT-safe, so it cannot be forced.
 			 */
-			p->caps = o->lltx == SL_LLTX_OFF ? 0 : sl_sim_caps(p->sim);
+			p->caps = o->pc[i].lltx == SL_LLTX_OFF ? 0 : sl_sim_caps(p->sim);
 		} else {
+			if (p->started)
+				rte_eth_dev_stop(p->eth_id);
+			p->started = false;
 			struct sl_ethdev_conf ec = {
 				.nb_txq = p->nb_txq,
-				.nb_txd = o->txd,
-				.lltx = o->lltx,
+				.nb_txd = o->pc[i].txd,
+				.lltx = o->pc[i].lltx,
 				.rx_pool = app->rx_pool,
 			};
 			int ret = sl_ethdev_setup(p->eth_id, &ec, &p->caps, err, sizeof(err));
@@ -130,11 +135,12 @@ sl_ports_close(struct sl_app *app)
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct sl_port *p = &app->ports[i];
 
-		if (!p->is_sim && p->started) {
+		if (p->is_sim)
+			continue;
+		if (p->started)
 			rte_eth_dev_stop(p->eth_id);
-			rte_eth_dev_close(p->eth_id);
-			p->started = false;
-		}
+		rte_eth_dev_close(p->eth_id);
+		p->started = false;
 	}
 }
 

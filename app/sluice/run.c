@@ -30,17 +30,17 @@
 #define SL_KICK_MS 50        /* stop: empty bursts to let PMDs finish */
 
 volatile uint32_t sl_stop;
+volatile uint32_t sl_quit;
 
-/* Fill o->map with the default: worker k gets queue k on every port. */
+/* The default map: worker k gets queue k on every port. */
 static void
 map_default(struct sl_app *app)
 {
-	struct sl_opts *o = &app->o;
 	unsigned int lcore, k = 0;
 
 	RTE_LCORE_FOREACH_WORKER(lcore) {
-		for (uint16_t p = 0; p < app->nb_ports && o->nb_map < SL_MAP_MAX; p++)
-			o->map[o->nb_map++] = (struct sl_map_entry){ lcore, p, k };
+		for (uint16_t p = 0; p < app->nb_ports && app->nb_map < SL_MAP_MAX; p++)
+			app->map[app->nb_map++] = (struct sl_map_entry){ lcore, p, k };
 		k++;
 	}
 }
@@ -53,13 +53,12 @@ map_default(struct sl_app *app)
 static void
 numa_check(const struct sl_app *app)
 {
-	const struct sl_opts *o = &app->o;
 	bool warned[RTE_MAX_LCORE][SL_MAX_PORTS] = { { false } };
 
 	if (numa_available() < 0 || numa_num_configured_nodes() < 2)
 		return;
-	for (uint16_t i = 0; i < o->nb_map; i++) {
-		const struct sl_map_entry *e = &o->map[i];
+	for (uint16_t i = 0; i < app->nb_map; i++) {
+		const struct sl_map_entry *e = &app->map[i];
 		int nic = app->ports[e->port].socket;
 		int lc = (int)rte_lcore_to_socket_id(e->lcore);
 
@@ -89,10 +88,17 @@ map_apply(struct sl_app *app)
 			       app->nb_ports);
 			return -EINVAL;
 		}
-	if (o->nb_map == 0)
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		app->ports[i].nb_txq = 0;
+		for (uint16_t q = 0; q < SL_MAX_TXQ; q++)
+			app->ports[i].txqs[q].nb_lcores = 0;
+	}
+	app->nb_map = o->nb_map;
+	memcpy(app->map, o->map, sizeof(app->map));
+	if (app->nb_map == 0)
 		map_default(app);
-	for (uint16_t i = 0; i < o->nb_map; i++) {
-		const struct sl_map_entry *e = &o->map[i];
+	for (uint16_t i = 0; i < app->nb_map; i++) {
+		const struct sl_map_entry *e = &app->map[i];
 		struct sl_port *p;
 		struct sl_app_txq *aq;
 		bool dup = false;
@@ -108,6 +114,8 @@ map_apply(struct sl_app *app)
 			return -EINVAL;
 		}
 		p = &app->ports[e->port];
+		if (o->pc[e->port].stopped)
+			continue; /* port stop: configured, not transmitted on */
 		aq = &p->txqs[e->queue];
 		for (uint16_t j = 0; j < aq->nb_lcores; j++)
 			dup |= aq->lcores[j] == e->lcore;
@@ -121,13 +129,13 @@ map_apply(struct sl_app *app)
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct sl_port *p = &app->ports[i];
 
-		if (o->txq != 0) {
-			if (o->txq < p->nb_txq) {
-				sl_err("--txq %u: the map uses queue %u on port %u", o->txq,
+		if (o->pc[i].txq != 0) {
+			if (o->pc[i].txq < p->nb_txq) {
+				sl_err("--txq %u: the map uses queue %u on port %u", o->pc[i].txq,
 				       p->nb_txq - 1, i);
 				return -EINVAL;
 			}
-			p->nb_txq = o->txq;
+			p->nb_txq = o->pc[i].txq;
 		}
 		if (p->nb_txq == 0)
 			p->nb_txq = 1; /* an unmapped port still gets configured */
@@ -172,6 +180,7 @@ txqs_create(struct sl_app *app)
 
 			aq->port = i;
 			aq->queue = q;
+			memset(&aq->base, 0, sizeof(aq->base));
 			if (p->is_sim) {
 				c.xmit = sl_sim_xmit;
 				c.drv_queue = sl_sim_txq(p->sim, q);
@@ -200,10 +209,12 @@ streams_build(struct sl_app *app)
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct sl_port *p = &app->ports[i];
 		struct sl_stream_conf c = o->sc;
-		/* Default size: 64, or the smallest frame these headers allow. */
-		uint16_t hdr = RTE_ETHER_HDR_LEN + (c.vlan ? 4 : 0) + (c.ipv6 ? 40 : 20) +
-			       (c.tcp ? 20 : 8) + RTE_ETHER_CRC_LEN;
+		uint16_t hdr;
 
+		/* Default size: 64, or the smallest frame these headers allow. */
+		c.vlan = o->pc[i].vlan;
+		hdr = RTE_ETHER_HDR_LEN + (c.vlan ? 4 : 0) + (c.ipv6 ? 40 : 20) + (c.tcp ? 20 : 8) +
+		      RTE_ETHER_CRC_LEN;
 		if (!o->size_given)
 			c.sizes[0] = RTE_MAX(c.sizes[0], hdr);
 		c.src_mac = p->mac;
@@ -237,7 +248,7 @@ static int
 rate_resolve(const struct sl_app *app, uint16_t pid, uint8_t *unit, double *value)
 {
 	const struct sl_port *p = &app->ports[pid];
-	const struct sl_rate *r = &app->o.rate;
+	const struct sl_rate *r = &app->o.pc[pid].rate;
 	double line = p->speed_mbps * 1e6, l1 = 0;
 	double mean_l1 = stream_mean_bits(&p->stream, true);
 	double mean_l2 = stream_mean_bits(&p->stream, false);
@@ -353,10 +364,10 @@ workers_create(struct sl_app *app)
 			if (ntarg != 0) {
 				char name[RTE_MEMPOOL_NAMESIZE];
 				/* Enough for every descriptor and backlog slot it can fill. */
-				uint32_t txd = o->txd != 0 ? o->txd : 4096;
+				uint32_t txd = o->pc[i].txd != 0 ? o->pc[i].txd : 4096;
 				uint32_t n;
 
-				for (uint16_t s = 0; s < o->nb_sims && o->txd == 0; s++)
+				for (uint16_t s = 0; s < o->nb_sims && o->pc[i].txd == 0; s++)
 					txd = RTE_MAX(txd, o->sims[s].txd);
 				n = ntarg * (txd + SL_BACKLOG_SIZE + 4 * 64) + 1024;
 				snprintf(name, sizeof(name), "sl_w%u_p%u", lcore, i);
@@ -417,7 +428,9 @@ sl_run_setup(struct sl_app *app)
 {
 	int ret;
 
-	app->rx_pool = rx_pool_create((int)rte_socket_id());
+	sl_run_release(app);
+	if (app->rx_pool == NULL)
+		app->rx_pool = rx_pool_create((int)rte_socket_id());
 	if (app->rx_pool == NULL) {
 		sl_err("cannot create the RX pool (%s): give EAL more memory (-m 512)",
 		       rte_strerror(rte_errno));
@@ -612,18 +625,19 @@ run_flush(struct sl_app *app)
 			ethdev_kick(&app->ports[i]);
 }
 
-int
-sl_run(struct sl_app *app)
+void
+sl_run_launch(struct sl_app *app)
 {
 	struct sl_opts *o = &app->o;
-	uint64_t hz = rte_get_tsc_hz(), now, next_stats, deadline = 0;
-	uint64_t period = (uint64_t)(o->stats_period * (double)hz);
+	uint64_t hz = rte_get_tsc_hz(), deadline = 0;
 
 	sl_report_modes(app);
+	__atomic_store_n(&sl_stop, 0, __ATOMIC_RELAXED);
 	app->start_tsc = rte_rdtsc();
+	app->end_tsc = 0;
 	if (o->duration_us != 0)
 		deadline = app->start_tsc + o->duration_us * hz / US_PER_S;
-	next_stats = app->start_tsc + period;
+	app->next_stats = app->start_tsc + (uint64_t)(o->stats_period * (double)hz);
 	for (uint16_t i = 0; i < app->nb_workers; i++) {
 		struct sl_worker *w = app->workers[i];
 
@@ -634,27 +648,62 @@ sl_run(struct sl_app *app)
 		}
 		rte_eal_remote_launch(o->direct ? worker_direct : worker_main, w, w->lcore);
 	}
-	while (!sl_stopping() && !workers_done(app)) {
-		now = rte_rdtsc();
-		for (uint16_t i = 0; i < app->nb_ports; i++)
-			for (uint16_t q = 0; q < app->ports[i].nb_txq; q++)
-				sl_txq_poll(app->ports[i].txqs[q].txq);
-		if (period != 0 && now >= next_stats) {
-			sl_report_live(app, (double)(now - app->start_tsc) / hz);
-			next_stats += period;
-		}
-		rte_delay_us_sleep(SL_POLL_US);
+	app->running = true;
+	app->runs++;
+}
+
+/* One turn of the main lcore while running: the scheduler poll, live stats. */
+bool
+sl_run_tick(struct sl_app *app)
+{
+	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
+
+	if (sl_stopping() || workers_done(app))
+		return false;
+	for (uint16_t i = 0; i < app->nb_ports; i++)
+		for (uint16_t q = 0; q < app->ports[i].nb_txq; q++)
+			sl_txq_poll(app->ports[i].txqs[q].txq);
+	if (app->o.stats_period != 0 && now >= app->next_stats) {
+		sl_report_live(app, (double)(now - app->start_tsc) / hz);
+		app->next_stats += (uint64_t)(app->o.stats_period * (double)hz);
 	}
+	return true;
+}
+
+/* Stop the workers, flush, stop the ethdev ports, count what is not back. */
+void
+sl_run_finish(struct sl_app *app)
+{
 	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
 	run_flush(app);
+	sl_run_teardown(app);
+	app->running = false;
+}
+
+int
+sl_run(struct sl_app *app)
+{
+	sl_run_launch(app);
+	while (sl_run_tick(app))
+		rte_delay_us_sleep(SL_POLL_US);
+	sl_run_finish(app);
 	return 0;
 }
 
 void
 sl_run_teardown(struct sl_app *app)
 {
-	sl_ports_close(app);
+	app->pool_in_use = 0;
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		struct sl_port *p = &app->ports[i];
+
+		/* Stopping a port frees the mbufs its descriptors still hold. */
+		if (!p->is_sim && p->started) {
+			rte_eth_dev_stop(p->eth_id);
+			p->started = false;
+		}
+	}
 	for (uint16_t i = 0; i < app->nb_workers; i++) {
 		struct sl_worker *w = app->workers[i];
 
@@ -662,4 +711,21 @@ sl_run_teardown(struct sl_app *app)
 			if (w->pools[p] != NULL)
 				app->pool_in_use += rte_mempool_in_use_count(w->pools[p]);
 	}
+}
+
+/* Free what a run built: queues, sims, workers and their pools. */
+void
+sl_run_release(struct sl_app *app)
+{
+	sl_ports_free(app);
+	for (uint16_t i = 0; i < app->nb_workers; i++) {
+		struct sl_worker *w = app->workers[i];
+
+		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+			rte_mempool_free(w->pools[p]);
+		rte_free(w);
+		app->workers[i] = NULL;
+	}
+	app->nb_workers = 0;
+	app->discarded = 0;
 }

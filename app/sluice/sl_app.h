@@ -51,6 +51,16 @@ struct sl_rate {
 	double value;
 };
 
+/* What can be set per port (options set every port; the CLI one or all). */
+struct sl_port_conf {
+	uint16_t txq;          /* 0: as the map needs */
+	uint16_t txd;          /* 0: driver default */
+	enum sl_lltx lltx;
+	struct sl_rate rate;
+	uint16_t vlan;         /* 0: untagged */
+	bool stopped;          /* port stop: not transmitted on */
+};
+
 /* One "lcores -> port.queue" entry of --map. */
 struct sl_map_entry {
 	uint16_t lcore;
@@ -62,28 +72,29 @@ struct sl_opts {
 	uint64_t duration_us;  /* 0: none */
 	uint64_t count;        /* packets per port; 0: no limit */
 	uint16_t burst;
-	struct sl_stream_conf sc;  /* headers, sizes, flows (MACs are set per port) */
+	struct sl_stream_conf sc;  /* headers, sizes, flows (MACs and VLAN are per port) */
 	bool size_given;           /* --size/--imix given; else the smallest frame that fits */
-	struct sl_rate rate;       /* per port */
 	bool peer_set[SL_MAX_PORTS];
 	struct rte_ether_addr peer[SL_MAX_PORTS];
 	double stats_period;   /* seconds; 0: none */
 	const char *json;
 	struct sl_map_entry map[SL_MAP_MAX];
 	uint16_t nb_map;       /* 0: default map */
-	uint16_t txq;          /* 0: as the map needs */
-	uint16_t txd;          /* 0: driver default */
-	enum sl_lltx lltx;
+	struct sl_port_conf pc[SL_MAX_PORTS]; /* --txq, --txd, --lltx, --rate, --vlan; per port in the CLI */
 	enum sl_lock_policy lock;
 	struct sl_sim_spec sims[SL_MAX_SIMS];
 	uint16_t nb_sims;
 	bool direct;           /* --xmit direct: bypass the engine (baseline) */
+	bool interactive;      /* -i */
+	bool auto_start;       /* -a */
+	const char *cmdline_file;
 };
 
 /* A TX queue of the run. */
 struct sl_app_txq {
 	struct sl_txq *txq;
 	struct sl_ethdev_txq eq;     /* ethdev handle (ethdev ports) */
+	struct sl_txq_stats base;    /* clear port stats: counters at the clear */
 	uint16_t port, queue;
 	uint16_t nb_lcores;
 	uint16_t lcores[RTE_MAX_LCORE];
@@ -143,10 +154,23 @@ struct sl_app {
 	struct rte_mempool *rx_pool;
 	uint64_t pool_in_use;        /* mbufs not back in their pools after the run */
 	uint64_t discarded;          /* frames the sims freed at drain time-out */
+	struct sl_map_entry map[SL_MAP_MAX]; /* the map in force: --map, or the default */
+	uint16_t nb_map;
+	bool running;
+	unsigned int runs;           /* runs started */
+	uint64_t next_stats;         /* TSC of the next live stats line */
 };
 
 /* Stop flag: written by the signal handler and the main lcore, read by workers. */
 extern volatile uint32_t sl_stop;
+/* Quit flag: a signal asked the program to end. */
+extern volatile uint32_t sl_quit;
+
+static inline bool
+sl_quitting(void)
+{
+	return __atomic_load_n(&sl_quit, __ATOMIC_RELAXED) != 0;
+}
 
 static inline bool
 sl_stopping(void)
@@ -161,6 +185,9 @@ int sl_opts_parse(struct sl_opts *o, int argc, char **argv);
 void sl_usage(void);
 int sl_parse_rate_bps(const char *s, uint64_t *bps);
 int sl_parse_rate(const char *s, struct sl_rate *r);
+int sl_parse_lltx(const char *s, enum sl_lltx *l);
+int sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len);
+int sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err, size_t len);
 /* Human form of a rate, e.g. "14.88 Mpps". */
 void sl_rate_str(const struct sl_rate *r, char *buf, size_t len);
 
@@ -170,10 +197,14 @@ int sl_ports_start(struct sl_app *app);
 void sl_ports_close(struct sl_app *app);
 void sl_ports_free(struct sl_app *app);
 
-/* run.c */
+/* run.c: setup (map, streams, ports, queues, workers) -> launch -> tick... -> finish */
 int sl_run_setup(struct sl_app *app);
+void sl_run_launch(struct sl_app *app);
+bool sl_run_tick(struct sl_app *app);
+void sl_run_finish(struct sl_app *app);
 int sl_run(struct sl_app *app);
 void sl_run_teardown(struct sl_app *app);
+void sl_run_release(struct sl_app *app);
 
 /* report.c */
 void sl_report_modes(const struct sl_app *app);

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The CLI machinery: command tables -> cmdline instructions, help, files,
+ * the interactive loop (which also runs the scheduler poll and live stats
+ * while traffic runs).
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmdline.h>
+#include <cmdline_parse.h>
+#include <cmdline_parse_string.h>
+#include <cmdline_rdline.h>
+#include <cmdline_socket.h>
+#include <rte_cycles.h>
+
+#include "cli.h"
+
+static const struct sl_cmd *const *families = (const struct sl_cmd *const[]){
+	sl_cmds_run, sl_cmds_show, sl_cmds_set, sl_cmds_port, NULL,
+};
+
+/* One compiled instruction: the cmdline instruction and what it came from. */
+struct cli_inst {
+	const struct sl_cmd *cmd;
+	struct sl_cli *cli;
+	int nb_words;
+	cmdline_parse_token_string_t tok[SL_CLI_MAX_WORDS];
+	char *words[SL_CLI_MAX_WORDS];  /* fixed words ("a#b#c"), NULL for arguments */
+	cmdline_parse_inst_t inst;      /* last: its tokens[] follow in memory */
+};
+
+struct cli_result {
+	cmdline_fixed_string_t w[SL_CLI_MAX_WORDS];
+};
+
+static cmdline_parse_ctx_t *ctx;
+
+void
+sl_cli_error(struct sl_cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("error: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	cli->failed = true;
+}
+
+static void
+cli_dispatch(void *parsed, struct cmdline *cl, void *data)
+{
+	struct cli_inst *ci = data;
+	struct cli_result *r = parsed;
+	char *argv[SL_CLI_MAX_WORDS];
+
+	RTE_SET_USED(cl);
+	for (int i = 0; i < ci->nb_words; i++)
+		argv[i] = r->w[i];
+	ci->cli->failed = false;
+	ci->cmd->fn(ci->cli, ci->nb_words, argv);
+	fflush(stdout);
+}
+
+/* Compile one syntax (with `optional` words kept or dropped) into an instruction. */
+static cmdline_parse_inst_t *
+cli_compile(struct sl_cli *cli, const struct sl_cmd *cmd, bool with_optional)
+{
+	struct cli_inst *ci;
+	char buf[256], *save = NULL, *tok;
+	int n = 0;
+
+	ci = calloc(1, sizeof(*ci) + (SL_CLI_MAX_WORDS + 1) * sizeof(cmdline_parse_token_hdr_t *));
+	if (ci == NULL)
+		return NULL;
+	ci->cmd = cmd;
+	ci->cli = cli;
+	snprintf(buf, sizeof(buf), "%s", cmd->syntax);
+	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
+		cmdline_parse_token_string_t *t = &ci->tok[n];
+
+		if (tok[0] == '[') {
+			if (!with_optional)
+				break;
+			tok++;
+			tok[strlen(tok) - 1] = '\0';
+		}
+		t->hdr.ops = &cmdline_token_string_ops;
+		t->hdr.offset = offsetof(struct cli_result, w[n]);
+		if (tok[0] == '<') {
+			t->string_data.str = NULL; /* any one word */
+		} else {
+			ci->words[n] = strdup(tok);
+			for (char *c = ci->words[n]; *c != '\0'; c++)
+				if (*c == '|')
+					*c = '#';
+			t->string_data.str = ci->words[n];
+		}
+		ci->inst.tokens[n] = &t->hdr;
+		n++;
+	}
+	ci->inst.tokens[n] = NULL;
+	ci->nb_words = n;
+	ci->inst.f = cli_dispatch;
+	ci->inst.data = ci;
+	ci->inst.help_str = cmd->help;
+	return &ci->inst;
+}
+
+int
+sl_cli_init(struct sl_cli *cli, struct sl_app *app)
+{
+	size_t n = 0, k = 0;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->app = app;
+	for (int f = 0; families[f] != NULL; f++)
+		for (const struct sl_cmd *c = families[f]; c->syntax != NULL; c++)
+			n += strchr(c->syntax, '[') != NULL ? 2 : 1;
+	ctx = calloc(n + 1, sizeof(*ctx));
+	if (ctx == NULL)
+		return -ENOMEM;
+	for (int f = 0; families[f] != NULL; f++)
+		for (const struct sl_cmd *c = families[f]; c->syntax != NULL; c++) {
+			if ((ctx[k++] = cli_compile(cli, c, false)) == NULL)
+				return -ENOMEM;
+			if (strchr(c->syntax, '[') != NULL &&
+			    (ctx[k++] = cli_compile(cli, c, true)) == NULL)
+				return -ENOMEM;
+		}
+	ctx[k] = NULL;
+	return 0;
+}
+
+void
+sl_cli_free(struct sl_cli *cli)
+{
+	if (cli->cl != NULL)
+		cmdline_stdin_exit(cli->cl);
+	cli->cl = NULL;
+}
+
+/* The help of every command whose syntax starts with the words given. */
+void
+sl_cli_help(const char *prefix)
+{
+	size_t len = prefix != NULL ? strlen(prefix) : 0;
+	int shown = 0;
+
+	for (int f = 0; families[f] != NULL; f++)
+		for (const struct sl_cmd *c = families[f]; c->syntax != NULL; c++) {
+			if (len != 0 && strncmp(c->syntax, prefix, len) != 0)
+				continue;
+			printf("  %-46s %s\n", c->syntax, c->help);
+			shown++;
+		}
+	if (shown == 0)
+		printf("error: no command starts with '%s' (try: help)\n", prefix);
+}
+
+void
+sl_cli_reference(void)
+{
+	printf("# CLI reference\n\n"
+	       "Generated from the command tables (`sluice -- --cli-reference`); do not edit.\n"
+	       "Syntax: a plain word is typed as is, `a|b` is a choice, `<x>` an argument,\n"
+	       "`[<x>]` an optional one. `<port>` is a port number or `all` where said.\n");
+	for (int f = 0; families[f] != NULL; f++) {
+		printf("\n## %s\n\n| command | what it does |\n|---|---|\n", families[f]->family);
+		for (const struct sl_cmd *c = families[f]; c->syntax != NULL; c++)
+			printf("| `%s` | %s |\n", c->syntax, c->help);
+	}
+}
+
+/* Parse one line as the prompt would; returns 0, or -1 (an error was printed). */
+int
+sl_cli_line(struct sl_cli *cli, const char *line)
+{
+	char buf[1024];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s\n", line);
+	cli->failed = false;
+	ret = cmdline_parse(cli->cl, buf);
+	if (ret == CMDLINE_PARSE_AMBIGUOUS || ret == CMDLINE_PARSE_NOMATCH ||
+	    ret == CMDLINE_PARSE_BAD_ARGS) {
+		printf("error: unknown command or wrong arguments: '%s' (try: help)\n", line);
+		return -1;
+	}
+	return cli->failed ? -1 : 0;
+}
+
+int
+sl_cli_file(struct sl_cli *cli, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int no = 0;
+
+	if (f == NULL) {
+		sl_err("--cmdline-file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (cli->cl == NULL)
+		cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *s = line, *e;
+
+		no++;
+		while (isspace((unsigned char)*s))
+			s++;
+		e = s + strlen(s);
+		while (e > s && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (*s == '\0' || *s == '#')
+			continue;
+		if (sl_cli_line(cli, s) != 0) {
+			sl_err("%s:%d: '%s' failed; the file stops here", path, no, s);
+			fclose(f);
+			return -1;
+		}
+		/* A `start` in a file runs to its end (duration, count, or a signal). */
+		while (cli->app->running && sl_run_tick(cli->app))
+			rte_delay_us_sleep(200);
+		if (cli->app->running)
+			sl_cli_stop_run(cli);
+		if (cli->quit)
+			break;
+	}
+	fclose(f);
+	return 0;
+}
+
+void
+sl_cli_interact(struct sl_cli *cli)
+{
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+
+	if (cli->cl != NULL)
+		cmdline_free(cli->cl);
+	cli->cl = cmdline_stdin_new(ctx, "sluice> ");
+	if (cli->cl == NULL)
+		return;
+	while (!cli->quit && !sl_quitting()) {
+		int ready = poll(&pfd, 1, cli->app->running ? 0 : 50);
+
+		if (ready > 0) {
+			if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
+				break;
+			if (cmdline_poll(cli->cl) == RDLINE_EXITED)
+				break;
+		}
+		if (cli->app->running) {
+			if (!sl_run_tick(cli->app)) {
+				sl_cli_stop_run(cli);
+				cmdline_printf(cli->cl, "sluice> ");
+			}
+			rte_delay_us_sleep(200);
+		}
+	}
+	if (cli->app->running)
+		sl_cli_stop_run(cli);
+	printf("\n");
+}
+
+int
+sl_cli_port(struct sl_cli *cli, const char *s, bool allow_all)
+{
+	char *end;
+	long v;
+
+	if (allow_all && strcmp(s, "all") == 0)
+		return SL_MAX_PORTS;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < 0 || v >= cli->app->nb_ports) {
+		sl_cli_error(cli, "port '%s' does not exist: ports are 0..%u%s", s,
+			     cli->app->nb_ports - 1, allow_all ? " or all" : "");
+		return -1;
+	}
+	return (int)v;
+}
+
+int
+sl_cli_u64(struct sl_cli *cli, const char *what, const char *s, uint64_t min, uint64_t max,
+	   uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end != '\0' || errno != 0 || x < min || x > max) {
+		sl_cli_error(cli, "%s: '%s' is not a number in %" PRIu64 "..%" PRIu64, what, s, min,
+			     max);
+		return -1;
+	}
+	*v = x;
+	return 0;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_CLI_H
+#define SL_CLI_H
+
+/*
+ * The testpmd-style prompt, on DPDK's cmdline library.
+ *
+ * Every command is declared once, in a table of struct sl_cmd: a syntax
+ * string, a handler and a help line. The syntax string is compiled into
+ * cmdline instructions at start: a plain word is a fixed token (and tab
+ * completion completes it), "a|b|c" is a choice of fixed words, "<name>" is
+ * an argument, and a trailing "[<name>]" makes the argument optional (two
+ * instructions). `help` is generated from the same table, and so is
+ * docs/cli.md (sluice -- --cli-reference).
+ *
+ * A handler gets the words of the line; it checks every argument before it
+ * changes anything, and on bad input prints one "error: ..." line and
+ * changes nothing.
+ */
+
+#include <stdbool.h>
+
+#include <cmdline.h>
+
+#include "sl_app.h"
+
+#define SL_CLI_MAX_WORDS 8
+
+struct sl_cli;
+
+struct sl_cmd {
+	const char *syntax;
+	void (*fn)(struct sl_cli *cli, int argc, char **argv);
+	const char *help;
+	const char *family; /* for help and docs: show, set, port, run */
+};
+
+struct sl_cli {
+	struct sl_app *app;
+	struct cmdline *cl;
+	bool quit;
+	bool failed;        /* the last command printed an error */
+};
+
+/* The tables, one per command family (cli_*.c), NULL-terminated. */
+extern const struct sl_cmd sl_cmds_show[];
+extern const struct sl_cmd sl_cmds_set[];
+extern const struct sl_cmd sl_cmds_port[];
+extern const struct sl_cmd sl_cmds_run[];
+
+/* Print one error line; the command changes nothing. */
+void sl_cli_error(struct sl_cli *cli, const char *fmt, ...) __rte_format_printf(2, 3);
+
+/* Build the context. Returns 0 or -ENOMEM. */
+int sl_cli_init(struct sl_cli *cli, struct sl_app *app);
+/* Run the commands of a file; stops at the first error (file:line named). */
+int sl_cli_file(struct sl_cli *cli, const char *path);
+/* The interactive prompt, until quit (or EOF, or a signal). */
+void sl_cli_interact(struct sl_cli *cli);
+/* Stop the run: finish, summary, JSON. */
+void sl_cli_stop_run(struct sl_cli *cli);
+/* The help of every command whose syntax starts with prefix (NULL: all). */
+void sl_cli_help(const char *prefix);
+/* Run one command line; 0, or -1 when it failed (an error line was printed). */
+int sl_cli_line(struct sl_cli *cli, const char *line);
+/* Print the command reference (Markdown) generated from the tables. */
+void sl_cli_reference(void);
+void sl_cli_free(struct sl_cli *cli);
+
+/* Shared parsers for handlers: -1 and an error line on bad input. */
+int sl_cli_port(struct sl_cli *cli, const char *s, bool allow_all);
+int sl_cli_u64(struct sl_cli *cli, const char *what, const char *s, uint64_t min, uint64_t max,
+	       uint64_t *v);
+
+#endif /* SL_CLI_H */

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* CLI: port start|stop, port config, clear port stats. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void
+cmd_port_startstop(struct sl_cli *cli, int argc, char **argv)
+{
+	int port = sl_cli_port(cli, argv[2], true);
+
+	RTE_SET_USED(argc);
+	if (port < 0)
+		return;
+	if (cli->app->running) {
+		sl_cli_error(cli, "traffic is running: stop first");
+		return;
+	}
+	for (uint16_t i = 0; i < cli->app->nb_ports; i++)
+		if (port == SL_MAX_PORTS || port == i)
+			cli->app->o.pc[i].stopped = strcmp(argv[1], "stop") == 0;
+}
+
+static void
+cmd_port_config(struct sl_cli *cli, int argc, char **argv)
+{
+	struct sl_port_conf pc;
+	uint64_t v;
+	int port = sl_cli_port(cli, argv[2], true);
+
+	RTE_SET_USED(argc);
+	if (port < 0)
+		return;
+	if (cli->app->running) {
+		sl_cli_error(cli, "traffic is running: port config needs stopped ports (stop first)");
+		return;
+	}
+	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
+		if (port != SL_MAX_PORTS && port != i)
+			continue;
+		pc = cli->app->o.pc[i];
+		if (strcmp(argv[3], "txq") == 0) {
+			if (sl_cli_u64(cli, "txq", argv[4], 1, SL_MAX_TXQ, &v) != 0)
+				return;
+			pc.txq = (uint16_t)v;
+		} else if (strcmp(argv[3], "txd") == 0) {
+			if (sl_cli_u64(cli, "txd", argv[4], 1, 65536, &v) != 0)
+				return;
+			pc.txd = (uint16_t)RTE_MIN(v, 65535u);
+		} else if (sl_parse_lltx(argv[4], &pc.lltx) != 0) {
+			sl_cli_error(cli, "lltx: '%s': expected on, off or auto", argv[4]);
+			return;
+		}
+		cli->app->o.pc[i] = pc;
+	}
+}
+
+static void
+cmd_clear_stats(struct sl_cli *cli, int argc, char **argv)
+{
+	int port = sl_cli_port(cli, argv[3], true);
+
+	RTE_SET_USED(argc);
+	if (port < 0)
+		return;
+	/* Counters have one writer each; clearing keeps a baseline to subtract. */
+	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
+		struct sl_port *p = &cli->app->ports[i];
+
+		if (port != SL_MAX_PORTS && port != i)
+			continue;
+		for (uint16_t q = 0; q < p->nb_txq; q++)
+			if (p->txqs[q].txq != NULL)
+				sl_txq_stats_get(p->txqs[q].txq, &p->txqs[q].base);
+	}
+}
+
+const struct sl_cmd sl_cmds_port[] = {
+	{ "port start|stop <port>", cmd_port_startstop,
+	  "use a port (or all) in the next start, or leave it out", "port" },
+	{ "port config <port> txq|txd|lltx <value>", cmd_port_config,
+	  "TX queues, descriptors, or LLTX on|off|auto of a port (or all); needs stopped traffic",
+	  "port" },
+	{ "clear port stats <port>", cmd_clear_stats, "count from zero again (port or all)", "port" },
+	{ NULL, NULL, NULL, NULL },
+};

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* CLI: help, start, stop, quit. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void
+sl_cli_stop_run(struct sl_cli *cli)
+{
+	struct sl_app *app = cli->app;
+
+	sl_run_finish(app);
+	sl_report_summary(app);
+	if (app->o.json != NULL)
+		sl_report_json(app, app->o.json);
+}
+
+static void
+cmd_help(struct sl_cli *cli, int argc, char **argv)
+{
+	char prefix[256] = "";
+
+	RTE_SET_USED(cli);
+	for (int i = 1; i < argc; i++)
+		snprintf(prefix + strlen(prefix), sizeof(prefix) - strlen(prefix), "%s%s",
+			 i > 1 ? " " : "", argv[i]);
+	sl_cli_help(argc > 1 ? prefix : NULL);
+}
+
+static void
+cmd_start(struct sl_cli *cli, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (cli->app->running) {
+		sl_cli_error(cli, "traffic is already running (stop first)");
+		return;
+	}
+	if (sl_run_setup(cli->app) != 0) {
+		sl_run_release(cli->app);
+		sl_cli_error(cli, "not started: fix the configuration above and start again");
+		return;
+	}
+	sl_run_launch(cli->app);
+}
+
+static void
+cmd_stop(struct sl_cli *cli, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (!cli->app->running) {
+		sl_cli_error(cli, "traffic is not running");
+		return;
+	}
+	sl_cli_stop_run(cli);
+}
+
+static void
+cmd_quit(struct sl_cli *cli, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	cli->quit = true;
+	if (cli->cl != NULL)
+		cmdline_quit(cli->cl);
+}
+
+const struct sl_cmd sl_cmds_run[] = {
+	{ "help", cmd_help, "list the commands", "run" },
+	{ "help <word> [<word>]", cmd_help, "the commands that start with these words", "run" },
+	{ "start", cmd_start, "start transmitting with the configuration in force", "run" },
+	{ "stop", cmd_stop, "stop, flush, print the summary (and write --json)", "run" },
+	{ "quit", cmd_quit, "stop if running, and leave", "run" },
+	{ NULL, NULL, NULL, NULL },
+};

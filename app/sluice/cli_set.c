@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * CLI: set ... Every handler checks its arguments first and changes the
+ * configuration only when all are good; the next start uses it.
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+
+#include "cli.h"
+
+/* Configuration changes wait for the traffic to stop. */
+static bool
+stopped(struct sl_cli *cli)
+{
+	if (cli->app->running)
+		sl_cli_error(cli, "traffic is running: stop first, then change the configuration");
+	return !cli->app->running;
+}
+
+static void
+cmd_set_size(struct sl_cli *cli, int argc, char **argv)
+{
+	struct sl_opts *o = &cli->app->o;
+	char err[160];
+
+	RTE_SET_USED(argc);
+	if (!stopped(cli))
+		return;
+	if (sl_parse_sizes(&o->sc, strcmp(argv[1], "imix") == 0 ? "64:7,594:4,1518:1" : argv[2],
+			   err, sizeof(err)) != 0) {
+		sl_cli_error(cli, "%s", err);
+		return;
+	}
+	o->size_given = true;
+}
+
+static void
+cmd_set_flows(struct sl_cli *cli, int argc, char **argv)
+{
+	uint64_t v;
+
+	RTE_SET_USED(argc);
+	if (stopped(cli) && sl_cli_u64(cli, "flows", argv[2], 1, 1u << 24, &v) == 0)
+		cli->app->o.sc.flows = (uint32_t)v;
+}
+
+static void
+cmd_set_burst(struct sl_cli *cli, int argc, char **argv)
+{
+	uint64_t v;
+
+	RTE_SET_USED(argc);
+	if (stopped(cli) && sl_cli_u64(cli, "burst", argv[2], 1, 64, &v) == 0)
+		cli->app->o.burst = (uint16_t)v;
+}
+
+static void
+cmd_set_count(struct sl_cli *cli, int argc, char **argv)
+{
+	uint64_t v;
+
+	RTE_SET_USED(argc);
+	if (strcmp(argv[2], "off") == 0) {
+		if (stopped(cli))
+			cli->app->o.count = 0;
+		return;
+	}
+	if (stopped(cli) && sl_cli_u64(cli, "count", argv[2], 1, UINT64_MAX / 2, &v) == 0)
+		cli->app->o.count = v;
+}
+
+static void
+cmd_set_duration(struct sl_cli *cli, int argc, char **argv)
+{
+	char *end;
+	double v;
+
+	RTE_SET_USED(argc);
+	if (!stopped(cli))
+		return;
+	if (strcmp(argv[2], "off") == 0) {
+		cli->app->o.duration_us = 0;
+		return;
+	}
+	v = strtod(argv[2], &end);
+	if (end == argv[2] || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e7) {
+		sl_cli_error(cli, "duration: '%s' is not a positive number of seconds (or off)",
+			     argv[2]);
+		return;
+	}
+	cli->app->o.duration_us = (uint64_t)ceil(v * 1e6);
+}
+
+static void
+cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
+{
+	struct sl_rate r = { .unit = SL_RATE_NONE };
+	int port;
+
+	RTE_SET_USED(argc);
+	if (!stopped(cli) || (port = sl_cli_port(cli, argv[2], true)) < 0)
+		return;
+	if (strcmp(argv[3], "max") != 0 && sl_parse_rate(argv[3], &r) != 0) {
+		sl_cli_error(cli, "rate '%s': give a number with a unit: pps, kpps, Mpps, bps, kbps, "
+			     "Mbps, Gbps (L1), Gbps-l2, or %% of link speed (at most 100%%), or max",
+			     argv[3]);
+		return;
+	}
+	/* Above the line? The check needs the sizes: the next start refuses it too. */
+	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
+		const struct sl_port *p = &cli->app->ports[i];
+		double l1 = r.unit == SL_RATE_L1 ? r.value : r.unit == SL_RATE_PCT ? 0 :
+			r.unit == SL_RATE_PPS ? r.value * 84 * 8 : r.unit == SL_RATE_L2 ? r.value : 0;
+
+		if ((port == SL_MAX_PORTS || port == i) && p->speed_mbps != 0 &&
+		    l1 > p->speed_mbps * 1e6 * (1 + 1e-9)) {
+			sl_cli_error(cli, "rate %s is above the line rate of port %u: %u Mb/s "
+				     "(%.4g Mpps at 64 B)", argv[3], i, p->speed_mbps,
+				     p->speed_mbps * 1e6 / 672 / 1e6);
+			return;
+		}
+		if ((port == SL_MAX_PORTS || port == i) && p->speed_mbps == 0 &&
+		    r.unit == SL_RATE_PCT) {
+			sl_cli_error(cli, "port %u reports no link speed: give an absolute rate", i);
+			return;
+		}
+	}
+	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
+		if (port == SL_MAX_PORTS || port == i)
+			cli->app->o.pc[i].rate = r;
+}
+
+static void
+cmd_set_tx_ip(struct sl_cli *cli, int argc, char **argv)
+{
+	struct sl_stream_conf *c = &cli->app->o.sc;
+	struct in_addr s, d;
+	uint8_t s6[16], d6[16];
+
+	RTE_SET_USED(argc);
+	if (!stopped(cli))
+		return;
+	if (inet_pton(AF_INET, argv[2], &s) == 1 && inet_pton(AF_INET, argv[3], &d) == 1) {
+		c->src_ip = ntohl(s.s_addr);
+		c->dst_ip = ntohl(d.s_addr);
+		c->ipv6 = false;
+	} else if (inet_pton(AF_INET6, argv[2], s6) == 1 && inet_pton(AF_INET6, argv[3], d6) == 1) {
+		memcpy(c->src_ip6, s6, 16);
+		memcpy(c->dst_ip6, d6, 16);
+		c->ipv6 = true;
+	} else {
+		sl_cli_error(cli, "tx-ip: '%s %s' is not two IPv4 or two IPv6 addresses", argv[2],
+			     argv[3]);
+	}
+}
+
+static void
+cmd_set_tx_udp(struct sl_cli *cli, int argc, char **argv)
+{
+	uint64_t sp, dp;
+
+	if (!stopped(cli) || sl_cli_u64(cli, "source port", argv[2], 0, 65535, &sp) != 0)
+		return;
+	dp = sp;
+	if (argc > 3 && sl_cli_u64(cli, "destination port", argv[3], 0, 65535, &dp) != 0)
+		return;
+	cli->app->o.sc.src_port = (uint16_t)sp;
+	cli->app->o.sc.dst_port = (uint16_t)dp;
+	cli->app->o.sc.tcp = strcmp(argv[1], "tx-tcp") == 0;
+}
+
+static void
+cmd_set_eth_peer(struct sl_cli *cli, int argc, char **argv)
+{
+	struct rte_ether_addr mac;
+	int port;
+
+	RTE_SET_USED(argc);
+	if (!stopped(cli) || (port = sl_cli_port(cli, argv[2], false)) < 0)
+		return;
+	if (rte_ether_unformat_addr(argv[3], &mac) != 0) {
+		sl_cli_error(cli, "eth-peer: '%s' is not a MAC address (e.g. 02:00:00:00:00:01)",
+			     argv[3]);
+		return;
+	}
+	cli->app->o.peer[port] = mac;
+	cli->app->o.peer_set[port] = true;
+}
+
+static void
+cmd_set_vlan(struct sl_cli *cli, int argc, char **argv)
+{
+	uint64_t v = 0;
+	int port;
+
+	RTE_SET_USED(argc);
+	if (!stopped(cli) || (port = sl_cli_port(cli, argv[2], true)) < 0)
+		return;
+	if (strcmp(argv[3], "off") != 0 && sl_cli_u64(cli, "vlan", argv[3], 1, 4094, &v) != 0)
+		return;
+	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
+		if (port == SL_MAX_PORTS || port == i)
+			cli->app->o.pc[i].vlan = (uint16_t)v;
+}
+
+static void
+cmd_set_map(struct sl_cli *cli, int argc, char **argv)
+{
+	struct sl_opts *o = &cli->app->o;
+	char err[160];
+
+	RTE_SET_USED(argc);
+	if (!stopped(cli))
+		return;
+	if (strcmp(argv[2], "default") == 0) {
+		o->nb_map = 0;
+		return;
+	}
+	if (sl_parse_map(o->map, &o->nb_map, argv[2], err, sizeof(err)) != 0)
+		sl_cli_error(cli, "map: %s", err);
+}
+
+const struct sl_cmd sl_cmds_set[] = {
+	{ "set size <sizes>", cmd_set_size,
+	  "frame sizes with FCS: 64, 64,128 (in turn), 64:7,594:4 (weighted), 64-1518 (range)", "set" },
+	{ "set txpkts <sizes>", cmd_set_size, "testpmd's name for set size", "set" },
+	{ "set imix", cmd_set_size, "the classic IMIX: 64:7,594:4,1518:1", "set" },
+	{ "set flows <n>", cmd_set_flows, "vary the source port, then the source address, over n flows", "set" },
+	{ "set rate <port> <rate>", cmd_set_rate,
+	  "per port (or all): 14.88Mpps, 500kpps, 10Gbps (L1), 9.5Gbps-l2, 50%, or max", "set" },
+	{ "set burst <n>", cmd_set_burst, "packets per burst, 1..64", "set" },
+	{ "set tx-ip <src> <dst>", cmd_set_tx_ip, "IPv4 or IPv6 source and destination", "set" },
+	{ "set tx-udp <sport> [<dport>]", cmd_set_tx_udp, "UDP ports (one: both)", "set" },
+	{ "set tx-tcp <sport> [<dport>]", cmd_set_tx_udp, "TCP instead of UDP, with these ports", "set" },
+	{ "set eth-peer <port> <mac>", cmd_set_eth_peer, "destination MAC of a port", "set" },
+	{ "set vlan <port> <id>", cmd_set_vlan, "802.1Q tag of a port (or all); off removes it", "set" },
+	{ "set duration <seconds>", cmd_set_duration, "stop after this long (off: no limit)", "set" },
+	{ "set count <n>", cmd_set_count, "stop after n packets per port (off: no limit)", "set" },
+	{ "set map <spec>", cmd_set_map,
+	  "lcores to queues, as --map: 1-2:0.0 (shared), 1:0.0,2:0.1; default restores the default",
+	  "set" },
+	{ NULL, NULL, NULL, NULL },
+};

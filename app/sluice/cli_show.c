@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* CLI: show port info|stats|xstats, show txq stats, show config. */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <rte_ethdev.h>
+
+#include "cli.h"
+
+static void
+port_info(const struct sl_app *app, uint16_t i)
+{
+	const struct sl_port *p = &app->ports[i];
+	const struct sl_port_conf *pc = &app->o.pc[i];
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+	rte_ether_format_addr(mac, sizeof(mac), &p->mac);
+	printf("port %u: %s, driver %s, MAC %s, NUMA socket %d, link %u Mb/s, max frame %u%s\n",
+	       i, p->name, p->driver, mac, p->socket, p->speed_mbps, p->max_frame,
+	       pc->stopped ? ", stopped (port start to use it)" : "");
+	printf("  txq %u (0: as the map needs), txd %u (0: default), lltx %s%s\n", pc->txq, pc->txd,
+	       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
+	       (p->caps & SL_DRV_CAP_LLTX) ? " (driver is LLTX)" : "");
+}
+
+static void
+port_stats(const struct sl_app *app, uint16_t i)
+{
+	const struct sl_port *p = &app->ports[i];
+	struct sl_txq_stats st;
+	uint64_t pkts = 0, bytes = 0, dropped = 0, backlog = 0;
+	double d = app->start_tsc == 0 ? 0 :
+		(double)((app->running ? rte_rdtsc() : app->end_tsc) - app->start_tsc) /
+		(double)rte_get_tsc_hz();
+
+	for (uint16_t q = 0; q < p->nb_txq; q++) {
+		const struct sl_app_txq *aq = &p->txqs[q];
+
+		if (aq->txq == NULL)
+			continue;
+		sl_txq_stats_get(aq->txq, &st);
+		pkts += st.tx_packets - aq->base.tx_packets;
+		bytes += st.tx_bytes - aq->base.tx_bytes;
+		dropped += st.dropped - aq->base.dropped;
+		backlog += st.backlog;
+	}
+	printf("port %u: tx %" PRIu64 " pkts %" PRIu64 " bytes, dropped %" PRIu64 ", backlog %" PRIu64,
+	       i, pkts, bytes, dropped, backlog);
+	if (d > 0)
+		printf(", over %.2f s: %.3f Mpps %.3f Gb/s L1", d, pkts / d / 1e6,
+		       (bytes + pkts * 24.0) * 8 / d / 1e9);
+	if (d > 0 && p->speed_mbps != 0)
+		printf(" (%.1f%% of line)", (bytes + pkts * 24.0) * 8 / d / (p->speed_mbps * 1e4));
+	printf("%s\n", app->running ? "" : " (last run)");
+}
+
+static void
+port_xstats(const struct sl_app *app, uint16_t i)
+{
+	const struct sl_port *p = &app->ports[i];
+	struct rte_eth_xstat_name *names;
+	struct rte_eth_xstat *xs;
+	int n;
+
+	if (p->is_sim) {
+		struct sl_sim_stats st;
+
+		if (p->sim == NULL) {
+			printf("port %u: no run yet\n", i);
+			return;
+		}
+		sl_sim_stats_get(p->sim, &st);
+		printf("port %u (sim): frames %" PRIu64 " wire_frames %" PRIu64 " busy %" PRIu64
+		       " locked %" PRIu64 " violations %" PRIu64 " lost %" PRIu64 " duplicates %"
+		       PRIu64 " reordered %" PRIu64 "\n", i, st.frames, st.wire_frames, st.busy,
+		       st.locked, st.violations, st.lost, st.duplicates, st.reordered);
+		return;
+	}
+	n = rte_eth_xstats_get(p->eth_id, NULL, 0);
+	if (n <= 0) {
+		printf("port %u: no extended statistics\n", i);
+		return;
+	}
+	names = calloc(n, sizeof(*names));
+	xs = calloc(n, sizeof(*xs));
+	if (names != NULL && xs != NULL && rte_eth_xstats_get_names(p->eth_id, names, n) == n &&
+	    rte_eth_xstats_get(p->eth_id, xs, n) == n)
+		for (int k = 0; k < n; k++)
+			printf("  %-32s %" PRIu64 "\n", names[xs[k].id].name, xs[k].value);
+	free(names);
+	free(xs);
+}
+
+static void
+cmd_show_port(struct sl_cli *cli, int argc, char **argv)
+{
+	int port = sl_cli_port(cli, argv[3], true);
+
+	RTE_SET_USED(argc);
+	if (port < 0)
+		return;
+	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
+		if (port != SL_MAX_PORTS && port != i)
+			continue;
+		if (strcmp(argv[2], "info") == 0)
+			port_info(cli->app, i);
+		else if (strcmp(argv[2], "stats") == 0)
+			port_stats(cli->app, i);
+		else
+			port_xstats(cli->app, i);
+	}
+}
+
+static void
+cmd_show_txq(struct sl_cli *cli, int argc, char **argv)
+{
+	int port = argc > 3 ? sl_cli_port(cli, argv[3], true) : SL_MAX_PORTS;
+	bool any = false;
+
+	if (port < 0)
+		return;
+	printf("%-4s %-5s %-9s %-12s %12s %8s %10s %10s %8s %8s\n", "port", "queue", "mode",
+	       "lcores", "pkts", "busy", "collisions", "requeued", "backlog", "dropped");
+	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
+		const struct sl_port *p = &cli->app->ports[i];
+
+		if (port != SL_MAX_PORTS && port != i)
+			continue;
+		for (uint16_t q = 0; q < p->nb_txq; q++) {
+			const struct sl_app_txq *aq = &p->txqs[q];
+			struct sl_txq_stats st;
+			char lc[64] = "-";
+			size_t off = 0;
+
+			if (aq->txq == NULL)
+				continue;
+			for (uint16_t l = 0; l < aq->nb_lcores && off < sizeof(lc); l++)
+				off += snprintf(lc + off, sizeof(lc) - off, "%s%u", l ? "," : "",
+						aq->lcores[l]);
+			sl_txq_stats_get(aq->txq, &st);
+			printf("%-4u %-5u %-9s %-12s %12" PRIu64 " %8" PRIu64 " %10" PRIu64 " %10" PRIu64
+			       " %8u %8" PRIu64 "\n", i, q, sl_txq_mode_name(aq->txq->mode), lc,
+			       st.tx_packets - aq->base.tx_packets, st.busy - aq->base.busy,
+			       st.collisions - aq->base.collisions, st.requeued - aq->base.requeued,
+			       st.backlog, st.dropped - aq->base.dropped);
+			any = true;
+		}
+	}
+	if (!any)
+		printf("(no queues yet: start builds them)\n");
+}
+
+static void
+cmd_show_config(struct sl_cli *cli, int argc, char **argv)
+{
+	const struct sl_opts *o = &cli->app->o;
+	const struct sl_stream_conf *c = &o->sc;
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (c->size_max != 0) {
+		printf("size %u-%u\n", c->size_min, c->size_max);
+	} else {
+		printf("size");
+		for (uint16_t i = 0; i < c->nb_sizes; i++)
+			printf("%s%u:%u", i ? "," : " ", c->sizes[i], c->weights[i]);
+		printf("%s\n", o->size_given ? "" : " (default: the smallest the headers allow)");
+	}
+	printf("flows %u\nburst %u\n", c->flows > 1 ? c->flows : 1, o->burst);
+	if (o->duration_us != 0)
+		printf("duration %.6g s\n", o->duration_us / 1e6);
+	else
+		printf("duration off\n");
+	if (o->count != 0)
+		printf("count %" PRIu64 "\n", o->count);
+	else
+		printf("count off\n");
+	if (c->ipv6) {
+		inet_ntop(AF_INET6, c->src_ip6, a, sizeof(a));
+		inet_ntop(AF_INET6, c->dst_ip6, b, sizeof(b));
+	} else {
+		struct in_addr s = { htonl(c->src_ip) }, d = { htonl(c->dst_ip) };
+
+		inet_ntop(AF_INET, &s, a, sizeof(a));
+		inet_ntop(AF_INET, &d, b, sizeof(b));
+	}
+	printf("tx-ip %s %s\n%s %u %u\n", a, b, c->tcp ? "tx-tcp" : "tx-udp", c->src_port,
+	       c->dst_port);
+	printf("lock %s\n", o->lock == SL_LOCK_SPIN ? "spin" : "trylock");
+	printf("map");
+	if (o->nb_map == 0)
+		printf(" default (each worker lcore its own queue on every port)");
+	for (uint16_t i = 0; i < o->nb_map; i++)
+		printf("%s%u:%u.%u", i ? "," : " ", o->map[i].lcore, o->map[i].port, o->map[i].queue);
+	printf("\n");
+	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
+		const struct sl_port_conf *pc = &o->pc[i];
+		char rs[64], mac[40] = "default";
+
+		sl_rate_str(&pc->rate, rs, sizeof(rs));
+		if (o->peer_set[i])
+			rte_ether_format_addr(mac, sizeof(mac), &o->peer[i]);
+		printf("port %u: rate %s, eth-peer %s, vlan %u, txq %u, txd %u, lltx %s%s\n", i, rs,
+		       mac, pc->vlan, pc->txq, pc->txd,
+		       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
+		       pc->stopped ? ", stopped" : "");
+	}
+}
+
+const struct sl_cmd sl_cmds_show[] = {
+	{ "show port info|stats|xstats <port>", cmd_show_port,
+	  "port details, TX statistics since the last clear, or the driver's extended statistics; <port> or all",
+	  "show" },
+	{ "show txq stats [<port>]", cmd_show_txq,
+	  "per queue: mode, lcores, pkts, busy, collisions, requeued, backlog, dropped; <port> or all",
+	  "show" },
+	{ "show config", cmd_show_config, "the configuration the next start uses", "show" },
+	{ NULL, NULL, NULL, NULL },
+};
