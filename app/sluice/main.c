@@ -169,6 +169,7 @@ main(int argc, char **argv)
 	ret = sl_ports_probe(&app);
 	if (ret != 0)
 		goto out;
+	sl_telemetry_init(&app);
 	if (app.o.interactive || app.o.cmdline_file != NULL) {
 		code = run_cli(&app);
 		goto out;

@@ -17,10 +17,6 @@
 #define L1_EXTRA 24 /* FCS + preamble + SFD + IFG, beyond the bytes handed */
 #define L2_EXTRA 4  /* FCS */
 
-struct port_totals {
-	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;
-};
-
 static uint64_t
 txq_generated(const struct sl_app *app, const struct sl_txq *q)
 {
@@ -36,8 +32,8 @@ txq_generated(const struct sl_app *app, const struct sl_txq *q)
 	return g;
 }
 
-static void
-port_totals(const struct sl_app *app, uint16_t pid, struct port_totals *pt)
+void
+sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct port_totals *pt)
 {
 	const struct sl_port *p = &app->ports[pid];
 
@@ -107,7 +103,7 @@ sl_report_live(const struct sl_app *app, double elapsed)
 		struct port_totals pt;
 		double pps, l1;
 
-		port_totals(app, i, &pt);
+		sl_report_port_totals(app, i, &pt);
 		pps = dt > 0 ? (pt.tx_packets - last_pkts[i]) / dt : 0;
 		l1 = dt > 0 ? ((pt.tx_bytes - last_bytes[i]) + (pt.tx_packets - last_pkts[i]) *
 			       (double)L1_EXTRA) * 8 / dt : 0;
@@ -134,7 +130,7 @@ sl_report_summary(const struct sl_app *app)
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct port_totals pt;
 
-		port_totals(app, i, &pt);
+		sl_report_port_totals(app, i, &pt);
 		printf("port %u %-12s tx %14" PRIu64 " pkts %16" PRIu64 " bytes  %9.3f Mpps  "
 		       "%8.3f Gb/s L1  dropped %" PRIu64 "\n", i, app->ports[i].name,
 		       pt.tx_packets, pt.tx_bytes, d > 0 ? pt.tx_packets / d / 1e6 : 0,
@@ -294,7 +290,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		struct port_totals pt;
 
-		port_totals(app, i, &pt);
+		sl_report_port_totals(app, i, &pt);
 		all.generated += pt.generated;
 		all.tx_packets += pt.tx_packets;
 		all.tx_bytes += pt.tx_bytes;
@@ -322,7 +318,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 		const struct sl_port *p = &app->ports[i];
 		struct port_totals pt;
 
-		port_totals(app, i, &pt);
+		sl_report_port_totals(app, i, &pt);
 		sl_json_obj_open(&j, NULL);
 		sl_json_u64(&j, "port", i);
 		sl_json_str(&j, "name", p->name);

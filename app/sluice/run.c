@@ -717,6 +717,7 @@ sl_run_teardown(struct sl_app *app)
 void
 sl_run_release(struct sl_app *app)
 {
+	rte_spinlock_lock(&app->tel_lock);
 	sl_ports_free(app);
 	for (uint16_t i = 0; i < app->nb_workers; i++) {
 		struct sl_worker *w = app->workers[i];
@@ -728,4 +729,5 @@ sl_run_release(struct sl_app *app)
 	}
 	app->nb_workers = 0;
 	app->discarded = 0;
+	rte_spinlock_unlock(&app->tel_lock);
 }

@@ -13,6 +13,7 @@
 
 #include <rte_ether.h>
 #include <rte_lcore.h>
+#include <rte_spinlock.h>
 
 #include "sl_ethdev.h"
 #include "sl_gen.h"
@@ -157,6 +158,7 @@ struct sl_app {
 	struct sl_map_entry map[SL_MAP_MAX]; /* the map in force: --map, or the default */
 	uint16_t nb_map;
 	bool running;
+	rte_spinlock_t tel_lock;     /* telemetry reads vs. a run being released */
 	unsigned int runs;           /* runs started */
 	uint64_t next_stats;         /* TSC of the next live stats line */
 };
@@ -207,10 +209,17 @@ void sl_run_teardown(struct sl_app *app);
 void sl_run_release(struct sl_app *app);
 
 /* report.c */
+struct port_totals {
+	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;
+};
+void sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct port_totals *pt);
 void sl_report_modes(const struct sl_app *app);
 void sl_report_live(const struct sl_app *app, double elapsed);
 void sl_report_summary(const struct sl_app *app);
 int sl_report_json(const struct sl_app *app, const char *path);
+
+/* telemetry.c: /sluice/totals, /sluice/ports, /sluice/txqs */
+void sl_telemetry_init(struct sl_app *app);
 
 /* Print "sluice: <msg>" on stderr. */
 void sl_err(const char *fmt, ...) __rte_format_printf(1, 2);
