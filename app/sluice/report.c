@@ -52,6 +52,22 @@ sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct port_totals
 	}
 }
 
+void
+sl_report_totals(const struct sl_app *app, struct port_totals *all)
+{
+	memset(all, 0, sizeof(*all));
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		struct port_totals pt;
+
+		sl_report_port_totals(app, i, &pt);
+		all->generated += pt.generated;
+		all->tx_packets += pt.tx_packets;
+		all->tx_bytes += pt.tx_bytes;
+		all->dropped += pt.dropped;
+		all->backlog += pt.backlog;
+	}
+}
+
 static void
 lcore_list(char *buf, size_t len, const struct sl_app_txq *aq)
 {
@@ -273,7 +289,7 @@ int
 sl_report_json(const struct sl_app *app, const char *path)
 {
 	double d = elapsed_s(app);
-	struct port_totals all = { 0 };
+	struct port_totals all;
 	struct sl_json j;
 	FILE *f = fopen(path, "w");
 	int ret;
@@ -287,16 +303,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 	sl_json_str(&j, "version", SL_VERSION);
 	sl_json_str(&j, "dpdk", rte_version());
 	sl_json_dbl(&j, "duration_s", d);
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		struct port_totals pt;
-
-		sl_report_port_totals(app, i, &pt);
-		all.generated += pt.generated;
-		all.tx_packets += pt.tx_packets;
-		all.tx_bytes += pt.tx_bytes;
-		all.dropped += pt.dropped;
-		all.backlog += pt.backlog;
-	}
+	sl_report_totals(app, &all);
 	sl_json_obj_open(&j, "totals");
 	sl_json_u64(&j, "generated", all.generated);
 	sl_json_u64(&j, "tx_packets", all.tx_packets);

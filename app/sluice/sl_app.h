@@ -213,6 +213,7 @@ struct port_totals {
 	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;
 };
 void sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct port_totals *pt);
+void sl_report_totals(const struct sl_app *app, struct port_totals *all);
 void sl_report_modes(const struct sl_app *app);
 void sl_report_live(const struct sl_app *app, double elapsed);
 void sl_report_summary(const struct sl_app *app);

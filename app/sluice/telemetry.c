@@ -33,21 +33,12 @@ tel_port(const char *params, int *port)
 static int
 tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct port_totals all = { 0 };
+	struct port_totals all;
 
 	RTE_SET_USED(cmd);
 	RTE_SET_USED(params);
 	rte_spinlock_lock(&tel_app->tel_lock);
-	for (uint16_t i = 0; i < tel_app->nb_ports; i++) {
-		struct port_totals pt;
-
-		sl_report_port_totals(tel_app, i, &pt);
-		all.generated += pt.generated;
-		all.tx_packets += pt.tx_packets;
-		all.tx_bytes += pt.tx_bytes;
-		all.dropped += pt.dropped;
-		all.backlog += pt.backlog;
-	}
+	sl_report_totals(tel_app, &all);
 	rte_spinlock_unlock(&tel_app->tel_lock);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "generated", all.generated);
