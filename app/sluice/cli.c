@@ -255,10 +255,13 @@ sl_cli_interact(struct sl_cli *cli)
 		int ready = poll(&pfd, 1, cli->app->running ? 0 : 50);
 
 		if (ready > 0) {
-			if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
+			/* Input first: a pipe may hang up with lines still to read. */
+			if (pfd.revents & POLLIN) {
+				if (cmdline_poll(cli->cl) == RDLINE_EXITED)
+					break;
+			} else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
 				break;
-			if (cmdline_poll(cli->cl) == RDLINE_EXITED)
-				break;
+			}
 		}
 		if (cli->app->running) {
 			if (!sl_run_tick(cli->app)) {

@@ -153,15 +153,38 @@ cmd_show_txq(struct sl_cli *cli, int argc, char **argv)
 		printf("(no queues yet: start builds them)\n");
 }
 
+static void show_streams(const struct sl_opts *o, const struct sl_stream_conf *c, char *a,
+			 char *b);
+static void show_map(const struct sl_opts *o);
+static void show_ports(const struct sl_app *app);
+
 static void
 cmd_show_config(struct sl_cli *cli, int argc, char **argv)
 {
 	const struct sl_opts *o = &cli->app->o;
 	const struct sl_stream_conf *c = &o->sc;
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	const char *what = argc > 2 ? argv[2] : "all";
+	bool all = strcmp(what, "all") == 0;
 
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	if (!all && strcmp(what, "map") != 0 && strcmp(what, "streams") != 0 &&
+	    strcmp(what, "ports") != 0) {
+		sl_cli_error(cli, "show config: '%s': give map, streams, ports or all", what);
+		return;
+	}
+	if (all || strcmp(what, "streams") == 0)
+		show_streams(o, c, a, b);
+	if (all)
+		printf("burst %u\nlock %s\n", o->burst, o->lock == SL_LOCK_SPIN ? "spin" : "trylock");
+	if (all || strcmp(what, "map") == 0)
+		show_map(o);
+	if (all || strcmp(what, "ports") == 0)
+		show_ports(cli->app);
+}
+
+static void
+show_streams(const struct sl_opts *o, const struct sl_stream_conf *c, char *a, char *b)
+{
 	if (c->size_max != 0) {
 		printf("size %u-%u\n", c->size_min, c->size_max);
 	} else {
@@ -170,7 +193,7 @@ cmd_show_config(struct sl_cli *cli, int argc, char **argv)
 			printf("%s%u:%u", i ? "," : " ", c->sizes[i], c->weights[i]);
 		printf("%s\n", o->size_given ? "" : " (default: the smallest the headers allow)");
 	}
-	printf("flows %u\nburst %u\n", c->flows > 1 ? c->flows : 1, o->burst);
+	printf("flows %u\n", c->flows > 1 ? c->flows : 1);
 	if (o->duration_us != 0)
 		printf("duration %.6g s\n", o->duration_us / 1e6);
 	else
@@ -180,24 +203,35 @@ cmd_show_config(struct sl_cli *cli, int argc, char **argv)
 	else
 		printf("count off\n");
 	if (c->ipv6) {
-		inet_ntop(AF_INET6, c->src_ip6, a, sizeof(a));
-		inet_ntop(AF_INET6, c->dst_ip6, b, sizeof(b));
+		inet_ntop(AF_INET6, c->src_ip6, a, INET6_ADDRSTRLEN);
+		inet_ntop(AF_INET6, c->dst_ip6, b, INET6_ADDRSTRLEN);
 	} else {
 		struct in_addr s = { htonl(c->src_ip) }, d = { htonl(c->dst_ip) };
 
-		inet_ntop(AF_INET, &s, a, sizeof(a));
-		inet_ntop(AF_INET, &d, b, sizeof(b));
+		inet_ntop(AF_INET, &s, a, INET6_ADDRSTRLEN);
+		inet_ntop(AF_INET, &d, b, INET6_ADDRSTRLEN);
 	}
 	printf("tx-ip %s %s\n%s %u %u\n", a, b, c->tcp ? "tx-tcp" : "tx-udp", c->src_port,
 	       c->dst_port);
-	printf("lock %s\n", o->lock == SL_LOCK_SPIN ? "spin" : "trylock");
+}
+
+static void
+show_map(const struct sl_opts *o)
+{
 	printf("map");
 	if (o->nb_map == 0)
 		printf(" default (each worker lcore its own queue on every port)");
 	for (uint16_t i = 0; i < o->nb_map; i++)
 		printf("%s%u:%u.%u", i ? "," : " ", o->map[i].lcore, o->map[i].port, o->map[i].queue);
 	printf("\n");
-	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
+}
+
+static void
+show_ports(const struct sl_app *app)
+{
+	const struct sl_opts *o = &app->o;
+
+	for (uint16_t i = 0; i < app->nb_ports; i++) {
 		const struct sl_port_conf *pc = &o->pc[i];
 		char rs[64], mac[40] = "default";
 
@@ -218,6 +252,7 @@ const struct sl_cmd sl_cmds_show[] = {
 	{ "show txq stats [<port>]", cmd_show_txq,
 	  "per queue: mode, lcores, pkts, busy, collisions, requeued, backlog, dropped; <port> or all",
 	  "show" },
-	{ "show config", cmd_show_config, "the configuration the next start uses", "show" },
+	{ "show config [<what>]", cmd_show_config,
+	  "the configuration the next start uses: map, streams, ports, or all (default)", "show" },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -108,31 +108,55 @@ elapsed_s(const struct sl_app *app)
 	return (double)(end - app->start_tsc) / (double)rte_get_tsc_hz();
 }
 
+/*
+ * One line per port: rates since the last line (pps, L1 and L2 bit/s, % of
+ * line), totals, drops, backlog, and the run's progress against --duration
+ * or --count; then one line per shared queue: mode, collisions, requeues,
+ * backlog.
+ */
 void
-sl_report_live(const struct sl_app *app, double elapsed)
+sl_report_live(struct sl_app *app, double elapsed)
 {
-	static uint64_t last_pkts[SL_MAX_PORTS], last_bytes[SL_MAX_PORTS];
-	static double last_t;
-	double dt = elapsed - last_t;
+	struct sl_live *lv = &app->live;
+	double dt = elapsed - lv->t;
 
+	if (dt <= 0)
+		return;
 	for (uint16_t i = 0; i < app->nb_ports; i++) {
+		const struct sl_port *p = &app->ports[i];
 		struct port_totals pt;
-		double pps, l1;
+		double pps, l1, l2;
 
 		sl_report_port_totals(app, i, &pt);
-		pps = dt > 0 ? (pt.tx_packets - last_pkts[i]) / dt : 0;
-		l1 = dt > 0 ? ((pt.tx_bytes - last_bytes[i]) + (pt.tx_packets - last_pkts[i]) *
-			       (double)L1_EXTRA) * 8 / dt : 0;
-		printf("[%7.2fs] port %u: %10.3f Mpps %9.3f Gb/s L1", elapsed, i, pps / 1e6,
-		       l1 / 1e9);
-		if (app->ports[i].speed_mbps != 0)
-			printf(" (%5.1f%% of line)", l1 / (app->ports[i].speed_mbps * 1e6) * 100);
-		printf("  tx %" PRIu64 " dropped %" PRIu64 " backlog %" PRIu64 "\n", pt.tx_packets,
-		       pt.dropped, pt.backlog);
-		last_pkts[i] = pt.tx_packets;
-		last_bytes[i] = pt.tx_bytes;
+		pps = (pt.tx_packets - lv->pkts[i]) / dt;
+		l2 = ((pt.tx_bytes - lv->bytes[i]) + (pt.tx_packets - lv->pkts[i]) *
+		      (double)L2_EXTRA) * 8 / dt;
+		l1 = l2 + (pt.tx_packets - lv->pkts[i]) * (double)(L1_EXTRA - L2_EXTRA) * 8 / dt;
+		printf("[%7.2fs", elapsed);
+		if (app->o.duration_us != 0)
+			printf("/%.0fs", app->o.duration_us / 1e6);
+		printf("] port %u: %9.3f Mpps %8.3f Gb/s L1 %8.3f Gb/s L2", i, pps / 1e6, l1 / 1e9,
+		       l2 / 1e9);
+		if (p->speed_mbps != 0)
+			printf(" (%5.1f%% of line)", l1 / (p->speed_mbps * 1e6) * 100);
+		printf("  tx %" PRIu64, pt.tx_packets);
+		if (app->o.count != 0)
+			printf("/%" PRIu64, app->o.count);
+		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", pt.dropped, pt.backlog);
+		lv->pkts[i] = pt.tx_packets;
+		lv->bytes[i] = pt.tx_bytes;
+		for (uint16_t q = 0; q < p->nb_txq; q++) {
+			struct sl_txq_stats st;
+
+			if (p->txqs[q].txq == NULL || p->txqs[q].nb_lcores < 2)
+				continue;
+			sl_txq_stats_get(p->txqs[q].txq, &st);
+			printf("           txq %u %-6s %u lcores: collisions %" PRIu64 " requeued %" PRIu64
+			       " busy %" PRIu64 " backlog %u\n", q, sl_txq_mode_name(p->txqs[q].txq->mode),
+			       p->txqs[q].nb_lcores, st.collisions, st.requeued, st.busy, st.backlog);
+		}
 	}
-	last_t = elapsed;
+	lv->t = elapsed;
 	fflush(stdout);
 }
 

@@ -638,6 +638,7 @@ sl_run_launch(struct sl_app *app)
 	if (o->duration_us != 0)
 		deadline = app->start_tsc + o->duration_us * hz / US_PER_S;
 	app->next_stats = app->start_tsc + (uint64_t)(o->stats_period * (double)hz);
+	memset(&app->live, 0, sizeof(app->live));
 	for (uint16_t i = 0; i < app->nb_workers; i++) {
 		struct sl_worker *w = app->workers[i];
 

@@ -145,6 +145,12 @@ struct sl_worker {
 	uint32_t done;               /* set (release) when the loop has ended */
 } __rte_cache_aligned;
 
+/* Live stats: the counters at the last line. */
+struct sl_live {
+	double t;
+	uint64_t pkts[SL_MAX_PORTS], bytes[SL_MAX_PORTS];
+};
+
 struct sl_app {
 	struct sl_opts o;
 	struct sl_port ports[SL_MAX_PORTS];
@@ -161,6 +167,7 @@ struct sl_app {
 	rte_spinlock_t tel_lock;     /* telemetry reads vs. a run being released */
 	unsigned int runs;           /* runs started */
 	uint64_t next_stats;         /* TSC of the next live stats line */
+	struct sl_live live;
 };
 
 /* Stop flag: written by the signal handler and the main lcore, read by workers. */
@@ -215,7 +222,7 @@ struct port_totals {
 void sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct port_totals *pt);
 void sl_report_totals(const struct sl_app *app, struct port_totals *all);
 void sl_report_modes(const struct sl_app *app);
-void sl_report_live(const struct sl_app *app, double elapsed);
+void sl_report_live(struct sl_app *app, double elapsed);
 void sl_report_summary(const struct sl_app *app);
 int sl_report_json(const struct sl_app *app, const char *path);
 
