@@ -134,7 +134,7 @@ sl_report_live(struct sl_app *app, double elapsed)
 		l1 = l2 + (pt.tx_packets - lv->pkts[i]) * (double)(L1_EXTRA - L2_EXTRA) * 8 / dt;
 		printf("[%7.2fs", elapsed);
 		if (app->o.duration_us != 0)
-			printf("/%.0fs", app->o.duration_us / 1e6);
+			printf("/%.6gs", app->o.duration_us / 1e6);
 		printf("] port %u: %9.3f Mpps %8.3f Gb/s L1 %8.3f Gb/s L2", i, pps / 1e6, l1 / 1e9,
 		       l2 / 1e9);
 		if (p->speed_mbps != 0)
