@@ -145,8 +145,10 @@ sl_cli_init(struct sl_cli *cli, struct sl_app *app)
 void
 sl_cli_free(struct sl_cli *cli)
 {
-	if (cli->cl != NULL)
-		cmdline_stdin_exit(cli->cl);
+	if (cli->cl != NULL && cli->on_stdin)
+		cmdline_stdin_exit(cli->cl); /* restores the terminal */
+	else if (cli->cl != NULL)
+		cmdline_free(cli->cl);
 	cli->cl = NULL;
 }
 
@@ -234,7 +236,7 @@ sl_cli_file(struct sl_cli *cli, const char *path)
 			rte_delay_us_sleep(200);
 		if (cli->app->running)
 			sl_cli_stop_run(cli);
-		if (cli->quit)
+		if (cli->quit || sl_quitting())
 			break;
 	}
 	fclose(f);
@@ -242,15 +244,17 @@ sl_cli_file(struct sl_cli *cli, const char *path)
 }
 
 void
-sl_cli_interact(struct sl_cli *cli)
+sl_cli_interact(struct sl_cli *cli, bool auto_start)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 
-	if (cli->cl != NULL)
-		cmdline_free(cli->cl);
+	sl_cli_free(cli);
 	cli->cl = cmdline_stdin_new(ctx, "sluice> ");
 	if (cli->cl == NULL)
 		return;
+	cli->on_stdin = true;
+	if (auto_start)
+		sl_cli_line(cli, "start");
 	while (!cli->quit && !sl_quitting()) {
 		int ready = poll(&pfd, 1, cli->app->running ? 0 : 50);
 

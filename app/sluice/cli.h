@@ -40,6 +40,7 @@ struct sl_cli {
 	struct cmdline *cl;
 	bool quit;
 	bool failed;        /* the last command printed an error */
+	bool on_stdin;      /* cl is the terminal's (cmdline_stdin_new): restore it at exit */
 };
 
 /* The tables, one per command family (cli_*.c), NULL-terminated. */
@@ -55,8 +56,8 @@ void sl_cli_error(struct sl_cli *cli, const char *fmt, ...) __rte_format_printf(
 int sl_cli_init(struct sl_cli *cli, struct sl_app *app);
 /* Run the commands of a file; stops at the first error (file:line named). */
 int sl_cli_file(struct sl_cli *cli, const char *path);
-/* The interactive prompt, until quit (or EOF, or a signal). */
-void sl_cli_interact(struct sl_cli *cli);
+/* The interactive prompt, until quit (or EOF, or a signal); start first if asked. */
+void sl_cli_interact(struct sl_cli *cli, bool auto_start);
 /* Stop the run: finish, summary, JSON. */
 void sl_cli_stop_run(struct sl_cli *cli);
 /* The help of every command whose syntax starts with prefix (NULL: all). */

@@ -38,6 +38,10 @@ cmd_start(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "traffic is already running (stop first)");
 		return;
 	}
+	if (sl_quitting()) {
+		sl_cli_error(cli, "not started: the program is quitting (a signal)");
+		return;
+	}
 	if (sl_run_setup(cli->app) != 0) {
 		sl_run_release(cli->app);
 		sl_cli_error(cli, "not started: fix the configuration above and start again");

@@ -88,8 +88,8 @@ cmd_set_duration(struct sl_cli *cli, int argc, char **argv)
 		return;
 	}
 	v = strtod(argv[2], &end);
-	if (end == argv[2] || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e7) {
-		sl_cli_error(cli, "duration: '%s' is not a positive number of seconds (or off)",
+	if (end == argv[2] || *end != '\0' || !isfinite(v) || v <= 0 || v > 64800) {
+		sl_cli_error(cli, "duration: '%s' is not a number of seconds up to 64800 (or off)",
 			     argv[2]);
 		return;
 	}
@@ -209,6 +209,16 @@ cmd_set_vlan(struct sl_cli *cli, int argc, char **argv)
 }
 
 static void
+cmd_set_field(struct sl_cli *cli, int argc, char **argv)
+{
+	char err[200];
+
+	RTE_SET_USED(argc);
+	if (stopped(cli) && sl_parse_field(&cli->app->o.sc, argv[2], err, sizeof(err)) != 0)
+		sl_cli_error(cli, "%s", err);
+}
+
+static void
 cmd_set_map(struct sl_cli *cli, int argc, char **argv)
 {
 	struct sl_opts *o = &cli->app->o;
@@ -241,6 +251,8 @@ const struct sl_cmd sl_cmds_set[] = {
 	{ "set vlan <port> <id>", cmd_set_vlan, "802.1Q tag of a port (or all); off removes it", "set" },
 	{ "set duration <seconds>", cmd_set_duration, "stop after this long (off: no limit)", "set" },
 	{ "set count <n>", cmd_set_count, "stop after n packets per port (off: no limit)", "set" },
+	{ "set field <spec>", cmd_set_field,
+	  "vary a header field: NAME=MODE:ARGS as --field (dst-ip=inc:198.18.0.2,100), or off", "set" },
 	{ "set map <spec>", cmd_set_map,
 	  "lcores to queues, as --map: 1-2:0.0 (shared), 1:0.0,2:0.1; default restores the default",
 	  "set" },

@@ -112,11 +112,9 @@ run_cli(struct sl_app *a)
 		return SL_EXIT_USAGE;
 	}
 	if (a->o.interactive) {
-		if (a->o.auto_start && !cli.quit)
-			sl_cli_line(&cli, "start");
-		if (!cli.quit)
-			sl_cli_interact(&cli);
-	} else if (a->runs == 0 && !cli.quit) {
+		if (!cli.quit && !sl_quitting())
+			sl_cli_interact(&cli, a->o.auto_start);
+	} else if (a->runs == 0 && !cli.quit && !sl_quitting()) {
 		if (sl_cli_line(&cli, "start") != 0)
 			code = SL_EXIT_USAGE;
 		while (a->running && sl_run_tick(a))

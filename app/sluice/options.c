@@ -28,7 +28,7 @@ enum {
 	OPT_DURATION = 256, OPT_COUNT, OPT_BURST, OPT_SIZE, OPT_TX_IP, OPT_TX_UDP,
 	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
-	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF,
+	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
 };
 
 static const struct option long_opts[] = {
@@ -55,6 +55,7 @@ static const struct option long_opts[] = {
 	{ "ipv6", no_argument, NULL, OPT_IPV6 },
 	{ "tx-ip6", required_argument, NULL, OPT_TX_IP6 },
 	{ "tcp", no_argument, NULL, OPT_TCP },
+	{ "field", required_argument, NULL, OPT_FIELD },
 	{ "tx-port", required_argument, NULL, OPT_TX_UDP },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "auto-start", no_argument, NULL, 'a' },
@@ -87,6 +88,10 @@ sl_usage(void)
 	       "  --vlan ID             802.1Q tag\n"
 	       "  --ipv6                IPv6 (2001:2::1 -> 2001:2::2), --tx-ip6 SRC,DST to set\n"
 	       "  --tcp                 TCP instead of UDP (ports from --tx-udp / --tx-port)\n"
+	       "  --field NAME=MODE:ARGS  vary a header field, repeatable: NAME src-mac, dst-mac,\n"
+	       "                        src-ip, dst-ip, src-port, dst-port, vlan; MODE inc|dec|\n"
+	       "                        random:START,COUNT or list:V1,V2,... e.g.\n"
+	       "                        dst-ip=inc:198.18.0.2,100  vlan=list:10,20\n"
 	       "  --tx-ip SRC,DST       IPv4 source and destination\n"
 	       "  --tx-udp SP[,DP]      UDP source and destination ports\n"
 	       "  --eth-peer P,MAC      destination MAC on port P\n"
@@ -154,8 +159,8 @@ parse_seconds(const char *opt, const char *s)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e7)
-		usage_error(opt, "'%s' is not a positive number of seconds", s);
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v <= 0 || v > 64800)
+		usage_error(opt, "'%s' is not a number of seconds from 0 to 64800 (18 h: the pacer and sim clocks are 48-bit)", s);
 	return v;
 }
 
@@ -291,6 +296,108 @@ parse_sizes(struct sl_stream_conf *c, const char *arg)
 
 	if (sl_parse_sizes(c, arg, err, sizeof(err)) != 0)
 		usage_error("--size", "%s", err);
+}
+
+/* One value of a field: an IPv4 address, a MAC's low 3 bytes (aa:bb:cc), or a number. */
+static int
+field_value(enum sl_field_kind kind, const char *s, uint32_t *v)
+{
+	struct in_addr a;
+	unsigned int m[3];
+	int n = 0;
+	long x;
+
+	if ((kind == SL_FIELD_SRC_IP || kind == SL_FIELD_DST_IP) && inet_pton(AF_INET, s, &a) == 1) {
+		*v = ntohl(a.s_addr);
+		return 0;
+	}
+	if ((kind == SL_FIELD_SRC_MAC || kind == SL_FIELD_DST_MAC) &&
+	    sscanf(s, "%2x:%2x:%2x%n", &m[0], &m[1], &m[2], &n) == 3 && s[n] == '\0') {
+		*v = m[0] << 16 | m[1] << 8 | m[2];
+		return 0;
+	}
+	x = whole(s, 0, UINT32_MAX);
+	if (x < 0)
+		return -EINVAL;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/*
+ * NAME=MODE:ARGS, e.g. dst-ip=inc:198.18.0.2,100  src-mac=random:00:00:01,16
+ * dst-port=dec:2000,10  vlan=list:10,20,30. A field of the same name is
+ * replaced; "off" clears them all. On error c is unchanged.
+ */
+int
+sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
+{
+	static const char *const names[] = { "src-mac", "dst-mac", "src-ip", "dst-ip",
+					     "src-port", "dst-port", "vlan" };
+	static const char *const modes[] = { "inc", "dec", "random", "list" };
+	struct sl_field_conf f = { 0 };
+	char buf[256], *eq, *colon, *save = NULL, *tok;
+	uint16_t k;
+	int i;
+
+	if (strcmp(arg, "off") == 0) {
+		c->nb_fields = 0;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	eq = strchr(buf, '=');
+	colon = eq != NULL ? strchr(eq, ':') : NULL;
+	if (eq == NULL || colon == NULL) {
+		snprintf(err, len, "'%s' is not NAME=MODE:ARGS (e.g. dst-ip=inc:198.18.0.2,100)", arg);
+		return -EINVAL;
+	}
+	*eq = *colon = '\0';
+	for (i = 0; i < (int)RTE_DIM(names) && strcmp(buf, names[i]) != 0; i++)
+		;
+	if (i == (int)RTE_DIM(names)) {
+		snprintf(err, len, "field '%s': give src-mac, dst-mac, src-ip, dst-ip, src-port, "
+			 "dst-port or vlan", buf);
+		return -EINVAL;
+	}
+	f.kind = i;
+	for (i = 0; i < (int)RTE_DIM(modes) && strcmp(eq + 1, modes[i]) != 0; i++)
+		;
+	if (i == (int)RTE_DIM(modes)) {
+		snprintf(err, len, "field mode '%s': give inc, dec, random or list", eq + 1);
+		return -EINVAL;
+	}
+	f.mode = i;
+	for (tok = strtok_r(colon + 1, ",", &save), k = 0; tok != NULL;
+	     tok = strtok_r(NULL, ",", &save), k++) {
+		uint32_t v;
+
+		if (k == SL_FIELD_LIST_MAX || field_value(f.kind, tok, &v) != 0 ||
+		    (f.mode != SL_FIELD_LIST && k > 1)) {
+			snprintf(err, len, "field %s: bad value '%s' (%s)", names[f.kind], tok,
+				 f.mode == SL_FIELD_LIST ? "at most 16 values" : "give START,COUNT");
+			return -EINVAL;
+		}
+		if (f.mode == SL_FIELD_LIST)
+			f.list[f.nb_list++] = v;
+		else if (k == 0)
+			f.start = v;
+		else
+			f.count = v;
+	}
+	if (f.mode == SL_FIELD_LIST ? f.nb_list == 0 : f.count == 0) {
+		snprintf(err, len, "field %s: %s", names[f.kind],
+			 f.mode == SL_FIELD_LIST ? "give at least one value" : "give START,COUNT (COUNT >= 1)");
+		return -EINVAL;
+	}
+	for (k = 0; k < c->nb_fields && c->fields[k].kind != f.kind; k++)
+		;
+	if (k == SL_FIELD_MAX) {
+		snprintf(err, len, "at most %d fields", SL_FIELD_MAX);
+		return -EINVAL;
+	}
+	c->fields[k] = f;
+	if (k == c->nb_fields)
+		c->nb_fields++;
+	return 0;
 }
 
 int
@@ -559,6 +666,13 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 		case OPT_TCP:
 			o->sc.tcp = true;
 			break;
+		case OPT_FIELD: {
+			char err[200];
+
+			if (sl_parse_field(&o->sc, optarg, err, sizeof(err)) != 0)
+				usage_error("--field", "%s", err);
+			break;
+		}
 		case OPT_TX_IP:
 			comma = strchr(optarg, ',');
 			if (comma == NULL)

@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <sched.h>
 
 #include <numa.h>
@@ -221,7 +222,8 @@ streams_build(struct sl_app *app)
 		c.dst_mac = o->peer_set[i] ? o->peer[i] :
 			(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)i } };
 		if (sl_stream_build(&p->stream, &c, p->max_frame, err, sizeof(err)) != 0) {
-			sl_err("%s: port %u (%s): %s", strstr(err, "VLAN") ? "--vlan" :
+			sl_err("%s: port %u (%s): %s", strncmp(err, "field", 5) == 0 ? "--field" :
+			       strstr(err, "VLAN") ? "--vlan" :
 			       strstr(err, "flows") ? "--flows" : "--size", i, p->name, err);
 			return -EINVAL;
 		}
@@ -354,10 +356,16 @@ workers_create(struct sl_app *app)
 						o->count / per_port_targets[i] +
 						(k < o->count % per_port_targets[i]);
 					/* The port's rate, shared equally by its targets. */
-					if (rate_resolve(app, i, &unit, &rate) != 0 ||
-					    sl_pacer_init(&t->pacer, unit,
-							  rate / per_port_targets[i]) != 0)
+					if (rate_resolve(app, i, &unit, &rate) != 0)
 						return -EINVAL;
+					if (sl_pacer_init(&t->pacer, unit,
+							  rate / per_port_targets[i]) != 0) {
+						sl_err("--rate: port %u's rate shared by its %" PRIu64
+						       " lcore-queue pairs is below 1 per second "
+						       "each: give a higher rate or fewer lcores",
+						       i, per_port_targets[i]);
+						return -EINVAL;
+					}
 					ntarg++;
 				}
 			}
@@ -607,6 +615,9 @@ run_flush(struct sl_app *app)
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			int dropped = sl_txq_flush(p->txqs[q].txq, SL_FLUSH_US);
 
+			if (dropped == -EBUSY)
+				sl_err("port %u queue %u: still owned at stop; its backlog was not flushed",
+				       i, q);
 			if (dropped > 0)
 				printf("port %u queue %u: %d packet(s) still queued at stop were dropped "
 				       "(device did not take them within %u ms)\n",
@@ -632,7 +643,8 @@ sl_run_launch(struct sl_app *app)
 	uint64_t hz = rte_get_tsc_hz(), deadline = 0;
 
 	sl_report_modes(app);
-	__atomic_store_n(&sl_stop, 0, __ATOMIC_RELAXED);
+	/* A new run clears the last stop, but not a signal's: it quits. */
+	__atomic_store_n(&sl_stop, sl_quitting(), __ATOMIC_RELAXED);
 	app->start_tsc = rte_rdtsc();
 	app->end_tsc = 0;
 	if (o->duration_us != 0)
@@ -647,7 +659,10 @@ sl_run_launch(struct sl_app *app)
 			w->done = 1;
 			continue;
 		}
-		rte_eal_remote_launch(o->direct ? worker_direct : worker_main, w, w->lcore);
+		if (rte_eal_remote_launch(o->direct ? worker_direct : worker_main, w, w->lcore) != 0) {
+			sl_err("lcore %u is busy: it cannot transmit in this run", w->lcore);
+			w->done = 1;
+		}
 	}
 	app->running = true;
 	app->runs++;

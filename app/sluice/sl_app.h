@@ -196,6 +196,7 @@ int sl_parse_rate_bps(const char *s, uint64_t *bps);
 int sl_parse_rate(const char *s, struct sl_rate *r);
 int sl_parse_lltx(const char *s, enum sl_lltx *l);
 int sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len);
+int sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len);
 int sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err, size_t len);
 /* Human form of a rate, e.g. "14.88 Mpps". */
 void sl_rate_str(const struct sl_rate *r, char *buf, size_t len);

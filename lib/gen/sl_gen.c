@@ -101,6 +101,9 @@ stream_size(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t frame,
 	sz->l2_bits = (pkt_len + RTE_ETHER_CRC_LEN) * 8;
 	memset(hdr + s->sip_off, 0, 4);
 	memset(hdr + s->sport_off, 0, 2);
+	for (uint16_t i = 0; i < s->nb_fields; i++)
+		if (s->fields[i].ip_sum || s->fields[i].l4_sum)
+			memset(hdr + s->fields[i].off, 0, s->fields[i].width);
 	sz->ip_sum = c->ipv6 ? 0 : rte_raw_cksum(hdr + s->l3_off, sizeof(struct rte_ipv4_hdr));
 	/* Pseudo-header: addresses (low source bits zeroed), protocol, length. */
 	if (c->ipv6) {
@@ -114,6 +117,106 @@ stream_size(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t frame,
 	}
 	sum += rte_raw_cksum(hdr + s->l4_off, s->hdr_len - s->l4_off);
 	sz->l4_sum = sum;
+}
+
+/* Compile the field engine: offsets, checksum membership, ranges. */
+static int
+stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, size_t errlen)
+{
+	static const char *const names[] = { "src-mac", "dst-mac", "src-ip", "dst-ip",
+					     "src-port", "dst-port", "vlan" };
+	bool seen[SL_FIELD_KINDS] = { false };
+
+	if (c->nb_fields > SL_FIELD_MAX) {
+		snprintf(err, errlen, "field: at most %d fields", SL_FIELD_MAX);
+		return -EINVAL;
+	}
+	s->nb_fields = c->nb_fields;
+	for (uint16_t i = 0; i < c->nb_fields; i++) {
+		const struct sl_field_conf *fc = &c->fields[i];
+		struct sl_stream_field *f = &s->fields[i];
+		uint32_t max = UINT32_MAX;
+
+		memset(f, 0, sizeof(*f));
+		if ((unsigned int)fc->kind >= SL_FIELD_KINDS) {
+			snprintf(err, errlen, "field: unknown field");
+			return -EINVAL;
+		}
+		if (seen[fc->kind]) {
+			snprintf(err, errlen, "field %s: given twice", names[fc->kind]);
+			return -EINVAL;
+		}
+		seen[fc->kind] = true;
+		switch (fc->kind) {
+		case SL_FIELD_SRC_MAC:
+		case SL_FIELD_DST_MAC:
+			f->off = (fc->kind == SL_FIELD_DST_MAC ? 0 : 6) + 3;
+			f->width = 3;
+			max = 0xffffff;
+			break;
+		case SL_FIELD_SRC_IP:
+		case SL_FIELD_DST_IP:
+			f->off = fc->kind == SL_FIELD_SRC_IP ? s->sip_off : s->sip_off + (c->ipv6 ? 16 : 4);
+			f->width = 4;
+			f->ip_sum = !c->ipv6;
+			f->l4_sum = 1;
+			break;
+		case SL_FIELD_SRC_PORT:
+		case SL_FIELD_DST_PORT:
+			f->off = s->l4_off + (fc->kind == SL_FIELD_DST_PORT ? 2 : 0);
+			f->width = 2;
+			f->l4_sum = 1;
+			max = 65535;
+			break;
+		case SL_FIELD_VLAN:
+			if (c->vlan == 0) {
+				snprintf(err, errlen, "field vlan: the frames have no VLAN tag (give --vlan)");
+				return -EINVAL;
+			}
+			f->off = RTE_ETHER_HDR_LEN;
+			f->width = 2;
+			max = 4094;
+			break;
+		default:
+			break;
+		}
+		if ((fc->kind == SL_FIELD_SRC_IP || fc->kind == SL_FIELD_SRC_PORT) && c->flows > 1) {
+			snprintf(err, errlen, "field %s: --flows already varies it", names[fc->kind]);
+			return -EINVAL;
+		}
+		f->mode = fc->mode;
+		f->start = fc->start;
+		if (fc->mode == SL_FIELD_LIST) {
+			if (fc->nb_list == 0 || fc->nb_list > SL_FIELD_LIST_MAX) {
+				snprintf(err, errlen, "field %s: give 1..%d values", names[fc->kind],
+					 SL_FIELD_LIST_MAX);
+				return -EINVAL;
+			}
+			f->count = fc->nb_list;
+			for (uint16_t k = 0; k < fc->nb_list; k++) {
+				if (fc->list[k] > max) {
+					snprintf(err, errlen, "field %s: value %u out of range",
+						 names[fc->kind], fc->list[k]);
+					return -EINVAL;
+				}
+				f->list[k] = fc->list[k];
+			}
+			continue;
+		}
+		f->count = fc->count;
+		if (fc->count == 0 || (fc->mode != SL_FIELD_DEC && fc->start > max) ||
+		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + fc->count - 1 > max) ||
+		    (fc->mode == SL_FIELD_DEC && (fc->start > max || fc->count - 1 > fc->start))) {
+			snprintf(err, errlen, "field %s: %u values from %u leave the field's range",
+				 names[fc->kind], fc->count, fc->start);
+			return -EINVAL;
+		}
+		if (fc->kind == SL_FIELD_VLAN && fc->mode != SL_FIELD_DEC && fc->start == 0) {
+			snprintf(err, errlen, "field vlan: ids go from 1 to 4094");
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* Smooth weighted round robin: each size weight[i] times per cycle, spread out. */
@@ -189,6 +292,8 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		snprintf(err, errlen, "VLAN id %u: give 1..4094", c->vlan);
 		return -EINVAL;
 	}
+	if (stream_fields(s, c, err, errlen) != 0)
+		return -EINVAL;
 	min_frame = RTE_MAX(SL_GEN_MIN_FRAME, s->hdr_len + RTE_ETHER_CRC_LEN);
 	if (max_frame > SL_GEN_MAX_FRAME)
 		max_frame = SL_GEN_MAX_FRAME;
@@ -249,6 +354,13 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 	be = rte_cpu_to_be_32(s->sip0);
 	s->sip_sum0 = (be & 0xffff) + (be >> 16);
 	s->sport_be0 = rte_cpu_to_be_16(s->sport0);
+	/* A field that varies the source address or port adds its own value. */
+	for (uint16_t i = 0; i < c->nb_fields; i++) {
+		if (c->fields[i].kind == SL_FIELD_SRC_IP)
+			s->sip_sum0 = 0;
+		if (c->fields[i].kind == SL_FIELD_SRC_PORT)
+			s->sport_be0 = 0;
+	}
 
 	/* The template: headers of the first size sent, zero payload up to the largest. */
 	memset(s->tmpl, 0, sizeof(s->tmpl));
@@ -298,8 +410,13 @@ sl_pacer_init(struct sl_pacer *p, uint8_t unit, double rate)
 	p->unit = unit;
 	if (unit == SL_PACE_NONE)
 		return 0;
+	double per;
+
 	if (!(rate >= 1.0 && rate <= 1e13) || unit > SL_PACE_L2)
 		return -EINVAL;
-	p->per_unit = (uint64_t)((double)rte_get_tsc_hz() * 4294967296.0 / rate + 0.5);
+	per = (double)rte_get_tsc_hz() * 4294967296.0 / rate + 0.5;
+	if (per >= 18446744073709551615.0)
+		return -ERANGE; /* below about one unit per second on a fast TSC */
+	p->per_unit = (uint64_t)per;
 	return 0;
 }

@@ -37,6 +37,38 @@
 #define SL_GEN_MIN_FRAME 64       /* with FCS */
 #define SL_GEN_MAX_FRAME 9018     /* with FCS: 9000-byte MTU */
 
+/** Header fields the field engine can vary. */
+enum sl_field_kind {
+	SL_FIELD_SRC_MAC,  /**< low 24 bits of the MAC */
+	SL_FIELD_DST_MAC,
+	SL_FIELD_SRC_IP,   /**< IPv4, or the low 32 bits of IPv6 */
+	SL_FIELD_DST_IP,
+	SL_FIELD_SRC_PORT,
+	SL_FIELD_DST_PORT,
+	SL_FIELD_VLAN,     /**< VLAN id (needs --vlan) */
+	SL_FIELD_KINDS,
+};
+
+/** How a field varies, packet after packet. */
+enum sl_field_mode {
+	SL_FIELD_INC,      /**< start, start+1, ... start+count-1, start, ... */
+	SL_FIELD_DEC,      /**< start, start-1, ... start-count+1, start, ... */
+	SL_FIELD_RANDOM,   /**< uniform in [start, start+count) */
+	SL_FIELD_LIST,     /**< the values of list[], in turn */
+};
+
+#define SL_FIELD_MAX 8
+#define SL_FIELD_LIST_MAX 16
+
+struct sl_field_conf {
+	enum sl_field_kind kind;
+	enum sl_field_mode mode;
+	uint32_t start;                     /**< host order (for a MAC: its low 24 bits) */
+	uint32_t count;                     /**< INC, DEC, RANDOM: how many values (>= 1) */
+	uint32_t list[SL_FIELD_LIST_MAX];   /**< LIST */
+	uint16_t nb_list;
+};
+
 /** What a user configures. IPv4 addresses and ports in host byte order. */
 struct sl_stream_conf {
 	struct rte_ether_addr src_mac;
@@ -48,6 +80,8 @@ struct sl_stream_conf {
 	bool tcp;                         /**< TCP instead of UDP */
 	uint16_t src_port, dst_port;
 	uint32_t flows;                   /**< 0 or 1: one flow; N: source port, then source IP */
+	struct sl_field_conf fields[SL_FIELD_MAX]; /**< the field engine */
+	uint16_t nb_fields;
 	/** Sizes: a list sent in turn, each weight[i] times per cycle (0 = 1)... */
 	uint16_t sizes[SL_GEN_MAX_SIZES];
 	uint16_t weights[SL_GEN_MAX_SIZES];
@@ -70,6 +104,18 @@ struct sl_stream_size {
 	uint32_t l2_bits;   /**< frame + FCS */
 };
 
+/** A compiled field: where it is, what it is part of, how it varies. */
+struct sl_stream_field {
+	uint16_t off;       /**< byte offset in the frame */
+	uint8_t width;      /**< bytes written, 2, 3 (a MAC's low bytes) or 4 */
+	uint8_t ip_sum;     /**< part of the IPv4 header checksum */
+	uint8_t l4_sum;     /**< part of the L4 checksum (pseudo-header or header) */
+	uint8_t mode;
+	uint16_t keep;      /**< VLAN: the TCI bits kept (PCP, DEI) */
+	uint32_t start, count;
+	uint32_t list[SL_FIELD_LIST_MAX];
+};
+
 /** A compiled stream. Read-only once built: shared by all workers of a port. */
 struct sl_stream {
 	uint8_t tmpl[SL_GEN_MAX_FRAME];   /**< headers + zero payload, largest size */
@@ -85,6 +131,8 @@ struct sl_stream {
 	uint32_t sip_sum0;                /**< partial sum of those 32 bits, one flow */
 	uint16_t sport_be0;               /**< source port as stored, one flow */
 	uint16_t nb_sizes, nb_order;
+	uint16_t nb_fields;
+	struct sl_stream_field fields[SL_FIELD_MAX];
 	uint16_t order[SL_GEN_MAX_ORDER]; /**< indexes into sz, sent in this order */
 	struct sl_stream_size sz[SL_GEN_MAX_DISTINCT];
 };
@@ -137,7 +185,70 @@ struct sl_gen {
 	uint16_t pos;       /**< next entry of s->order */
 	uint8_t producer;   /**< producer id in the signature (the lcore id) */
 	uint64_t bytes;     /**< sum of pkt_len of the last burst built */
+	uint32_t fidx[SL_FIELD_MAX]; /**< next index of each field */
+	uint32_t rnd;       /**< xorshift state of RANDOM fields */
 };
+
+/*
+ * Write the next value of every field of the engine into p; return the
+ * partial sums they add to the IPv4 header (*ipx) and to the L4 checksum.
+ */
+static inline uint64_t
+sl_gen_fields(struct sl_gen *g, uint8_t *p, uint32_t *ipx)
+{
+	const struct sl_stream *s = g->s;
+	uint64_t l4 = 0;
+
+	*ipx = 0;
+	if (unlikely(g->rnd == 0))
+		g->rnd = 0x9e3779b9u ^ g->producer; /* xorshift must not start at 0 */
+	for (uint16_t i = 0; i < s->nb_fields; i++) {
+		const struct sl_stream_field *f = &s->fields[i];
+		uint32_t k = g->fidx[i], v, sum;
+
+		switch (f->mode) {
+		case SL_FIELD_INC:
+			v = f->start + k;
+			break;
+		case SL_FIELD_DEC:
+			v = f->start - k;
+			break;
+		case SL_FIELD_RANDOM:
+			g->rnd ^= g->rnd << 13;
+			g->rnd ^= g->rnd >> 17;
+			g->rnd ^= g->rnd << 5;
+			v = f->start + g->rnd % f->count;
+			break;
+		default:
+			v = f->list[k];
+			break;
+		}
+		if (++k == f->count)
+			k = 0;
+		g->fidx[i] = k;
+		if (f->width == 4) {
+			uint32_t be = rte_cpu_to_be_32(v);
+
+			memcpy(p + f->off, &be, 4);
+			sum = (be & 0xffff) + (be >> 16);
+		} else if (f->width == 2) {
+			uint16_t be = rte_cpu_to_be_16((uint16_t)(v | f->keep));
+
+			*(unaligned_uint16_t *)(p + f->off) = be;
+			sum = be;
+		} else { /* a MAC's low 3 bytes: in no checksum */
+			p[f->off] = (uint8_t)(v >> 16);
+			p[f->off + 1] = (uint8_t)(v >> 8);
+			p[f->off + 2] = (uint8_t)v;
+			sum = 0;
+		}
+		if (f->ip_sum)
+			*ipx += sum;
+		if (f->l4_sum)
+			l4 += sum;
+	}
+	return l4;
+}
 
 /** Fold a 64-bit one's complement partial sum to 16 bits. */
 static inline uint16_t
@@ -200,7 +311,7 @@ static inline unsigned int
 sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t tsc)
 {
 	const struct sl_stream *s = g->s;
-	const bool sizes = s->nb_order > 1, flows = s->flows > 1;
+	const bool sizes = s->nb_order > 1, flows = s->flows > 1, fields = s->nb_fields != 0;
 	uint16_t pos = g->pos;
 	uint32_t seq = g->seq, flow = g->flow;
 	uint64_t bytes = 0;
@@ -212,7 +323,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 		struct rte_mbuf *m = pkts[i];
 		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 		uint64_t sum = sz->l4_sum, w0;
-		uint32_t sip_sum;
+		uint32_t sip_sum, ipx = 0;
 
 		if (sizes) {
 			/*
@@ -245,9 +356,11 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			sip_sum = s->sip_sum0;
 			sum += sip_sum + s->sport_be0;
 		}
-		if (!s->ipv6 && (sizes || flows))
+		if (fields)
+			sum += sl_gen_fields(g, p, &ipx);
+		if (!s->ipv6 && (sizes || flows || fields))
 			*(unaligned_uint16_t *)(p + s->ip_csum_off) =
-				(uint16_t)~sl_csum_fold(sz->ip_sum + sip_sum);
+				(uint16_t)~sl_csum_fold(sz->ip_sum + sip_sum + ipx);
 		if (likely(sz->sig)) {
 			uint64_t ssum;
 
@@ -262,7 +375,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 				ssum = rte_bswap16((uint16_t)ssum);
 			sum += ssum;
 			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum);
-		} else if (sizes || flows) {
+		} else if (sizes || flows || fields) {
 			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum);
 		}
 	}

@@ -68,6 +68,46 @@ cap flows70k --count 140000 --flows 70000 --tx-udp 9
 	ok "--flows 70000: 70000 flows, each exactly 2 times" ||
 	ko "--flows 70000: $(q flows70k '[.flows, .flow_min, .flow_max]')"
 
+# The field engine: inc, dec, random, list over addresses, ports, MACs, VLAN ids.
+cap fields4 --count 3000 --vlan 5 --size 64,65 --field dst-ip=inc:198.18.0.2,100 \
+	--field src-mac=random:00:00:01,16 --field dst-port=dec:2000,10 --field vlan=list:10,20,30
+cat >"$T/fields.py" <<'PY'
+import sys
+from scapy.all import IP, IPv6, TCP, UDP, Dot1Q, Ether, rdpcap
+ps = rdpcap(sys.argv[1])
+l3 = IP if IP in ps[0] else IPv6
+l4 = UDP if UDP in ps[0] else TCP
+f = {"dst": set(), "smac": set(), "dport": set(), "vlan": set(), "sip": set()}
+bad = 0
+for p in ps:
+    f["dst"].add(p[l3].dst); f["sip"].add(p[l3].src); f["smac"].add(p[Ether].src)
+    f["dport"].add(p[l4].dport)
+    if Dot1Q in p:
+        f["vlan"].add(p[Dot1Q].vlan)
+    for L in ([IP] if l3 is IP else []) + [l4]:
+        c = p.copy(); del c[L].chksum
+        if Ether(bytes(c))[L].chksum != p[L].chksum:
+            bad += 1
+print(len(ps), len(f["dst"]), len(f["smac"]), min(f["dport"]), max(f["dport"]), len(f["dport"]),
+      ",".join(map(str, sorted(f["vlan"]))) or "-", len(f["sip"]), bad)
+PY
+read -r n nd ns pmin pmax np vl nsip bad < <(/usr/bin/python3 "$T/fields.py" "$T/fields4.pcap")
+[ "$n" = 3000 ] && [ "$nd" = 100 ] && [ "$ns" -ge 2 ] && [ "$ns" -le 16 ] && [ "$pmin" = 1991 ] &&
+	[ "$pmax" = 2000 ] && [ "$np" = 10 ] && [ "$vl" = "10,20,30" ] && [ "$bad" = 0 ] &&
+	ok "--field: dst-ip inc 100, src-mac random of 16 ($ns seen), dst-port dec 2000..1991, vlan list 10,20,30; checksums right" ||
+	ko "--field IPv4: $n $nd $ns $pmin $pmax $np $vl $bad"
+cap fields6 --count 500 --ipv6 --tcp --size 100 --field src-ip=inc:1,50 --field dst-port=random:5000,8
+read -r n nd ns pmin pmax np vl nsip bad < <(/usr/bin/python3 "$T/fields.py" "$T/fields6.pcap")
+[ "$n" = 500 ] && [ "$nsip" = 50 ] && [ "$pmin" -ge 5000 ] && [ "$pmax" -le 5007 ] && [ "$bad" = 0 ] &&
+	ok "--field on IPv6/TCP: src-ip inc over 50, dst-port random in 5000..5007; checksums right" ||
+	ko "--field IPv6: $n sip=$nsip ports $pmin..$pmax bad=$bad"
+if ! "$bin" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 --file-prefix slg$$ --log-level '*:error' -- \
+	--flows 10 --field src-ip=inc:1,5 --count 10 >"$T/ff.log" 2>&1 && grep -q -- "--field" "$T/ff.log"; then
+	ok "--field src-ip with --flows is refused (both would vary it)"
+else
+	ko "--field src-ip with --flows: $(cat "$T/ff.log")"
+fi
+
 # Size distributions over 100,000 frames.
 cap imix --count 100000 --imix
 read -r a b c < <(q imix '[.lengths["60"], .lengths["590"], .lengths["1514"]] | @tsv')
@@ -96,7 +136,7 @@ cap weighted --count 12000 --size 64:1,128:2,256:3
 # first and the last frame's start on the wire, over a fixed count of frames
 # (half a second's worth), so that a worker briefly descheduled by a busy
 # machine catches up on its absolute deadlines instead of ending the run
-# behind. A rate this machine's one worker cannot produce with a 2x margin is
+# behind. A rate this machine's one worker cannot produce with a 2.5x margin is
 # reported as a skip, not counted as a pass.
 maxpps() { # SIZEOPTS -> unpaced pps of one worker, on a 400G sim that the CPU cannot fill
 	"$bin" --no-huge -m 512 --no-pci -l 0-1 --file-prefix slg$$ --log-level '*:error' -- \
@@ -114,7 +154,7 @@ for speed in 10G 100G; do
 				if (r ~ /%$/) { t = line * substr(r, 1, length(r) - 1) / 100; print "l1", t, t / bits; exit }
 				if (r ~ /Mpps$/) { t = substr(r, 1, length(r) - 4) * 1e6; print "pps", t, t; exit }
 				if (r ~ /Mbps$/) { t = substr(r, 1, length(r) - 4) * 1e6; print "l1", t, t / bits; exit } }')
-			if awk -v n="$pps" -v m="$max" 'BEGIN { exit !(n > 0.5 * m) }'; then
+			if awk -v n="$pps" -v m="$max" 'BEGIN { exit !(n > 0.4 * m) }'; then
 				echo "SKIP - $speed $sz --rate $rate: needs $(awk -v n="$pps" 'BEGIN{printf "%.2f", n/1e6}') Mpps, one worker here makes $(awk -v m="$max" 'BEGIN{printf "%.2f", m/1e6}')"
 				skip=$((skip + 1))
 				continue

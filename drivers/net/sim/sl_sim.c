@@ -117,6 +117,10 @@ sim_verify(struct sl_sim *sim, struct sim_txq *q, const struct rte_mbuf *m, uint
 		return;
 	}
 	d = (int32_t)(sig->seq - f->max);
+	if (d == INT32_MIN) {
+		v->reordered++; /* half the sequence space away: too far to tell */
+		return;
+	}
 	if (d > 0) {
 		v->gaps += (uint64_t)d - 1;
 		f->window = d >= 64 ? 1 : (f->window << d) | 1;

@@ -15,7 +15,7 @@
  * rate is real. No thread runs behind it.
  *
  * Personalities: lltx off (not MT-safe: a concurrent entry on one queue is
- * detected and counted as a violation, then served anyway) and lltx on
+ * detected, counted as a violation and refused with BUSY) and lltx on
  * (SL_DRV_CAP_LLTX: an internal trylock per queue; SL_XMIT_LOCKED when it
  * fails).
  *
