@@ -108,6 +108,12 @@ grep -q "^sluice> show *$" "$T/tab" && ok "tty: tab completes 'sho' to 'show '" 
 tmux has-session -t "$sess" 2>/dev/null && sleep 2
 grep -q "quit" "$log" && ok "tty: quit" || ko "tty: quit not seen"
 
+# -i -a: traffic starts before the prompt takes commands.
+(sleep 1; printf 'show port stats all\nquit\n') | timeout 30 "$bin" "${eal[@]}" --file-prefix "slpa$$" -- \
+	-i -a --rate 1Mpps >"$T/auto.out" 2>&1 || true
+grep -q "txq 0: mode exclusive" "$T/auto.out" && grep -qE "port 0: tx [1-9][0-9]* pkts" "$T/auto.out" &&
+	ok "-i -a: running before the first command" || ko "-i -a: $(tail -3 "$T/auto.out")"
+
 # 3. Telemetry during a run vs the JSON at the end.
 "$bin" "${eal[@]}" --file-prefix "slpm$$" -- --sim 10G --rate 1Mpps --duration 3 \
 	--json "$T/tel.json" >/dev/null 2>&1 &
