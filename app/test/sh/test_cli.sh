@@ -10,28 +10,9 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 sluice=${SLUICE_BIN:-$top/build/app/sluice/sluice}
-T=$(mktemp -d)
-pass=0 fail=0 n=0
-prefixes=()
-
-cleanup() {
-	local p
-	for p in "${prefixes[@]}"; do
-		rm -rf "/var/run/dpdk/$p"
-	done
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-ok() { echo "ok   - $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL - $*"; fail=$((fail + 1)); }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else ko "$what"; fi
-}
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
 not() { ! "$@"; }
-rc_is() { [ "$rc" = "$1" ]; }
 has() { grep -qF -- "$2" <<<"$1"; }
 err_has() { has "$(sluice_lines)" "$1"; }
 out_has() { has "$(cat "$T/out")" "$1"; }

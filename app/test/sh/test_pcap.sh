@@ -13,28 +13,9 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 sluice=${SLUICE_BIN:-$top/build/app/sluice/sluice}
 # The system python: python3-scapy lives there (a pyenv python3 may not have it).
 PY=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
-T=$(mktemp -d)
-pass=0 fail=0 n=0
-prefixes=()
-
-cleanup() {
-	local p
-	for p in "${prefixes[@]}"; do
-		rm -rf "/var/run/dpdk/$p"
-	done
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-ok() { echo "ok   - $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL - $*"; fail=$((fail + 1)); }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else ko "$what"; fi
-}
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
 eq() { [ "$1" = "$2" ]; }
-rc_is() { [ "$rc" = "$1" ]; }
 
 new_prefix() {
 	n=$((n + 1))

@@ -10,32 +10,9 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 sluice=${SLUICE_BIN:-$top/build/app/sluice/sluice}
-T=$(mktemp -d)
-pass=0 fail=0 n=0
-prefixes=()
-bgpid=""
-
-cleanup() {
-	local p
-	if [ -n "$bgpid" ] && kill -0 "$bgpid" 2>/dev/null; then
-		kill -KILL "$bgpid" 2>/dev/null || true
-	fi
-	for p in "${prefixes[@]}"; do
-		rm -rf "/var/run/dpdk/$p"
-	done
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-ok() { echo "ok   - $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL - $*"; fail=$((fail + 1)); }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else ko "$what"; fi
-}
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
 eq() { [ "$1" = "$2" ]; }
-rc_is() { [ "$rc" = "$1" ]; }
 rc_in() { grep -qxF -- "$rc" < <(printf '%s\n' "$@"); }
 # j FILTER: jq -c on the last run's JSON ("" if missing or broken).
 j() { jq -c "$1" "$T/run.json" 2>/dev/null || true; }
