@@ -137,8 +137,11 @@ sl_report_live(struct sl_app *app, double elapsed)
 			printf("/%.6gs", app->o.duration_us / 1e6);
 		printf("] port %u: %9.3f Mpps %8.3f Gb/s L1 %8.3f Gb/s L2", i, pps / 1e6, l1 / 1e9,
 		       l2 / 1e9);
-		if (p->speed_mbps != 0)
+		/* A virtual PMD's link speed is a made-up figure (net_null says 10G). */
+		if (p->speed_mbps != 0 && l1 <= p->speed_mbps * 1e6 * 1.05)
 			printf(" (%5.1f%% of line)", l1 / (p->speed_mbps * 1e6) * 100);
+		else if (p->speed_mbps != 0)
+			printf(" (the PMD says its link is %g Gb/s)", p->speed_mbps / 1e3);
 		printf("  tx %" PRIu64, pt.tx_packets);
 		if (app->o.count != 0)
 			printf("/%" PRIu64, app->o.count);
