@@ -339,8 +339,11 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			if (++pos == s->nb_order)
 				pos = 0;
 		}
-		m->data_len = sz->pkt_len;
-		m->pkt_len = sz->pkt_len;
+		/* One size: the mbuf kept the template's lengths (raw allocation). */
+		if (sizes) {
+			m->data_len = sz->pkt_len;
+			m->pkt_len = sz->pkt_len;
+		}
 		bytes += sz->pkt_len;
 		if (flows) {
 			uint32_t sip = rte_cpu_to_be_32(s->sip0 + flow / s->port_span);
