@@ -467,10 +467,7 @@ sl_run_setup(struct sl_app *app)
 static __rte_always_inline int
 worker_loop(struct sl_worker *w, const bool direct)
 {
-	unsigned int active = 0, backoff = 0;
-
-	for (uint16_t i = 0; i < w->nb_targets; i++)
-		active += w->t[i].quota != 0; /* a share of 0 packets is done already */
+	unsigned int active = w->nb_targets, backoff = 0;
 
 	w->start_tsc = rte_rdtsc();
 	while (active != 0 && !sl_stopping()) {
@@ -483,15 +480,25 @@ worker_loop(struct sl_worker *w, const bool direct)
 			struct sl_target *t = &w->t[i];
 			uint16_t k;
 
+			if (t->finished)
+				continue;
 			if (t->pend_n == 0) {
 				uint16_t n = w->burst;
 				uint64_t due;
 
-				if (t->quota != UINT64_MAX) {
-					if (t->quota == 0)
-						continue;
-					n = RTE_MIN((uint64_t)n, t->quota);
+				if (t->quota == 0) {
+					/* Share sent: done once its own backlog is empty too. */
+					if (sl_txq_drain_own(t->txq) != 0)
+						progress = true;
+					else if (t->txq->mode != SL_TXQ_EXCLUSIVE ||
+						 sl_txq_pending(t->txq) == 0) {
+						t->finished = true;
+						active--;
+					}
+					continue;
 				}
+				if (t->quota != UINT64_MAX)
+					n = RTE_MIN((uint64_t)n, t->quota);
 				due = t->pacer.next;
 				n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
 				if (n == 0) {
@@ -521,8 +528,6 @@ worker_loop(struct sl_worker *w, const bool direct)
 			t->pend_n -= k;
 			SL_CNT_ADD(t->generated, k);
 			progress |= k != 0;
-			if (t->quota == 0 && t->pend_n == 0)
-				active--;
 		}
 		/*
 		 * The device is not keeping up (or the pool is empty): back off,

@@ -129,6 +129,7 @@ struct sl_target {
 	uint64_t quota;              /* UINT64_MAX: no limit */
 	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
 	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
+	bool finished;               /* share of --count sent and drained */
 	/* Single writer: this worker. */
 	uint64_t generated;
 	uint64_t unsent;             /* built but never taken, freed at stop */

@@ -288,3 +288,30 @@ SL_TEST(xmit_poll_rules, "fast")
 	rte_mempool_free(mp);
 	return 0;
 }
+
+/* The producer of an exclusive queue drains its own backlog; the poll may not. */
+SL_TEST(xmit_drain_own, "fast")
+{
+	struct tdrv d = { .budget = 10 };
+	struct rte_mempool *mp = test_pool("t_do", 1023);
+	struct sl_txq *q = test_txq(tdrv_xmit, &d, 0, SL_TXQ_EXCLUSIVE, 0, 0);
+	struct sl_txq *l = test_txq(tdrv_xmit, &d, 0, SL_TXQ_LOCKED, 0, 0);
+	struct rte_mbuf *pk[32];
+	struct sl_gen g = { 0 };
+
+	CHECK(mp != NULL && q != NULL && l != NULL, "setup");
+	CHECK(burst(mp, &g, pk, 32) == 32 && sl_xmit(q, pk, 32) == 32, "burst");
+	CHECK(sl_txq_backlog(q) == 22, "tail of a BUSY send in the backlog");
+	CHECK(sl_txq_drain_own(q) == 0 && sl_txq_backlog(q) == 22, "a full device takes nothing");
+	d.budget = UINT64_MAX;
+	CHECK(sl_txq_poll(q) == 0, "the poll must not touch an exclusive queue");
+	CHECK(sl_txq_drain_own(q) == 22 && sl_txq_backlog(q) == 0, "its producer drains it");
+	CHECK(sl_txq_drain_own(q) == 0, "nothing left");
+	CHECK(sl_txq_drain_own(l) == 0, "not for shared queues");
+	CHECK(d.order_errors == 0, "order");
+	sl_txq_free(q);
+	sl_txq_free(l);
+	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+	rte_mempool_free(mp);
+	return 0;
+}

@@ -386,6 +386,23 @@ sl_txq_poll(struct sl_txq *q)
 	return sent;
 }
 
+unsigned int
+sl_txq_drain_own(struct sl_txq *q)
+{
+	struct sl_txq_lcore *lc;
+	unsigned int sent;
+
+	if (q->mode != SL_TXQ_EXCLUSIVE || sl_txq_pending(q) == 0)
+		return 0;
+	lc = sl_txq_lcore(q);
+	if (lc->in_xmit)
+		return 0;
+	lc->in_xmit = 1;
+	sent = txq_drain(q, lc);
+	lc->in_xmit = 0;
+	return sent;
+}
+
 int
 sl_txq_flush(struct sl_txq *q, uint64_t timeout_us)
 {

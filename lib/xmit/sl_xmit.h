@@ -309,6 +309,17 @@ sl_xmit(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
 unsigned int sl_txq_poll(struct sl_txq *q);
 
 /**
+ * Drain an exclusive queue's backlog, from its one producer lcore: what a
+ * BUSY device left there when the producer has nothing more to send (its
+ * share of a count is done), so it does not wait for the stop. Only the
+ * queue's producer may call it (the driver is not MT-safe). Never blocks.
+ *
+ * @return packets handed to the driver; 0 if the queue is not exclusive,
+ *   its backlog is empty, or the device is still full.
+ */
+unsigned int sl_txq_drain_own(struct sl_txq *q);
+
+/**
  * Flush at stop: send the backlog, waiting at most timeout_us for the
  * device; whatever is still queued then is freed and counted in dropped
  * (reason drop_flush). Call only after every producer of this queue has
