@@ -235,6 +235,41 @@ cmd_set_map(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "map: %s", err);
 }
 
+/* set map <lcores> <port>.<queue>: those lcores send on that queue of that port. */
+static void
+cmd_set_map_entry(struct sl_cli *cli, int argc, char **argv)
+{
+	struct sl_opts *o = &cli->app->o;
+	struct sl_map_entry add[SL_MAP_MAX], keep[SL_MAP_MAX];
+	uint16_t nb_add, nb_keep = 0;
+	char spec[128], err[160];
+
+	RTE_SET_USED(argc);
+	if (!stopped(cli))
+		return;
+	snprintf(spec, sizeof(spec), "%s:%s", argv[2], argv[3]);
+	if (sl_parse_map(add, &nb_add, spec, err, sizeof(err)) != 0) {
+		sl_cli_error(cli, "map: %s", err);
+		return;
+	}
+	/* An lcore sends on one queue per port: the new entries replace old ones. */
+	for (uint16_t i = 0; i < o->nb_map; i++) {
+		bool replaced = false;
+
+		for (uint16_t k = 0; k < nb_add; k++)
+			replaced |= o->map[i].lcore == add[k].lcore && o->map[i].port == add[k].port;
+		if (!replaced)
+			keep[nb_keep++] = o->map[i];
+	}
+	if (nb_keep + nb_add > SL_MAP_MAX) {
+		sl_cli_error(cli, "map: more than %d entries", SL_MAP_MAX);
+		return;
+	}
+	memcpy(o->map, keep, nb_keep * sizeof(keep[0]));
+	memcpy(o->map + nb_keep, add, nb_add * sizeof(add[0]));
+	o->nb_map = nb_keep + nb_add;
+}
+
 const struct sl_cmd sl_cmds_set[] = {
 	{ "set size <sizes>", cmd_set_size,
 	  "frame sizes with FCS: 64, 64,128 (in turn), 64:7,594:4 (weighted), 64-1518 (range)", "set" },
@@ -254,7 +289,10 @@ const struct sl_cmd sl_cmds_set[] = {
 	{ "set field <spec>", cmd_set_field,
 	  "vary a header field: NAME=MODE:ARGS as --field (dst-ip=inc:198.18.0.2,100), or off", "set" },
 	{ "set map <spec>", cmd_set_map,
-	  "lcores to queues, as --map: 1-2:0.0 (shared), 1:0.0,2:0.1; default restores the default",
+	  "the whole map, as --map: 1-2:0.0 (shared), 1:0.0,2:0.1; default restores the default",
+	  "set" },
+	{ "set map <lcores> <port.queue>", cmd_set_map_entry,
+	  "these lcores (1-2) send on that queue (0.0), replacing their entries for that port",
 	  "set" },
 	{ NULL, NULL, NULL, NULL },
 };
