@@ -46,9 +46,9 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 				return;
 			pc.txq = (uint16_t)v;
 		} else if (strcmp(argv[3], "txd") == 0) {
-			if (sl_cli_u64(cli, "txd", argv[4], 1, 65536, &v) != 0)
+			if (sl_cli_u64(cli, "txd", argv[4], 1, 65535, &v) != 0)
 				return;
-			pc.txd = (uint16_t)RTE_MIN(v, 65535u);
+			pc.txd = (uint16_t)v;
 		} else if (sl_parse_lltx(argv[4], &pc.lltx) != 0) {
 			sl_cli_error(cli, "lltx: '%s': expected on, off or auto", argv[4]);
 			return;

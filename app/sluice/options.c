@@ -616,7 +616,6 @@ int
 sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 {
 	const char *comma;
-	uint64_t v;
 	int c;
 
 	optind = 1;
@@ -644,17 +643,13 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			o->sc.flows = parse_u64("--flows", optarg, 1, 1u << 24);
 			break;
 		case OPT_VLAN:
-			v = parse_u64("--vlan", optarg, 1, 4094);
-			for (int i = 0; i < SL_MAX_PORTS; i++)
-				o->pc[i].vlan = v;
+			o->pc[0].vlan = parse_u64("--vlan", optarg, 1, 4094);
 			break;
 		case OPT_RATE:
 			if (sl_parse_rate(optarg, &o->pc[0].rate) != 0)
 				usage_error("--rate", "'%s': give a positive number with a unit: pps, kpps, "
 					    "Mpps, bps, kbps, Mbps, Gbps (L1), Gbps-l2 (L2), or %% of "
 					    "link speed (at most 100%%)", optarg);
-			for (int i = 1; i < SL_MAX_PORTS; i++)
-				o->pc[i].rate = o->pc[0].rate;
 			break;
 		case OPT_IPV6:
 			o->sc.ipv6 = true;
@@ -705,20 +700,14 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			parse_map(o, optarg);
 			break;
 		case OPT_TXQ:
-			v = parse_u64("--txq", optarg, 1, SL_MAX_TXQ);
-			for (int i = 0; i < SL_MAX_PORTS; i++)
-				o->pc[i].txq = v;
+			o->pc[0].txq = parse_u64("--txq", optarg, 1, SL_MAX_TXQ);
 			break;
 		case OPT_TXD:
-			v = parse_u64("--txd", optarg, 1, 65536);
-			for (int i = 0; i < SL_MAX_PORTS; i++)
-				o->pc[i].txd = v;
+			o->pc[0].txd = parse_u64("--txd", optarg, 1, 65535);
 			break;
 		case OPT_LLTX:
 			if (sl_parse_lltx(optarg, &o->pc[0].lltx) != 0)
 				usage_error("--lltx", "'%s': expected auto, on or off", optarg);
-			for (int i = 1; i < SL_MAX_PORTS; i++)
-				o->pc[i].lltx = o->pc[0].lltx;
 			break;
 		case OPT_LOCK:
 			if (strcmp(optarg, "trylock") == 0)
@@ -770,5 +759,8 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("arguments", "unexpected '%s'", argv[optind]);
+	/* Options set every port alike; the prompt can then set one port. */
+	for (int i = 1; i < SL_MAX_PORTS; i++)
+		o->pc[i] = o->pc[0];
 	return 0;
 }
