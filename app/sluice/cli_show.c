@@ -142,7 +142,7 @@ cmd_show_txq(struct sl_cli *cli, int argc, char **argv)
 						aq->lcores[l]);
 			sl_txq_stats_get(aq->txq, &st);
 			printf("%-4u %-5u %-9s %-12s %12" PRIu64 " %8" PRIu64 " %10" PRIu64 " %10" PRIu64
-			       " %8u %8" PRIu64 "\n", i, q, sl_txq_mode_name(aq->txq->mode), lc,
+			       " %8u %8" PRIu64 "\n", i, q, sl_txq_mode_name(sl_txq_get_mode(aq->txq)), lc,
 			       st.tx_packets - aq->base.tx_packets, st.busy - aq->base.busy,
 			       st.collisions - aq->base.collisions, st.requeued - aq->base.requeued,
 			       st.backlog, st.dropped - aq->base.dropped);

@@ -94,7 +94,7 @@ sl_report_modes(const struct sl_app *app)
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			lcore_list(lc, sizeof(lc), &p->txqs[q]);
 			printf("  txq %u: mode %-9s lcores %s\n", q,
-			       sl_txq_mode_name(p->txqs[q].txq->mode), lc);
+			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), lc);
 		}
 	}
 	fflush(stdout);
@@ -155,7 +155,7 @@ sl_report_live(struct sl_app *app, double elapsed)
 				continue;
 			sl_txq_stats_get(p->txqs[q].txq, &st);
 			printf("           txq %u %-6s %u lcores: collisions %" PRIu64 " requeued %" PRIu64
-			       " busy %" PRIu64 " backlog %u\n", q, sl_txq_mode_name(p->txqs[q].txq->mode),
+			       " busy %" PRIu64 " backlog %u\n", q, sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)),
 			       p->txqs[q].nb_lcores, st.collisions, st.requeued, st.busy, st.backlog);
 		}
 	}
@@ -187,7 +187,7 @@ sl_report_summary(const struct sl_app *app)
 				continue;
 			printf("  txq %u %-9s busy %" PRIu64 " collisions %" PRIu64 " requeued %"
 			       PRIu64 " backlog %u dropped %" PRIu64 " dead_loops %" PRIu64 "\n", q,
-			       sl_txq_mode_name(app->ports[i].txqs[q].txq->mode), st.busy,
+			       sl_txq_mode_name(sl_txq_get_mode(app->ports[i].txqs[q].txq)), st.busy,
 			       st.collisions, st.requeued, st.backlog, st.dropped, st.dead_loops);
 		}
 		all.generated += pt.generated;
@@ -289,7 +289,7 @@ json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *a
 	sl_json_obj_open(j, NULL);
 	sl_json_u64(j, "port", aq->port);
 	sl_json_u64(j, "queue", aq->queue);
-	sl_json_str(j, "mode", sl_txq_mode_name(aq->txq->mode));
+	sl_json_str(j, "mode", sl_txq_mode_name(sl_txq_get_mode(aq->txq)));
 	sl_json_arr_open(j, "lcores");
 	for (uint16_t l = 0; l < aq->nb_lcores; l++)
 		sl_json_u64(j, NULL, aq->lcores[l]);

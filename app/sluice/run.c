@@ -490,7 +490,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 					/* Share sent: done once its own backlog is empty too. */
 					if (sl_txq_drain_own(t->txq) != 0)
 						progress = true;
-					else if (t->txq->mode != SL_TXQ_EXCLUSIVE ||
+					else if (sl_txq_get_mode(t->txq) != SL_TXQ_EXCLUSIVE ||
 						 sl_txq_pending(t->txq) == 0) {
 						t->finished = true;
 						active--;
@@ -516,7 +516,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 			}
 			if (direct) {
 				/* Packets only, as a plain loop would count them. */
-				k = rte_eth_tx_burst(t->eth_port, t->txq->queue_id,
+				k = rte_eth_tx_burst(t->eth_port, sl_txq_queue_id(t->txq),
 						     t->pending + t->pend_off, t->pend_n);
 				SL_CNT_ADD(sl_txq_lcore(t->txq)->tx_packets, k);
 			}

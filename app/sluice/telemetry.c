@@ -102,7 +102,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 			continue;
 		sl_txq_stats_get(p->txqs[q].txq, &st);
 		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_string(c, "mode", sl_txq_mode_name(p->txqs[q].txq->mode));
+		rte_tel_data_add_dict_string(c, "mode", sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
 		rte_tel_data_add_dict_u64(c, "tx_packets", st.tx_packets);
 		rte_tel_data_add_dict_u64(c, "busy", st.busy);
 		rte_tel_data_add_dict_u64(c, "collisions", st.collisions);

@@ -33,33 +33,12 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "sl_drv.h"
 #include "sl_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Outcome of one driver call (the driver contract). */
-enum sl_xmit_status {
-	SL_XMIT_OK = 0,	 /**< all n packets taken */
-	SL_XMIT_BUSY,	 /**< ring full: a prefix (maybe empty) was taken */
-	SL_XMIT_LOCKED,	 /**< LLTX driver's own trylock failed: nothing taken or touched */
-};
-
-/**
- * The driver contract: transmit a prefix of pkts.
- *
- * Takes ownership of pkts[0..sent) and returns sent; the caller keeps
- * pkts[sent..n). *status is SL_XMIT_OK when sent == n, SL_XMIT_BUSY when
- * the device ring is full (sent < n), SL_XMIT_LOCKED when an LLTX driver's
- * own trylock failed (sent == 0 and no packet, counter or state touched).
- * A driver without SL_DRV_CAP_LLTX is never called concurrently on one queue.
- */
-typedef uint16_t (*sl_drv_xmit_t)(void *drv_queue, struct rte_mbuf **pkts, uint16_t n,
-				  enum sl_xmit_status *status);
-
-/** Driver capability: safe to call concurrently on one queue (NETIF_F_LLTX). */
-#define SL_DRV_CAP_LLTX (1u << 0)
 
 /** Queue modes, decided when the lcore map is applied. */
 enum sl_txq_mode {
@@ -328,6 +307,27 @@ unsigned int sl_txq_drain_own(struct sl_txq *q);
  * @return the number of packets dropped, or -EBUSY if a producer still owns the queue.
  */
 int sl_txq_flush(struct sl_txq *q, uint64_t timeout_us);
+
+/** The queue's mode (decided at create time). MT-safe. */
+static inline enum sl_txq_mode
+sl_txq_get_mode(const struct sl_txq *q)
+{
+	return q->mode;
+}
+
+/** The port id given at create time (for names and logs). MT-safe. */
+static inline uint16_t
+sl_txq_port_id(const struct sl_txq *q)
+{
+	return q->port_id;
+}
+
+/** The queue id given at create time (for names and logs). MT-safe. */
+static inline uint16_t
+sl_txq_queue_id(const struct sl_txq *q)
+{
+	return q->queue_id;
+}
 
 /** Packets in the backlog now (a snapshot). MT-safe. */
 static inline unsigned int

@@ -17,7 +17,7 @@
 
 #include <rte_ethdev.h>
 
-#include "sl_xmit.h"
+#include "sl_drv.h"
 
 /** LLTX choice for a port. */
 enum sl_lltx {

@@ -23,6 +23,7 @@
 #include <rte_malloc.h>
 
 #include "sl_sig.h"
+#include "sl_stats.h"
 #include "sl_sim.h"
 
 #define SIM_FP_SHIFT 16

@@ -30,7 +30,7 @@
 
 #include <rte_mbuf.h>
 
-#include "sl_xmit.h"
+#include "sl_drv.h"
 
 struct sl_sim;
 
