@@ -232,10 +232,10 @@ sl_cli_file(struct sl_cli *cli, const char *path)
 			return -1;
 		}
 		/* A `start` in a file runs to its end (duration, count, or a signal). */
-		while (cli->app->running && sl_run_tick(cli->app))
-			rte_delay_us_sleep(200);
-		if (cli->app->running)
+		if (cli->app->running) {
+			sl_session_wait(cli->app);
 			sl_cli_stop_run(cli);
+		}
 		if (cli->quit || sl_quitting())
 			break;
 	}
@@ -268,7 +268,7 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 			}
 		}
 		if (cli->app->running) {
-			if (!sl_run_tick(cli->app)) {
+			if (!sl_session_poll(cli->app)) {
 				sl_cli_stop_run(cli);
 				cmdline_printf(cli->cl, "sluice> ");
 			}
@@ -289,9 +289,9 @@ sl_cli_port(struct sl_cli *cli, const char *s, bool allow_all)
 	if (allow_all && strcmp(s, "all") == 0)
 		return SL_MAX_PORTS;
 	v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || v < 0 || v >= cli->app->nb_ports) {
+	if (*s == '\0' || *end != '\0' || v < 0 || v >= cli->app->ports.n) {
 		sl_cli_error(cli, "port '%s' does not exist: ports are 0..%u%s", s,
-			     cli->app->nb_ports - 1, allow_all ? " or all" : "");
+			     cli->app->ports.n - 1, allow_all ? " or all" : "");
 		return -1;
 	}
 	return (int)v;
@@ -301,16 +301,11 @@ int
 sl_cli_u64(struct sl_cli *cli, const char *what, const char *s, uint64_t min, uint64_t max,
 	   uint64_t *v)
 {
-	char *end;
-	unsigned long long x;
+	char err[160];
 
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (!isdigit((unsigned char)*s) || *end != '\0' || errno != 0 || x < min || x > max) {
-		sl_cli_error(cli, "%s: '%s' is not a number in %" PRIu64 "..%" PRIu64, what, s, min,
-			     max);
+	if (sl_parse_u64(s, min, max, v, err, sizeof(err)) != 0) {
+		sl_cli_error(cli, "%s: %s", what, err);
 		return -1;
 	}
-	*v = x;
 	return 0;
 }

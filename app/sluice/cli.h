@@ -22,7 +22,10 @@
 
 #include <cmdline.h>
 
-#include "sl_app.h"
+#include "parse.h"
+#include "report.h"
+#include "session.h"
+#include "sl_err.h"
 
 #define SL_CLI_MAX_WORDS 8
 
@@ -58,7 +61,7 @@ int sl_cli_init(struct sl_cli *cli, struct sl_app *app);
 int sl_cli_file(struct sl_cli *cli, const char *path);
 /* The interactive prompt, until quit (or EOF, or a signal); start first if asked. */
 void sl_cli_interact(struct sl_cli *cli, bool auto_start);
-/* Stop the run: finish, summary, JSON. */
+/* Stop the run: sl_session_stop() (summary, JSON; its exit code is kept in the app). */
 void sl_cli_stop_run(struct sl_cli *cli);
 /* The help of every command whose syntax starts with prefix (NULL: all). */
 void sl_cli_help(const char *prefix);

@@ -18,7 +18,7 @@ cmd_port_startstop(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "traffic is running: stop first");
 		return;
 	}
-	for (uint16_t i = 0; i < cli->app->nb_ports; i++)
+	for (uint16_t i = 0; i < cli->app->ports.n; i++)
 		if (port == SL_MAX_PORTS || port == i)
 			cli->app->o.pc[i].stopped = strcmp(argv[1], "stop") == 0;
 }
@@ -37,7 +37,7 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "traffic is running: port config needs stopped ports (stop first)");
 		return;
 	}
-	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
+	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
 		pc = cli->app->o.pc[i];
@@ -49,9 +49,13 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 			if (sl_cli_u64(cli, "txd", argv[4], 1, 65535, &v) != 0)
 				return;
 			pc.txd = (uint16_t)v;
-		} else if (sl_parse_lltx(argv[4], &pc.lltx) != 0) {
-			sl_cli_error(cli, "lltx: '%s': expected on, off or auto", argv[4]);
-			return;
+		} else {
+			char err[160];
+
+			if (sl_parse_lltx(argv[4], &pc.lltx, err, sizeof(err)) != 0) {
+				sl_cli_error(cli, "lltx: %s", err);
+				return;
+			}
 		}
 		cli->app->o.pc[i] = pc;
 	}
@@ -66,14 +70,14 @@ cmd_clear_stats(struct sl_cli *cli, int argc, char **argv)
 	if (port < 0)
 		return;
 	/* Counters have one writer each; clearing keeps a baseline to subtract. */
-	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
-		struct sl_port *p = &cli->app->ports[i];
+	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
+		struct sl_port *p = &cli->app->ports.p[i];
 
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
 		for (uint16_t q = 0; q < p->nb_txq; q++)
 			if (p->txqs[q].txq != NULL)
-				sl_txq_stats_get(p->txqs[q].txq, &p->txqs[q].base);
+				sl_report_txq_stats(cli->app, &p->txqs[q], &p->txqs[q].base);
 	}
 }
 

@@ -9,12 +9,7 @@
 void
 sl_cli_stop_run(struct sl_cli *cli)
 {
-	struct sl_app *app = cli->app;
-
-	sl_run_finish(app);
-	sl_report_summary(app);
-	if (app->o.json != NULL)
-		sl_report_json(app, app->o.json);
+	sl_session_stop(cli->app);
 }
 
 static void
@@ -42,12 +37,8 @@ cmd_start(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "not started: the program is quitting (a signal)");
 		return;
 	}
-	if (sl_run_setup(cli->app) != 0) {
-		sl_run_release(cli->app);
+	if (sl_session_start(cli->app) != 0)
 		sl_cli_error(cli, "not started: fix the configuration above and start again");
-		return;
-	}
-	sl_run_launch(cli->app);
 }
 
 static void

@@ -31,7 +31,7 @@ cmd_set_size(struct sl_cli *cli, int argc, char **argv)
 	RTE_SET_USED(argc);
 	if (!stopped(cli))
 		return;
-	if (sl_parse_sizes(&o->sc, strcmp(argv[1], "imix") == 0 ? "64:7,594:4,1518:1" : argv[2],
+	if (sl_parse_sizes(&o->sc, strcmp(argv[1], "imix") == 0 ? SL_GEN_IMIX : argv[2],
 			   err, sizeof(err)) != 0) {
 		sl_cli_error(cli, "%s", err);
 		return;
@@ -77,8 +77,8 @@ cmd_set_count(struct sl_cli *cli, int argc, char **argv)
 static void
 cmd_set_duration(struct sl_cli *cli, int argc, char **argv)
 {
-	char *end;
-	double v;
+	char err[200];
+	uint64_t us;
 
 	RTE_SET_USED(argc);
 	if (!stopped(cli))
@@ -87,46 +87,34 @@ cmd_set_duration(struct sl_cli *cli, int argc, char **argv)
 		cli->app->o.duration_us = 0;
 		return;
 	}
-	v = strtod(argv[2], &end);
-	if (end == argv[2] || *end != '\0' || !isfinite(v) || v <= 0 || v > 64800) {
-		sl_cli_error(cli, "duration: '%s' is not a number of seconds up to 64800 (or off)",
-			     argv[2]);
+	if (sl_parse_seconds(argv[2], &us, err, sizeof(err)) != 0) {
+		sl_cli_error(cli, "duration: %s (or off)", err);
 		return;
 	}
-	cli->app->o.duration_us = (uint64_t)ceil(v * 1e6);
+	cli->app->o.duration_us = us;
 }
 
+/* The same check as --rate at start: sl_session_rate_check(), the same words. */
 static void
 cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
 {
-	struct sl_rate r = { .unit = SL_RATE_NONE };
+	struct sl_rate r, pace;
+	char err[256];
 	int port;
 
 	RTE_SET_USED(argc);
 	if (!stopped(cli) || (port = sl_cli_port(cli, argv[2], true)) < 0)
 		return;
-	if (strcmp(argv[3], "max") != 0 && sl_parse_rate(argv[3], &r) != 0) {
-		sl_cli_error(cli, "rate '%s': give a number with a unit: pps, kpps, Mpps, bps, kbps, "
-			     "Mbps, Gbps (L1), Gbps-l2, or %% of link speed (at most 100%%), or max",
-			     argv[3]);
+	if (sl_parse_rate(argv[3], &r, err, sizeof(err)) != 0) {
+		sl_cli_error(cli, "rate: %s", err);
 		return;
 	}
-	/* Above the line? The check needs the sizes: the next start refuses it too. */
-	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
-		const struct sl_port *p = &cli->app->ports[i];
-		double l1 = r.unit == SL_RATE_L1 ? r.value : r.unit == SL_RATE_PCT ? 0 :
-			r.unit == SL_RATE_PPS ? r.value * 84 * 8 : r.unit == SL_RATE_L2 ? r.value : 0;
-
-		if ((port == SL_MAX_PORTS || port == i) && p->speed_mbps != 0 &&
-		    l1 > p->speed_mbps * 1e6 * (1 + 1e-9)) {
-			sl_cli_error(cli, "rate %s is above the line rate of port %u: %u Mb/s "
-				     "(%.4g Mpps at 64 B)", argv[3], i, p->speed_mbps,
-				     p->speed_mbps * 1e6 / 672 / 1e6);
-			return;
-		}
-		if ((port == SL_MAX_PORTS || port == i) && p->speed_mbps == 0 &&
-		    r.unit == SL_RATE_PCT) {
-			sl_cli_error(cli, "port %u reports no link speed: give an absolute rate", i);
+	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
+		if (port != SL_MAX_PORTS && port != i)
+			continue;
+		if (sl_session_rate_check(cli->app, i, &r, &pace, err, sizeof(err)) != 0) {
+			sl_cli_error(cli, "rate: port %u (%s): %s", i, cli->app->ports.p[i].info.name,
+				     err);
 			return;
 		}
 	}
@@ -183,9 +171,10 @@ cmd_set_eth_peer(struct sl_cli *cli, int argc, char **argv)
 	RTE_SET_USED(argc);
 	if (!stopped(cli) || (port = sl_cli_port(cli, argv[2], false)) < 0)
 		return;
-	if (rte_ether_unformat_addr(argv[3], &mac) != 0) {
-		sl_cli_error(cli, "eth-peer: '%s' is not a MAC address (e.g. 02:00:00:00:00:01)",
-			     argv[3]);
+	char err[160];
+
+	if (sl_parse_mac(argv[3], &mac, err, sizeof(err)) != 0) {
+		sl_cli_error(cli, "eth-peer: %s", err);
 		return;
 	}
 	cli->app->o.peer[port] = mac;
@@ -274,7 +263,7 @@ const struct sl_cmd sl_cmds_set[] = {
 	{ "set size <sizes>", cmd_set_size,
 	  "frame sizes with FCS: 64, 64,128 (in turn), 64:7,594:4 (weighted), 64-1518 (range)", "set" },
 	{ "set txpkts <sizes>", cmd_set_size, "testpmd's name for set size", "set" },
-	{ "set imix", cmd_set_size, "the classic IMIX: 64:7,594:4,1518:1", "set" },
+	{ "set imix", cmd_set_size, "the classic IMIX: " SL_GEN_IMIX, "set" },
 	{ "set flows <n>", cmd_set_flows, "vary the source port, then the source address, over n flows", "set" },
 	{ "set rate <port> <rate>", cmd_set_rate,
 	  "per port (or all): 14.88Mpps, 500kpps, 10Gbps (L1), 9.5Gbps-l2, 50%, or max", "set" },

@@ -3,23 +3,26 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <arpa/inet.h>
 #include <rte_ethdev.h>
 
 #include "cli.h"
+#include "sl_wire.h"
 
 static void
 port_info(const struct sl_app *app, uint16_t i)
 {
-	const struct sl_port *p = &app->ports[i];
+	const struct sl_port *p = &app->ports.p[i];
 	const struct sl_port_conf *pc = &app->o.pc[i];
 	char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-	rte_ether_format_addr(mac, sizeof(mac), &p->mac);
+	rte_ether_format_addr(mac, sizeof(mac), &p->info.mac);
 	printf("port %u: %s, driver %s, MAC %s, NUMA socket %d, link %u Mb/s, max frame %u%s\n",
-	       i, p->name, p->driver, mac, p->socket, p->speed_mbps, p->max_frame,
+	       i, p->info.name, p->info.driver, mac, p->info.socket, p->info.speed_mbps,
+	       p->info.max_frame,
 	       pc->stopped ? ", stopped (port start to use it)" : "");
 	printf("  txq %u (0: as the map needs), txd %u (0: default), lltx %s%s\n", pc->txq, pc->txd,
 	       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
@@ -29,19 +32,17 @@ port_info(const struct sl_app *app, uint16_t i)
 static void
 port_stats(const struct sl_app *app, uint16_t i)
 {
-	const struct sl_port *p = &app->ports[i];
+	const struct sl_port *p = &app->ports.p[i];
 	struct sl_txq_stats st;
 	uint64_t pkts = 0, bytes = 0, dropped = 0, backlog = 0;
-	double d = app->start_tsc == 0 ? 0 :
-		(double)((app->running ? rte_rdtsc() : app->end_tsc) - app->start_tsc) /
-		(double)rte_get_tsc_hz();
+	double d = app->start_tsc == 0 ? 0 : sl_report_elapsed(app);
 
 	for (uint16_t q = 0; q < p->nb_txq; q++) {
 		const struct sl_app_txq *aq = &p->txqs[q];
 
 		if (aq->txq == NULL)
 			continue;
-		sl_txq_stats_get(aq->txq, &st);
+		sl_report_txq_stats(app, aq, &st);
 		pkts += st.tx_packets - aq->base.tx_packets;
 		bytes += st.tx_bytes - aq->base.tx_bytes;
 		dropped += st.dropped - aq->base.dropped;
@@ -51,47 +52,32 @@ port_stats(const struct sl_app *app, uint16_t i)
 	       i, pkts, bytes, dropped, backlog);
 	if (d > 0)
 		printf(", over %.2f s: %.3f Mpps %.3f Gb/s L1", d, pkts / d / 1e6,
-		       (bytes + pkts * 24.0) * 8 / d / 1e9);
-	if (d > 0 && p->speed_mbps != 0)
-		printf(" (%.1f%% of line)", (bytes + pkts * 24.0) * 8 / d / (p->speed_mbps * 1e4));
+		       sl_wire_l1_bits(pkts, bytes) / d / 1e9);
+	if (d > 0 && p->info.speed_mbps != 0)
+		printf(" (%.1f%% of line)", sl_wire_l1_bits(pkts, bytes) / d /
+		       (p->info.speed_mbps * 1e4));
 	printf("%s\n", app->running ? "" : " (last run)");
 }
 
 static void
 port_xstats(const struct sl_app *app, uint16_t i)
 {
-	const struct sl_port *p = &app->ports[i];
-	struct rte_eth_xstat_name *names;
-	struct rte_eth_xstat *xs;
-	int n;
+	const struct sl_port *p = &app->ports.p[i];
+	struct sl_port_stat *st;
+	int n = p->ops->xstats(p->dev, NULL, 0);
 
-	if (p->is_sim) {
-		struct sl_sim_stats st;
-
-		if (p->sim == NULL) {
-			printf("port %u: no run yet\n", i);
-			return;
-		}
-		sl_sim_stats_get(p->sim, &st);
-		printf("port %u (sim): frames %" PRIu64 " wire_frames %" PRIu64 " busy %" PRIu64
-		       " locked %" PRIu64 " violations %" PRIu64 " lost %" PRIu64 " duplicates %"
-		       PRIu64 " reordered %" PRIu64 "\n", i, st.frames, st.wire_frames, st.busy,
-		       st.locked, st.violations, st.lost, st.duplicates, st.reordered);
-		return;
-	}
-	n = rte_eth_xstats_get(p->eth_id, NULL, 0);
 	if (n <= 0) {
-		printf("port %u: no extended statistics\n", i);
+		printf("port %u: no extended statistics%s\n", i,
+		       app->runs == 0 ? " (no run yet)" : "");
 		return;
 	}
-	names = calloc(n, sizeof(*names));
-	xs = calloc(n, sizeof(*xs));
-	if (names != NULL && xs != NULL && rte_eth_xstats_get_names(p->eth_id, names, n) == n &&
-	    rte_eth_xstats_get(p->eth_id, xs, n) == n)
-		for (int k = 0; k < n; k++)
-			printf("  %-32s %" PRIu64 "\n", names[xs[k].id].name, xs[k].value);
-	free(names);
-	free(xs);
+	st = calloc(n, sizeof(*st));
+	if (st == NULL)
+		return;
+	n = p->ops->xstats(p->dev, st, n);
+	for (int k = 0; k < n; k++)
+		printf("  %-32s %" PRIu64 "\n", st[k].name, st[k].value);
+	free(st);
 }
 
 static void
@@ -102,7 +88,7 @@ cmd_show_port(struct sl_cli *cli, int argc, char **argv)
 	RTE_SET_USED(argc);
 	if (port < 0)
 		return;
-	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
+	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
 		if (strcmp(argv[2], "info") == 0)
@@ -118,34 +104,42 @@ static void
 cmd_show_txq(struct sl_cli *cli, int argc, char **argv)
 {
 	int port = argc > 3 ? sl_cli_port(cli, argv[3], true) : SL_MAX_PORTS;
+	const struct sl_counter *c;
 	bool any = false;
 
 	if (port < 0)
 		return;
-	printf("%-4s %-5s %-9s %-12s %12s %8s %10s %10s %8s %8s\n", "port", "queue", "mode",
-	       "lcores", "pkts", "busy", "collisions", "requeued", "backlog", "dropped");
-	for (uint16_t i = 0; i < cli->app->nb_ports; i++) {
-		const struct sl_port *p = &cli->app->ports[i];
+	printf("%-4s %-5s %-9s %-12s", "port", "queue", "mode", "lcores");
+	for (c = sl_txq_counters; c->name != NULL; c++)
+		if (c->flags & SL_CNT_SHOW)
+			printf(" %*s", c->width, c->col);
+	printf("\n");
+	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
+		const struct sl_port *p = &cli->app->ports.p[i];
 
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			const struct sl_app_txq *aq = &p->txqs[q];
 			struct sl_txq_stats st;
-			char lc[64] = "-";
-			size_t off = 0;
+			char lc[64];
 
 			if (aq->txq == NULL)
 				continue;
-			for (uint16_t l = 0; l < aq->nb_lcores && off < sizeof(lc); l++)
-				off += snprintf(lc + off, sizeof(lc) - off, "%s%u", l ? "," : "",
-						aq->lcores[l]);
-			sl_txq_stats_get(aq->txq, &st);
-			printf("%-4u %-5u %-9s %-12s %12" PRIu64 " %8" PRIu64 " %10" PRIu64 " %10" PRIu64
-			       " %8u %8" PRIu64 "\n", i, q, sl_txq_mode_name(sl_txq_get_mode(aq->txq)), lc,
-			       st.tx_packets - aq->base.tx_packets, st.busy - aq->base.busy,
-			       st.collisions - aq->base.collisions, st.requeued - aq->base.requeued,
-			       st.backlog, st.dropped - aq->base.dropped);
+			sl_report_lcores(lc, sizeof(lc), aq);
+			sl_report_txq_stats(cli->app, aq, &st);
+			printf("%-4u %-5u %-9s %-12s", i, q, sl_txq_mode_name(sl_txq_get_mode(aq->txq)),
+			       lc);
+			for (c = sl_txq_counters; c->name != NULL; c++) {
+				uint64_t v = sl_counter_get(c, &st);
+
+				if (!(c->flags & SL_CNT_SHOW))
+					continue;
+				if (!(c->flags & SL_CNT_GAUGE))
+					v -= sl_counter_get(c, &aq->base);
+				printf(" %*" PRIu64, c->width, v);
+			}
+			printf("\n");
 			any = true;
 		}
 	}
@@ -231,7 +225,7 @@ show_ports(const struct sl_app *app)
 {
 	const struct sl_opts *o = &app->o;
 
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
+	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port_conf *pc = &o->pc[i];
 		char rs[64], mac[40] = "default";
 

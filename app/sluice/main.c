@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * sluice: EAL, options, ports, the run, the report.
+ * sluice: EAL, options, signals, then one session: a run, a profile, or the
+ * prompt. Everything a run does is in session.c.
  */
 
 #include <errno.h>
 #include <glob.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +17,14 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include <rte_version.h>
+
 #include "cli.h"
-#include "sl_app.h"
+#include "opts.h"
+#include "session.h"
+#include "sl_err.h"
 
 static struct sl_app app;
-
-void
-sl_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "sluice: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void
 on_signal(int sig)
@@ -92,6 +84,28 @@ args_want_help(int argc, char **argv)
 	return false;
 }
 
+/* Serve what sl_opts_parse() asked for; returns the exit code, or -1 to run. */
+static int
+opts_action(enum sl_opts_action a)
+{
+	switch (a) {
+	case SL_OPTS_HELP:
+		sl_usage();
+		return SL_EXIT_OK;
+	case SL_OPTS_VERSION:
+		printf("sluice %s (%s)\n", SL_VERSION, rte_version());
+		return SL_EXIT_OK;
+	case SL_OPTS_CLI_REFERENCE:
+		sl_cli_reference();
+		return SL_EXIT_OK;
+	case SL_OPTS_ERROR:
+		return SL_EXIT_USAGE;
+	case SL_OPTS_RUN:
+	default:
+		return -1;
+	}
+}
+
 /*
  * --cmdline-file and -i: the file's commands first (an error stops it: exit
  * 2); then the prompt, or, without -i, one run with what the file set
@@ -117,10 +131,8 @@ run_cli(struct sl_app *a)
 	} else if (a->runs == 0 && !cli.quit && !sl_quitting()) {
 		if (sl_cli_line(&cli, "start") != 0)
 			code = SL_EXIT_USAGE;
-		while (a->running && sl_run_tick(a))
-			rte_delay_us_sleep(200);
-		if (a->running)
-			sl_cli_stop_run(&cli);
+		sl_session_wait(a);
+		sl_cli_stop_run(&cli);
 	}
 	sl_cli_free(&cli);
 	return code;
@@ -129,7 +141,7 @@ run_cli(struct sl_app *a)
 int
 main(int argc, char **argv)
 {
-	int ret, code = SL_EXIT_RUNTIME;
+	int ret, code;
 
 	sl_opts_default(&app.o);
 	/* Answer --help/--version without starting EAL. */
@@ -139,7 +151,8 @@ main(int argc, char **argv)
 		while (strcmp(argv[i], "--") != 0)
 			i++;
 		argv[i] = argv[0];
-		return sl_opts_parse(&app.o, argc - i, argv + i) == 1 ? SL_EXIT_OK : SL_EXIT_USAGE;
+		code = opts_action(sl_opts_parse(&app.o, argc - i, argv + i));
+		return code < 0 ? SL_EXIT_USAGE : code;
 	}
 	if (!eal_no_huge(argc, argv) && free_hugepages() == 0) {
 		sl_err("no free hugepages: reserve some (scripts/sl-nic.sh hugepages 1G, or "
@@ -157,34 +170,25 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	argv[0] = (char *)"sluice";
-	if (sl_opts_parse(&app.o, argc, argv) == 1) {
+	code = opts_action(sl_opts_parse(&app.o, argc, argv));
+	if (code >= 0) {
 		rte_eal_cleanup();
-		return SL_EXIT_OK;
+		return code;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
-	ret = sl_ports_probe(&app);
-	if (ret != 0)
-		goto out;
-	sl_telemetry_init(&app);
-	if (app.o.interactive || app.o.cmdline_file != NULL) {
-		code = run_cli(&app);
-		goto out;
+	code = sl_session_open(&app);
+	if (code == SL_EXIT_OK) {
+		if (app.o.interactive || app.o.cmdline_file != NULL)
+			code = run_cli(&app);
+		else
+			code = sl_session_run(&app);
 	}
-	ret = sl_run_setup(&app);
-	if (ret != 0) {
-		code = ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
-		goto out;
-	}
-	sl_run(&app);
-	sl_report_summary(&app);
-	code = SL_EXIT_OK;
-	if (app.o.json != NULL && sl_report_json(&app, app.o.json) != 0)
-		code = SL_EXIT_RUNTIME;
-out:
-	sl_ports_close(&app);
-	sl_run_release(&app);
+	/* A failed --json write on any path (a run, a stop at the prompt, a profile). */
+	if (code == SL_EXIT_OK)
+		code = app.exit_code;
+	sl_session_close(&app);
 	rte_eal_cleanup();
 	return code;
 }

@@ -2,68 +2,55 @@
 /*
  * Ports: every ethdev port DPDK found (NICs bound with dpdk-devbind.py,
  * --vdev devices), then the simulated ports of --sim, numbered after them.
+ * What differs between them is in their port-driver tables.
  */
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_errno.h>
 #include <rte_ethdev.h>
-#include <rte_mbuf.h>
 
-#include "sl_app.h"
+#include "ports.h"
+#include "sl_err.h"
+#include "sl_ethdev.h"
+#include "sl_sim.h"
+
+#define SL_BACKLOG_SIZE 1024
 
 int
-sl_ports_probe(struct sl_app *app)
+sl_ports_open(struct sl_ports *ps, const struct sl_opts *o)
 {
-	struct sl_opts *o = &app->o;
 	uint16_t pid;
+	int ret;
 
-	app->nb_ports = 0;
+	ps->n = 0;
 	RTE_ETH_FOREACH_DEV(pid) {
-		struct sl_port *p = &app->ports[app->nb_ports];
-		struct rte_eth_dev_info info;
-		struct rte_eth_link link;
-		uint16_t mtu = RTE_ETHER_MTU;
+		struct sl_port *p = &ps->p[ps->n];
 
-		if (app->nb_ports == SL_MAX_PORTS)
+		if (ps->n == SL_MAX_PORTS)
 			break;
-		if (rte_eth_dev_info_get(pid, &info) != 0)
-			continue;
 		memset(p, 0, sizeof(*p));
-		p->eth_id = pid;
-		rte_eth_dev_get_name_by_port(pid, p->name);
-		snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
-		p->socket = rte_eth_dev_socket_id(pid);
-		if (rte_eth_dev_get_mtu(pid, &mtu) != 0)
-			mtu = RTE_ETHER_MTU;
-		p->max_frame = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
-		rte_eth_macaddr_get(pid, &p->mac);
-		if (rte_eth_link_get_nowait(pid, &link) == 0 &&
-		    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
-		    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
-			p->speed_mbps = link.link_speed;
-		app->nb_ports++;
+		if (sl_ethdev_port_open(pid, &p->info, &p->ops, &p->dev) == 0)
+			ps->n++;
 	}
 	for (uint16_t i = 0; i < o->nb_sims; i++) {
-		struct sl_port *p = &app->ports[app->nb_ports];
+		struct sl_port *p = &ps->p[ps->n];
 
-		if (app->nb_ports == SL_MAX_PORTS) {
+		if (ps->n == SL_MAX_PORTS) {
 			sl_err("too many ports: at most %d (ethdev + --sim)", SL_MAX_PORTS);
 			return -E2BIG;
 		}
 		memset(p, 0, sizeof(*p));
-		p->is_sim = true;
-		p->verify = o->sims[i].verify;
-		snprintf(p->name, sizeof(p->name), "sim%u", i);
-		snprintf(p->driver, sizeof(p->driver), "sl_sim");
-		p->socket = (int)rte_socket_id();
-		p->max_frame = RTE_ETHER_MAX_LEN;
-		p->speed_mbps = (uint32_t)(o->sims[i].speed_bps / 1000000);
-		p->mac = (struct rte_ether_addr){ { 0x02, 0x51, 0xce, 0x00, 0x00, (uint8_t)i } };
-		app->nb_ports++;
+		ret = sl_sim_port_open(&o->sims[i], i, &p->info, &p->ops, &p->dev);
+		if (ret != 0) {
+			sl_err("sim port %u: cannot open it (%s)", i, strerror(-ret));
+			return ret;
+		}
+		ps->n++;
 	}
-	if (app->nb_ports == 0) {
+	if (ps->n == 0) {
 		sl_err("no ports found: add a virtual port (--vdev net_null0), a simulated one "
 		       "(-- --sim 10G), or bind a NIC (scripts/sl-nic.sh bind, see docs/nics.md)");
 		return -ENODEV;
@@ -71,93 +58,120 @@ sl_ports_probe(struct sl_app *app)
 	return 0;
 }
 
-/* Configure and start every port with the queues the map gave it. */
 int
-sl_ports_start(struct sl_app *app)
+sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o)
 {
-	struct sl_opts *o = &app->o;
-	uint16_t sim_idx = 0;
 	char err[256];
 
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		struct sl_port *p = &app->ports[i];
+	for (uint16_t i = 0; i < ps->n; i++) {
+		struct sl_port *p = &ps->p[i];
+		struct sl_port_setup c = {
+			.nb_txq = p->nb_txq,
+			.nb_txd = o->pc[i].txd,
+			.lltx = o->pc[i].lltx,
+		};
+		int ret = p->ops->setup(p->dev, &c, err, sizeof(err));
 
-		if (p->is_sim) {
-			const struct sl_sim_spec *s = &o->sims[sim_idx++];
-
-			sl_sim_free(p->sim);
-			struct sl_sim_conf sc = {
-				.speed_bps = s->speed_bps,
-				.txd = o->pc[i].txd != 0 ? o->pc[i].txd : s->txd,
-				.nb_txq = p->nb_txq,
-				.lltx = s->lltx,
-				.verify = s->verify,
-				.socket_id = p->socket,
-			};
-
-			p->sim = sl_sim_create(&sc);
-			if (p->sim == NULL) {
-				sl_err("sim port %u: cannot create (%s)", i, rte_strerror(rte_errno));
-				return -ENOMEM;
-			}
-			/*
-			 * --lltx off: the engine does not use the capability (it
-			 * locks the queue itself); the driver keeps its own lock,
-			 * as an LLTX NIC driver would. --lltx on: a sim without
-			 * its own lock is not MT-safe, so it cannot be forced.
-			 */
-			p->caps = o->pc[i].lltx == SL_LLTX_OFF ? 0 : sl_sim_caps(p->sim);
-		} else {
-			if (p->started)
-				rte_eth_dev_stop(p->eth_id);
-			p->started = false;
-			struct sl_ethdev_conf ec = {
-				.nb_txq = p->nb_txq,
-				.nb_txd = o->pc[i].txd,
-				.lltx = o->pc[i].lltx,
-				.rx_pool = app->rx_pool,
-			};
-			int ret = sl_ethdev_setup(p->eth_id, &ec, &p->caps, err, sizeof(err));
-
-			if (ret != 0) {
-				sl_err("%s", err);
-				return ret;
-			}
+		if (ret != 0) {
+			sl_err("port %u (%s): %s", i, p->info.name, err);
+			return ret;
 		}
-		p->started = true;
+		p->caps = c.caps;
+		p->txd = c.nb_txd;
+		p->set_up = true;
 	}
 	return 0;
 }
 
-void
-sl_ports_close(struct sl_app *app)
+int
+sl_ports_txqs_create(struct sl_ports *ps, enum sl_lock_policy lock)
 {
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		struct sl_port *p = &app->ports[i];
-
-		if (p->is_sim)
-			continue;
-		if (p->started)
-			rte_eth_dev_stop(p->eth_id);
-		rte_eth_dev_close(p->eth_id);
-		p->started = false;
-	}
-}
-
-/* Free the simulated ports and the queue objects (after the report). */
-void
-sl_ports_free(struct sl_app *app)
-{
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		struct sl_port *p = &app->ports[i];
+	for (uint16_t i = 0; i < ps->n; i++) {
+		struct sl_port *p = &ps->p[i];
 
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
+			struct sl_app_txq *aq = &p->txqs[q];
+			struct sl_txq_conf c = {
+				.xmit = p->ops->xmit,
+				.drv_queue = p->ops->txq(p->dev, q),
+				.drv_caps = p->caps,
+				.mode = sl_txq_mode_select(aq->nb_lcores, p->caps, lock),
+				.backlog_size = SL_BACKLOG_SIZE,
+				.port_id = i,
+				.queue_id = q,
+				.socket_id = p->info.socket,
+			};
+
+			aq->port = i;
+			aq->queue = q;
+			memset(&aq->base, 0, sizeof(aq->base));
+			aq->txq = sl_txq_create(&c);
+			if (aq->txq == NULL) {
+				sl_err("port %u queue %u: cannot create the queue object (%s)", i, q,
+				       rte_strerror(rte_errno));
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+uint64_t
+sl_ports_quiesce(struct sl_ports *ps, uint64_t timeout_us)
+{
+	uint64_t discarded = 0;
+
+	for (uint16_t i = 0; i < ps->n; i++) {
+		struct sl_port *p = &ps->p[i];
+
+		for (uint16_t q = 0; q < p->nb_txq; q++) {
+			int dropped;
+
+			if (p->txqs[q].txq == NULL)
+				continue;
+			dropped = sl_txq_flush(p->txqs[q].txq, timeout_us);
+			if (dropped == -EBUSY)
+				sl_err("port %u queue %u: still owned at stop; its backlog was not flushed",
+				       i, q);
+			if (dropped > 0)
+				printf("port %u queue %u: %d packet(s) still queued at stop were dropped "
+				       "(device did not take them within %u ms)\n",
+				       i, q, dropped, (unsigned int)(timeout_us / 1000));
+		}
+		if (p->set_up)
+			discarded += p->ops->quiesce(p->dev, timeout_us);
+	}
+	return discarded;
+}
+
+void
+sl_ports_stop(struct sl_ports *ps)
+{
+	for (uint16_t i = 0; i < ps->n; i++)
+		ps->p[i].ops->stop(ps->p[i].dev);
+}
+
+void
+sl_ports_txqs_free(struct sl_ports *ps)
+{
+	for (uint16_t i = 0; i < ps->n; i++) {
+		struct sl_port *p = &ps->p[i];
+
+		for (uint16_t q = 0; q < SL_MAX_TXQ; q++) {
 			sl_txq_free(p->txqs[q].txq);
 			p->txqs[q].txq = NULL;
 		}
-		if (p->is_sim) {
-			sl_sim_free(p->sim);
-			p->sim = NULL;
-		}
+		p->nb_txq = 0;
 	}
+}
+
+void
+sl_ports_close(struct sl_ports *ps)
+{
+	sl_ports_txqs_free(ps);
+	for (uint16_t i = 0; i < ps->n; i++) {
+		ps->p[i].ops->close(ps->p[i].dev);
+		ps->p[i].dev = NULL;
+	}
+	ps->n = 0;
 }

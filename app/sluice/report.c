@@ -12,13 +12,12 @@
 #include <rte_cycles.h>
 #include <rte_version.h>
 
-#include "sl_app.h"
+#include "report.h"
+#include "sl_err.h"
+#include "sl_wire.h"
 
-#define L1_EXTRA 24 /* FCS + preamble + SFD + IFG, beyond the bytes handed */
-#define L2_EXTRA 4  /* FCS */
-
-static uint64_t
-txq_generated(const struct sl_app *app, const struct sl_txq *q)
+uint64_t
+sl_report_txq_generated(const struct sl_app *app, const struct sl_txq *q)
 {
 	uint64_t g = 0;
 
@@ -33,9 +32,23 @@ txq_generated(const struct sl_app *app, const struct sl_txq *q)
 }
 
 void
-sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct port_totals *pt)
+sl_report_txq_stats(const struct sl_app *app, const struct sl_app_txq *aq,
+		    struct sl_txq_stats *st)
 {
-	const struct sl_port *p = &app->ports[pid];
+	sl_txq_stats_get(aq->txq, st);
+	for (uint16_t i = 0; i < app->nb_workers; i++) {
+		const struct sl_worker *w = app->workers[i];
+
+		for (uint16_t t = 0; t < w->nb_targets; t++)
+			if (w->t[t].txq == aq->txq)
+				st->tx_packets += SL_CNT_READ(w->t[t].direct_sent);
+	}
+}
+
+void
+sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt)
+{
+	const struct sl_port *p = &app->ports.p[pid];
 
 	memset(pt, 0, sizeof(*pt));
 	for (uint16_t q = 0; q < p->nb_txq; q++) {
@@ -43,8 +56,8 @@ sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct port_totals
 
 		if (p->txqs[q].txq == NULL)
 			continue;
-		sl_txq_stats_get(p->txqs[q].txq, &st);
-		pt->generated += txq_generated(app, p->txqs[q].txq);
+		sl_report_txq_stats(app, &p->txqs[q], &st);
+		pt->generated += sl_report_txq_generated(app, p->txqs[q].txq);
 		pt->tx_packets += st.tx_packets;
 		pt->tx_bytes += st.tx_bytes;
 		pt->dropped += st.dropped;
@@ -53,11 +66,11 @@ sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct port_totals
 }
 
 void
-sl_report_totals(const struct sl_app *app, struct port_totals *all)
+sl_report_totals(const struct sl_app *app, struct sl_port_totals *all)
 {
 	memset(all, 0, sizeof(*all));
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		struct port_totals pt;
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		struct sl_port_totals pt;
 
 		sl_report_port_totals(app, i, &pt);
 		all->generated += pt.generated;
@@ -68,8 +81,8 @@ sl_report_totals(const struct sl_app *app, struct port_totals *all)
 	}
 }
 
-static void
-lcore_list(char *buf, size_t len, const struct sl_app_txq *aq)
+void
+sl_report_lcores(char *buf, size_t len, const struct sl_app_txq *aq)
 {
 	size_t off = 0;
 
@@ -85,14 +98,14 @@ sl_report_modes(const struct sl_app *app)
 {
 	char lc[256];
 
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		const struct sl_port *p = &app->ports[i];
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		const struct sl_port *p = &app->ports.p[i];
 
-		printf("port %u: %s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i, p->name,
-		       p->driver, p->nb_txq, p->speed_mbps, p->socket,
+		printf("port %u: %s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i,
+		       p->info.name, p->info.driver, p->nb_txq, p->info.speed_mbps, p->info.socket,
 		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
-			lcore_list(lc, sizeof(lc), &p->txqs[q]);
+			sl_report_lcores(lc, sizeof(lc), &p->txqs[q]);
 			printf("  txq %u: mode %-9s lcores %s\n", q,
 			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), lc);
 		}
@@ -100,8 +113,8 @@ sl_report_modes(const struct sl_app *app)
 	fflush(stdout);
 }
 
-static double
-elapsed_s(const struct sl_app *app)
+double
+sl_report_elapsed(const struct sl_app *app)
 {
 	uint64_t end = app->end_tsc > app->start_tsc ? app->end_tsc : rte_rdtsc();
 
@@ -122,26 +135,26 @@ sl_report_live(struct sl_app *app, double elapsed)
 
 	if (dt <= 0)
 		return;
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		const struct sl_port *p = &app->ports[i];
-		struct port_totals pt;
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		const struct sl_port *p = &app->ports.p[i];
+		uint32_t speed_mbps = p->info.speed_mbps;
+		struct sl_port_totals pt;
 		double pps, l1, l2;
 
 		sl_report_port_totals(app, i, &pt);
 		pps = (pt.tx_packets - lv->pkts[i]) / dt;
-		l2 = ((pt.tx_bytes - lv->bytes[i]) + (pt.tx_packets - lv->pkts[i]) *
-		      (double)L2_EXTRA) * 8 / dt;
-		l1 = l2 + (pt.tx_packets - lv->pkts[i]) * (double)(L1_EXTRA - L2_EXTRA) * 8 / dt;
+		l2 = sl_wire_l2_bits(pt.tx_packets - lv->pkts[i], pt.tx_bytes - lv->bytes[i]) / dt;
+		l1 = sl_wire_l1_bits(pt.tx_packets - lv->pkts[i], pt.tx_bytes - lv->bytes[i]) / dt;
 		printf("[%7.2fs", elapsed);
 		if (app->o.duration_us != 0)
 			printf("/%.6gs", app->o.duration_us / 1e6);
 		printf("] port %u: %9.3f Mpps %8.3f Gb/s L1 %8.3f Gb/s L2", i, pps / 1e6, l1 / 1e9,
 		       l2 / 1e9);
 		/* A virtual PMD's link speed is a made-up figure (net_null says 10G). */
-		if (p->speed_mbps != 0 && l1 <= p->speed_mbps * 1e6 * 1.05)
-			printf(" (%5.1f%% of line)", l1 / (p->speed_mbps * 1e6) * 100);
-		else if (p->speed_mbps != 0)
-			printf(" (the PMD says its link is %g Gb/s)", p->speed_mbps / 1e3);
+		if (speed_mbps != 0 && l1 <= speed_mbps * 1e6 * 1.05)
+			printf(" (%5.1f%% of line)", l1 / (speed_mbps * 1e6) * 100);
+		else if (speed_mbps != 0)
+			printf(" (the PMD says its link is %g Gb/s)", speed_mbps / 1e3);
 		printf("  tx %" PRIu64, pt.tx_packets);
 		if (app->o.count != 0)
 			printf("/%" PRIu64, app->o.count);
@@ -153,7 +166,7 @@ sl_report_live(struct sl_app *app, double elapsed)
 
 			if (p->txqs[q].txq == NULL || p->txqs[q].nb_lcores < 2)
 				continue;
-			sl_txq_stats_get(p->txqs[q].txq, &st);
+			sl_report_txq_stats(app, &p->txqs[q], &st);
 			printf("           txq %u %-6s %u lcores: collisions %" PRIu64 " requeued %" PRIu64
 			       " busy %" PRIu64 " backlog %u\n", q, sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)),
 			       p->txqs[q].nb_lcores, st.collisions, st.requeued, st.busy, st.backlog);
@@ -166,29 +179,33 @@ sl_report_live(struct sl_app *app, double elapsed)
 void
 sl_report_summary(const struct sl_app *app)
 {
-	double d = elapsed_s(app);
-	struct port_totals all = { 0 };
+	double d = sl_report_elapsed(app);
+	struct sl_port_totals all = { 0 };
 
 	printf("\n---------------- sluice summary (%.3f s) ----------------\n", d);
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		struct port_totals pt;
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		const struct sl_port *p = &app->ports.p[i];
+		struct sl_port_totals pt;
 
 		sl_report_port_totals(app, i, &pt);
 		printf("port %u %-12s tx %14" PRIu64 " pkts %16" PRIu64 " bytes  %9.3f Mpps  "
-		       "%8.3f Gb/s L1  dropped %" PRIu64 "\n", i, app->ports[i].name,
+		       "%8.3f Gb/s L1  dropped %" PRIu64 "\n", i, p->info.name,
 		       pt.tx_packets, pt.tx_bytes, d > 0 ? pt.tx_packets / d / 1e6 : 0,
-		       d > 0 ? (pt.tx_bytes + pt.tx_packets * (double)L1_EXTRA) * 8 / d / 1e9 : 0,
+		       d > 0 ? sl_wire_l1_bits(pt.tx_packets, pt.tx_bytes) / d / 1e9 : 0,
 		       pt.dropped);
-		for (uint16_t q = 0; q < app->ports[i].nb_txq; q++) {
+		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			struct sl_txq_stats st;
 
-			sl_txq_stats_get(app->ports[i].txqs[q].txq, &st);
+			if (p->txqs[q].txq == NULL)
+				continue;
+			sl_report_txq_stats(app, &p->txqs[q], &st);
 			if (st.tx_packets == 0 && st.dropped == 0)
 				continue;
-			printf("  txq %u %-9s busy %" PRIu64 " collisions %" PRIu64 " requeued %"
-			       PRIu64 " backlog %u dropped %" PRIu64 " dead_loops %" PRIu64 "\n", q,
-			       sl_txq_mode_name(sl_txq_get_mode(app->ports[i].txqs[q].txq)), st.busy,
-			       st.collisions, st.requeued, st.backlog, st.dropped, st.dead_loops);
+			printf("  txq %u %-9s", q, sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
+			for (const struct sl_counter *c = sl_txq_counters; c->name != NULL; c++)
+				if (c->flags & SL_CNT_SUMMARY)
+					printf(" %s %" PRIu64, c->name, sl_counter_get(c, &st));
+			printf("\n");
 		}
 		all.generated += pt.generated;
 		all.tx_packets += pt.tx_packets;
@@ -210,37 +227,38 @@ sl_report_summary(const struct sl_app *app)
 static void
 json_verify(struct sl_json *j, const struct sl_app *app)
 {
-	struct sl_sim_stats sum = { 0 };
+	struct sl_port_verify sum = { 0 };
 	uint64_t lat_min = UINT64_MAX, lat_max = 0, lat_w = 0, n = 0;
 	bool any = false;
 
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		const struct sl_port *p = &app->ports[i];
-		struct sl_sim_stats st;
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		const struct sl_port *p = &app->ports.p[i];
+		struct sl_port_verify v;
+		bool has;
 
-		if (!p->is_sim || p->sim == NULL)
+		if (p->ops->verify == NULL)
 			continue;
-		sl_sim_stats_get(p->sim, &st);
-		sum.violations += st.violations;
-		if (!p->verify)
+		has = p->ops->verify(p->dev, &v);
+		sum.violations += v.violations;
+		if (!has)
 			continue;
 		any = true;
-		sum.lost += st.lost;
-		sum.duplicates += st.duplicates;
-		sum.reordered += st.reordered;
-		sum.signed_frames += st.signed_frames;
-		sum.unsigned_frames += st.unsigned_frames;
-		if (st.signed_frames != 0) {
-			lat_min = RTE_MIN(lat_min, st.lat_min_ns);
-			lat_max = RTE_MAX(lat_max, st.lat_max_ns);
-			lat_w += st.lat_avg_ns * st.signed_frames;
-			n += st.signed_frames;
+		sum.lost += v.lost;
+		sum.duplicates += v.duplicates;
+		sum.reordered += v.reordered;
+		sum.frames += v.frames;
+		sum.unsigned_frames += v.unsigned_frames;
+		if (v.frames != 0) {
+			lat_min = RTE_MIN(lat_min, v.lat_min_ns);
+			lat_max = RTE_MAX(lat_max, v.lat_max_ns);
+			lat_w += v.lat_avg_ns * v.frames;
+			n += v.frames;
 		}
 	}
 	if (!any)
 		return;
 	sl_json_obj_open(j, "verify");
-	sl_json_u64(j, "frames", sum.signed_frames);
+	sl_json_u64(j, "frames", sum.frames);
 	sl_json_u64(j, "unsigned", sum.unsigned_frames);
 	sl_json_u64(j, "lost", sum.lost);
 	sl_json_u64(j, "duplicates", sum.duplicates);
@@ -255,28 +273,28 @@ json_verify(struct sl_json *j, const struct sl_app *app)
 }
 
 /*
- * The sim's wire clock: frames that left the wire, and the rate between the
- * first and the last frame's start, which is what a pacer is judged by.
+ * The wire of a driver that models one (the sim): frames that left it, and
+ * the rate between the first and the last frame's start, which is what a
+ * pacer is judged by.
  */
 static void
 json_wire(struct sl_json *j, const struct sl_port *p)
 {
-	struct sl_sim_stats st;
-	double span, bits;
+	struct sl_port_wire w;
+	double bits;
 
-	sl_sim_stats_get(p->sim, &st);
-	span = (double)(st.last_start_tsc - st.first_start_tsc) / (double)rte_get_tsc_hz();
+	if (p->ops->wire == NULL || !p->ops->wire(p->dev, &w))
+		return;
 	/* Bits of every frame but the last, which starts at the end of the span. */
-	bits = st.wire_frames > 1 ? (st.wire_bytes + st.wire_frames * (double)L1_EXTRA) * 8 *
-					    (st.wire_frames - 1) / st.wire_frames : 0;
+	bits = w.frames > 1 ? sl_wire_l1_bits(w.frames, w.bytes) * (w.frames - 1) / w.frames : 0;
 	sl_json_obj_open(j, "wire");
-	sl_json_u64(j, "frames", st.wire_frames);
-	sl_json_u64(j, "bytes", st.wire_bytes);
-	sl_json_dbl(j, "span_s", span);
-	sl_json_dbl(j, "pps", span > 0 ? (st.wire_frames - 1) / span : 0);
-	sl_json_dbl(j, "bps_l1", span > 0 ? bits / span : 0);
-	sl_json_u64(j, "busy", st.busy);
-	sl_json_u64(j, "violations", st.violations);
+	sl_json_u64(j, "frames", w.frames);
+	sl_json_u64(j, "bytes", w.bytes);
+	sl_json_dbl(j, "span_s", w.span_s);
+	sl_json_dbl(j, "pps", w.span_s > 0 ? (w.frames - 1) / w.span_s : 0);
+	sl_json_dbl(j, "bps_l1", w.span_s > 0 ? bits / w.span_s : 0);
+	sl_json_u64(j, "busy", w.busy);
+	sl_json_u64(j, "violations", w.violations);
 	sl_json_obj_close(j);
 }
 
@@ -285,7 +303,7 @@ json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *a
 {
 	struct sl_txq_stats st;
 
-	sl_txq_stats_get(aq->txq, &st);
+	sl_report_txq_stats(app, aq, &st);
 	sl_json_obj_open(j, NULL);
 	sl_json_u64(j, "port", aq->port);
 	sl_json_u64(j, "queue", aq->queue);
@@ -294,16 +312,9 @@ json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *a
 	for (uint16_t l = 0; l < aq->nb_lcores; l++)
 		sl_json_u64(j, NULL, aq->lcores[l]);
 	sl_json_arr_close(j);
-	sl_json_u64(j, "generated", txq_generated(app, aq->txq));
-	sl_json_u64(j, "tx_packets", st.tx_packets);
-	sl_json_u64(j, "tx_bytes", st.tx_bytes);
-	sl_json_u64(j, "busy", st.busy);
-	sl_json_u64(j, "collisions", st.collisions);
-	sl_json_u64(j, "locked", st.locked);
-	sl_json_u64(j, "requeued", st.requeued);
-	sl_json_u64(j, "backlog", st.backlog);
-	sl_json_u64(j, "dropped", st.dropped);
-	sl_json_u64(j, "dead_loops", st.dead_loops);
+	sl_json_u64(j, "generated", sl_report_txq_generated(app, aq->txq));
+	for (const struct sl_counter *c = sl_txq_counters; c->name != NULL; c++)
+		sl_json_u64(j, c->name, sl_counter_get(c, &st));
 	sl_json_obj_open(j, "drop_reasons");
 	sl_json_u64(j, "dead_loop", st.drop_dead_loop);
 	sl_json_u64(j, "backlog_full", st.drop_backlog_full);
@@ -315,8 +326,8 @@ json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *a
 int
 sl_report_json(const struct sl_app *app, const char *path)
 {
-	double d = elapsed_s(app);
-	struct port_totals all;
+	double d = sl_report_elapsed(app);
+	struct sl_port_totals all;
 	struct sl_json j;
 	FILE *f = fopen(path, "w");
 	int ret;
@@ -332,48 +343,40 @@ sl_report_json(const struct sl_app *app, const char *path)
 	sl_json_dbl(&j, "duration_s", d);
 	sl_report_totals(app, &all);
 	sl_json_obj_open(&j, "totals");
-	sl_json_u64(&j, "generated", all.generated);
-	sl_json_u64(&j, "tx_packets", all.tx_packets);
-	sl_json_u64(&j, "tx_bytes", all.tx_bytes);
-	sl_json_u64(&j, "dropped", all.dropped);
-	sl_json_u64(&j, "backlog", all.backlog);
+	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
+		sl_json_u64(&j, c->name, sl_counter_get(c, &all));
 	sl_json_dbl(&j, "tx_pps", d > 0 ? all.tx_packets / d : 0);
-	sl_json_dbl(&j, "tx_bps_l1",
-		    d > 0 ? (all.tx_bytes + all.tx_packets * (double)L1_EXTRA) * 8 / d : 0);
-	sl_json_dbl(&j, "tx_bps_l2",
-		    d > 0 ? (all.tx_bytes + all.tx_packets * (double)L2_EXTRA) * 8 / d : 0);
+	sl_json_dbl(&j, "tx_bps_l1", d > 0 ? sl_wire_l1_bits(all.tx_packets, all.tx_bytes) / d : 0);
+	sl_json_dbl(&j, "tx_bps_l2", d > 0 ? sl_wire_l2_bits(all.tx_packets, all.tx_bytes) / d : 0);
 	sl_json_u64(&j, "mempool_in_use", app->pool_in_use);
 	sl_json_u64(&j, "wire_discarded", app->discarded);
 	sl_json_bool(&j, "conserved",
 		     all.generated == all.tx_packets + all.dropped + all.backlog);
 	sl_json_obj_close(&j);
 	sl_json_arr_open(&j, "ports");
-	for (uint16_t i = 0; i < app->nb_ports; i++) {
-		const struct sl_port *p = &app->ports[i];
-		struct port_totals pt;
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		const struct sl_port *p = &app->ports.p[i];
+		struct sl_port_totals pt;
 
 		sl_report_port_totals(app, i, &pt);
 		sl_json_obj_open(&j, NULL);
 		sl_json_u64(&j, "port", i);
-		sl_json_str(&j, "name", p->name);
-		sl_json_str(&j, "driver", p->driver);
-		sl_json_i64(&j, "socket", p->socket); /* -1: any (a vdev) */
-		sl_json_u64(&j, "link_speed_mbps", p->speed_mbps);
+		sl_json_str(&j, "name", p->info.name);
+		sl_json_str(&j, "driver", p->info.driver);
+		sl_json_i64(&j, "socket", p->info.socket); /* -1: any (a vdev) */
+		sl_json_u64(&j, "link_speed_mbps", p->info.speed_mbps);
 		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
-		sl_json_u64(&j, "generated", pt.generated);
-		sl_json_u64(&j, "tx_packets", pt.tx_packets);
-		sl_json_u64(&j, "tx_bytes", pt.tx_bytes);
+		for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
+			sl_json_u64(&j, c->name, sl_counter_get(c, &pt));
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
-		sl_json_u64(&j, "dropped", pt.dropped);
-		if (p->is_sim && p->sim != NULL)
-			json_wire(&j, p);
+		json_wire(&j, p);
 		sl_json_obj_close(&j);
 	}
 	sl_json_arr_close(&j);
 	sl_json_arr_open(&j, "txqs");
-	for (uint16_t i = 0; i < app->nb_ports; i++)
-		for (uint16_t q = 0; q < app->ports[i].nb_txq; q++)
-			json_txq(&j, app, &app->ports[i].txqs[q]);
+	for (uint16_t i = 0; i < app->ports.n; i++)
+		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
+			json_txq(&j, app, &app->ports.p[i].txqs[q]);
 	sl_json_arr_close(&j);
 	json_verify(&j, app);
 	sl_json_obj_close(&j);

@@ -11,7 +11,8 @@
 
 #include <rte_telemetry.h>
 
-#include "sl_app.h"
+#include "report.h"
+#include "telemetry.h"
 
 static struct sl_app *tel_app;
 
@@ -24,7 +25,7 @@ tel_port(const char *params, int *port)
 	if (params == NULL || *params == '\0')
 		return -EINVAL;
 	v = strtol(params, &end, 10);
-	if (*end != '\0' || v < 0 || v >= tel_app->nb_ports)
+	if (*end != '\0' || v < 0 || v >= tel_app->ports.n)
 		return -EINVAL;
 	*port = (int)v;
 	return 0;
@@ -33,7 +34,7 @@ tel_port(const char *params, int *port)
 static int
 tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct port_totals all;
+	struct sl_port_totals all;
 
 	RTE_SET_USED(cmd);
 	RTE_SET_USED(params);
@@ -41,11 +42,8 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 	sl_report_totals(tel_app, &all);
 	rte_spinlock_unlock(&tel_app->tel_lock);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "generated", all.generated);
-	rte_tel_data_add_dict_u64(d, "tx_packets", all.tx_packets);
-	rte_tel_data_add_dict_u64(d, "tx_bytes", all.tx_bytes);
-	rte_tel_data_add_dict_u64(d, "dropped", all.dropped);
-	rte_tel_data_add_dict_u64(d, "backlog", all.backlog);
+	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
+		rte_tel_data_add_dict_u64(d, c->name, sl_counter_get(c, &all));
 	rte_tel_data_add_dict_u64(d, "running", tel_app->running);
 	rte_tel_data_add_dict_u64(d, "runs", tel_app->runs);
 	return 0;
@@ -54,43 +52,42 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct port_totals pt;
+	struct sl_port_totals pt;
+	const struct sl_port *p;
 	int port;
 
 	RTE_SET_USED(cmd);
 	if (params == NULL || *params == '\0') {
 		rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
-		for (uint16_t i = 0; i < tel_app->nb_ports; i++)
+		for (uint16_t i = 0; i < tel_app->ports.n; i++)
 			rte_tel_data_add_array_u64(d, i);
 		return 0;
 	}
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
+	p = &tel_app->ports.p[port];
 	rte_spinlock_lock(&tel_app->tel_lock);
 	sl_report_port_totals(tel_app, port, &pt);
 	rte_spinlock_unlock(&tel_app->tel_lock);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "name", tel_app->ports[port].name);
-	rte_tel_data_add_dict_string(d, "driver", tel_app->ports[port].driver);
-	rte_tel_data_add_dict_u64(d, "link_speed_mbps", tel_app->ports[port].speed_mbps);
-	rte_tel_data_add_dict_u64(d, "generated", pt.generated);
-	rte_tel_data_add_dict_u64(d, "tx_packets", pt.tx_packets);
-	rte_tel_data_add_dict_u64(d, "tx_bytes", pt.tx_bytes);
-	rte_tel_data_add_dict_u64(d, "dropped", pt.dropped);
-	rte_tel_data_add_dict_u64(d, "backlog", pt.backlog);
+	rte_tel_data_add_dict_string(d, "name", p->info.name);
+	rte_tel_data_add_dict_string(d, "driver", p->info.driver);
+	rte_tel_data_add_dict_u64(d, "link_speed_mbps", p->info.speed_mbps);
+	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
+		rte_tel_data_add_dict_u64(d, c->name, sl_counter_get(c, &pt));
 	return 0;
 }
 
 static int
 tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct sl_port *p;
+	const struct sl_port *p;
 	int port;
 
 	RTE_SET_USED(cmd);
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
-	p = &tel_app->ports[port];
+	p = &tel_app->ports.p[port];
 	rte_tel_data_start_dict(d);
 	rte_spinlock_lock(&tel_app->tel_lock);
 	for (uint16_t q = 0; q < p->nb_txq; q++) {
@@ -100,17 +97,12 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 
 		if (p->txqs[q].txq == NULL || (c = rte_tel_data_alloc()) == NULL)
 			continue;
-		sl_txq_stats_get(p->txqs[q].txq, &st);
+		sl_report_txq_stats(tel_app, &p->txqs[q], &st);
 		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_string(c, "mode", sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
-		rte_tel_data_add_dict_u64(c, "tx_packets", st.tx_packets);
-		rte_tel_data_add_dict_u64(c, "busy", st.busy);
-		rte_tel_data_add_dict_u64(c, "collisions", st.collisions);
-		rte_tel_data_add_dict_u64(c, "locked", st.locked);
-		rte_tel_data_add_dict_u64(c, "requeued", st.requeued);
-		rte_tel_data_add_dict_u64(c, "backlog", st.backlog);
-		rte_tel_data_add_dict_u64(c, "dropped", st.dropped);
-		rte_tel_data_add_dict_u64(c, "dead_loops", st.dead_loops);
+		rte_tel_data_add_dict_string(c, "mode",
+					     sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
+		for (const struct sl_counter *k = sl_txq_counters; k->name != NULL; k++)
+			rte_tel_data_add_dict_u64(c, k->name, sl_counter_get(k, &st));
 		snprintf(name, sizeof(name), "%u", q);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
@@ -122,7 +114,6 @@ void
 sl_telemetry_init(struct sl_app *app)
 {
 	tel_app = app;
-	rte_spinlock_init(&app->tel_lock);
 	rte_telemetry_register_cmd("/sluice/totals", tel_totals,
 				   "Sluice totals: generated, tx_packets, tx_bytes, dropped, backlog");
 	rte_telemetry_register_cmd("/sluice/ports", tel_ports,

@@ -18,7 +18,6 @@
 
 #include "sl_gen.h"
 
-#define L1_OVERHEAD 24 /* FCS + preamble + SFD + IFG, beyond pkt_len */
 
 /* Lay the headers of a pkt_len-byte frame into buf; checksums left zero. */
 static void
@@ -97,8 +96,8 @@ stream_size(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t frame,
 	sz->l4_len = c->tcp ? 0 : rte_cpu_to_be_16(l4_len);
 	sz->sig = pkt_len >= s->hdr_len + SL_SIG_LEN;
 	sz->sig_odd = (pkt_len - SL_SIG_LEN - s->l4_off) & 1;
-	sz->l1_bits = (pkt_len + L1_OVERHEAD) * 8;
-	sz->l2_bits = (pkt_len + RTE_ETHER_CRC_LEN) * 8;
+	sz->l1_bits = (pkt_len + SL_WIRE_OVERHEAD) * 8;
+	sz->l2_bits = (pkt_len + SL_WIRE_FCS) * 8;
 	memset(hdr + s->sip_off, 0, 4);
 	memset(hdr + s->sport_off, 0, 2);
 	for (uint16_t i = 0; i < s->nb_fields; i++)
@@ -119,12 +118,17 @@ stream_size(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t frame,
 	sz->l4_sum = sum;
 }
 
+const char *const sl_field_names[SL_FIELD_KINDS] = {
+	"src-mac", "dst-mac", "src-ip", "dst-ip", "src-port", "dst-port", "vlan",
+};
+
+const char *const sl_field_modes[] = { "inc", "dec", "random", "list", NULL };
+
 /* Compile the field engine: offsets, checksum membership, ranges. */
 static int
 stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, size_t errlen)
 {
-	static const char *const names[] = { "src-mac", "dst-mac", "src-ip", "dst-ip",
-					     "src-port", "dst-port", "vlan" };
+	const char *const *names = sl_field_names;
 	bool seen[SL_FIELD_KINDS] = { false };
 
 	if (c->nb_fields > SL_FIELD_MAX) {
@@ -404,19 +408,40 @@ sl_stream_pool_create(const struct sl_stream *s, const char *name, unsigned int 
 }
 
 int
-sl_pacer_init(struct sl_pacer *p, uint8_t unit, double rate)
+sl_pacer_init(struct sl_pacer *p, const struct sl_rate *r)
 {
-	memset(p, 0, sizeof(*p));
-	p->unit = unit;
-	if (unit == SL_PACE_NONE)
-		return 0;
-	double per;
+	double per, rate = r->value;
 
-	if (!(rate >= 1.0 && rate <= 1e13) || unit > SL_PACE_L2)
+	memset(p, 0, sizeof(*p));
+	p->unit = (uint8_t)r->unit;
+	if (r->unit == SL_RATE_NONE)
+		return 0;
+	if (!(rate >= 1.0 && rate <= 1e13) || r->unit > SL_RATE_L2)
 		return -EINVAL;
 	per = (double)rte_get_tsc_hz() * 4294967296.0 / rate + 0.5;
 	if (per >= 18446744073709551615.0)
 		return -ERANGE; /* below about one unit per second on a fast TSC */
 	p->per_unit = (uint64_t)per;
 	return 0;
+}
+
+void
+sl_stream_conf_mean_bits(const struct sl_stream_conf *c, double *l1, double *l2)
+{
+	double size = 0, w = 0;
+
+	if (c->size_max != 0) {
+		size = (c->size_min + c->size_max) / 2.0;
+	} else {
+		for (uint16_t i = 0; i < c->nb_sizes; i++) {
+			double wi = c->weights[i] != 0 ? c->weights[i] : 1;
+
+			size += c->sizes[i] * wi;
+			w += wi;
+		}
+		size = w != 0 ? size / w : SL_WIRE_MIN_FRAME;
+	}
+	/* Sizes count the FCS: L2 is the size, L1 adds preamble, SFD and IFG. */
+	*l2 = size * 8;
+	*l1 = (size + SL_WIRE_GAP) * 8;
 }

@@ -29,12 +29,14 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "sl_rate.h"
 #include "sl_sig.h"
+#include "sl_wire.h"
 
 #define SL_GEN_MAX_SIZES 64       /* sizes in a --size list */
 #define SL_GEN_MAX_DISTINCT 2048  /* distinct sizes (a range) */
 #define SL_GEN_MAX_ORDER 4096     /* length of the size order */
-#define SL_GEN_MIN_FRAME 64       /* with FCS */
+#define SL_GEN_MIN_FRAME SL_WIRE_MIN_FRAME /* with FCS */
 #define SL_GEN_MAX_FRAME 9018     /* with FCS: 9000-byte MTU */
 
 /** Header fields the field engine can vary. */
@@ -48,6 +50,14 @@ enum sl_field_kind {
 	SL_FIELD_VLAN,     /**< VLAN id (needs --vlan) */
 	SL_FIELD_KINDS,
 };
+
+/** The user's name of a field kind ("src-mac", ..., "vlan"). */
+extern const char *const sl_field_names[SL_FIELD_KINDS];
+/** The user's name of a field mode ("inc", "dec", "random", "list"). */
+extern const char *const sl_field_modes[];
+
+/** The classic IMIX as a size list (7:4:1), for --imix and set imix. */
+#define SL_GEN_IMIX "64:7,594:4,1518:1"
 
 /** How a field varies, packet after packet. */
 enum sl_field_mode {
@@ -146,6 +156,13 @@ int sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_
 		    char *err, size_t errlen);
 
 /**
+ * Mean L1 and L2 bits per frame of the sizes a configuration sends (weights
+ * and ranges as sl_stream_build() expands them), for rate checks before a
+ * stream is built.
+ */
+void sl_stream_conf_mean_bits(const struct sl_stream_conf *c, double *l1, double *l2);
+
+/**
  * Create a pktmbuf pool whose every mbuf holds the stream's template.
  * @return the pool, or NULL with rte_errno set (ENOMEM, EEXIST, ...).
  */
@@ -162,19 +179,14 @@ struct sl_pacer {
 	uint64_t t0;        /**< TSC of the first call */
 	uint64_t next;      /**< deadline of the next packet */
 	uint64_t per_unit;  /**< 2^-32 cycles per packet, or per bit */
-	uint8_t unit;       /**< SL_PACE_* */
+	uint8_t unit;       /**< SL_RATE_NONE, _PPS, _L1 or _L2 (sl_rate.h) */
 };
 
-#define SL_PACE_NONE 0   /**< as fast as possible */
-#define SL_PACE_PPS 1    /**< per_unit is per packet */
-#define SL_PACE_L1 2     /**< per_unit is per L1 bit */
-#define SL_PACE_L2 3     /**< per_unit is per L2 bit (frame with FCS) */
-
 /**
- * Set a pacer to @p rate (packets/s or bit/s, as @p unit says).
+ * Set a pacer to a resolved rate (sl_rate_resolve(): NONE, PPS, L1 or L2).
  * @return 0, or -EINVAL for a rate out of range (below 1 or above 10^13).
  */
-int sl_pacer_init(struct sl_pacer *p, uint8_t unit, double rate);
+int sl_pacer_init(struct sl_pacer *p, const struct sl_rate *rate);
 
 /** One producer's state for one stream on one TX queue. */
 struct sl_gen {
@@ -283,15 +295,15 @@ sl_gen_due(const struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned in
 	unsigned int n = 0;
 	uint64_t now;
 
-	if (p->unit == SL_PACE_NONE)
+	if (p->unit == SL_RATE_NONE)
 		return max;
 	if (unlikely(p->t0 == 0))
 		p->t0 = tsc;
 	now = (tsc - p->t0) << 16;
 	while (n < max && p->next <= now) {
 		const struct sl_stream_size *sz = &s->sz[s->order[pos]];
-		uint64_t units = p->unit == SL_PACE_PPS ? 1 :
-			p->unit == SL_PACE_L1 ? sz->l1_bits : sz->l2_bits;
+		uint64_t units = p->unit == SL_RATE_PPS ? 1 :
+			p->unit == SL_RATE_L1 ? sz->l1_bits : sz->l2_bits;
 
 		p->next += (uint64_t)(((unsigned __int128)units * p->per_unit) >> 16);
 		if (++pos == s->nb_order)

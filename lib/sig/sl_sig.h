@@ -19,6 +19,8 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 
+#include "sl_wire.h"
+
 #define SL_SIG_MAGIC 0x51ce
 #define SL_SIG_LEN 16
 #define SL_SIG_MAX_STREAMS 16
@@ -37,7 +39,7 @@ sl_sig_get(const struct rte_mbuf *m)
 {
 	const struct sl_sig *s;
 
-	if (rte_pktmbuf_data_len(m) < 60)
+	if (rte_pktmbuf_data_len(m) < SL_WIRE_MIN_LEN)
 		return NULL;
 	s = rte_pktmbuf_mtod_offset(m, const struct sl_sig *, rte_pktmbuf_data_len(m) - SL_SIG_LEN);
 	return s->magic == SL_SIG_MAGIC ? s : NULL;

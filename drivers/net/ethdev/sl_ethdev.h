@@ -18,13 +18,7 @@
 #include <rte_ethdev.h>
 
 #include "sl_drv.h"
-
-/** LLTX choice for a port. */
-enum sl_lltx {
-	SL_LLTX_AUTO = 0, /**< as the PMD advertises */
-	SL_LLTX_ON,       /**< forced: the user vouches the PMD is MT-safe */
-	SL_LLTX_OFF,      /**< never */
-};
+#include "sl_port.h"
 
 /** Driver queue handle: the port and queue ids. */
 struct sl_ethdev_txq {
@@ -41,7 +35,8 @@ struct sl_ethdev_conf {
 
 /**
  * Configure and start a port: nb_txq TX queues on the port's socket, one RX
- * queue (some PMDs refuse to start without one; it is never polled).
+ * queue (some PMDs refuse to start without one; it is never polled). The
+ * port-driver table (sl_ethdev_port_open()) calls this.
  *
  * @param[out] caps  the driver capabilities of its queues (SL_DRV_CAP_*).
  * @param[out] err   a message saying what went wrong and what to do.
@@ -49,6 +44,14 @@ struct sl_ethdev_conf {
  */
 int sl_ethdev_setup(uint16_t port_id, const struct sl_ethdev_conf *conf, uint32_t *caps,
 		    char *err, size_t errlen);
+
+/**
+ * Open ethdev port @p port_id as a Sluice port: fill @p info and return the
+ * port-driver table and the driver's handle (freed by ops->close).
+ * @return 0, or a negative errno.
+ */
+int sl_ethdev_port_open(uint16_t port_id, struct sl_port_info *info,
+			const struct sl_port_ops **ops, void **dev);
 
 /** The driver entry point (sl_drv_xmit_t). */
 uint16_t sl_ethdev_xmit(void *txq, struct rte_mbuf **pkts, uint16_t n,

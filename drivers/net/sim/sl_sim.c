@@ -24,11 +24,10 @@
 
 #include "sl_sig.h"
 #include "sl_stats.h"
+#include "sl_wire.h"
 #include "sl_sim.h"
 
 #define SIM_FP_SHIFT 16
-#define SIM_WIRE_OVERHEAD 24 /* FCS 4 + preamble 7 + SFD 1 + IFG 12 */
-#define SIM_MIN_FRAME 60     /* without FCS */
 
 struct sim_desc {
 	struct rte_mbuf *m;
@@ -203,7 +202,7 @@ sim_xmit_locked(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, u
 		uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
 
 		bytes += len;
-		total += (uint64_t)(RTE_MAX(len, (uint32_t)SIM_MIN_FRAME) + SIM_WIRE_OVERHEAD) * per_byte;
+		total += (uint64_t)sl_wire_l1_bytes(len) * per_byte;
 	}
 	t = sim_wire_reserve(sim, now, total);
 	if (q->first_start == 0)
@@ -213,7 +212,7 @@ sim_xmit_locked(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, u
 		struct sim_desc *d = &q->ring[q->tail++ & q->size_mask];
 
 		q->last_start = t + 1;
-		t += (uint64_t)(RTE_MAX(len, (uint32_t)SIM_MIN_FRAME) + SIM_WIRE_OVERHEAD) * per_byte;
+		t += (uint64_t)sl_wire_l1_bytes(len) * per_byte;
 		d->m = pkts[i];
 		d->done = t;
 	}

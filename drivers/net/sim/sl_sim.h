@@ -31,6 +31,7 @@
 #include <rte_mbuf.h>
 
 #include "sl_drv.h"
+#include "sl_port.h"
 
 struct sl_sim;
 
@@ -99,6 +100,15 @@ void sl_sim_set_slowdown(struct sl_sim *sim, uint32_t factor);
  * @return frames discarded.
  */
 uint64_t sl_sim_drain(struct sl_sim *sim, uint64_t timeout_us);
+
+/**
+ * Open a simulated port as a Sluice port (sl_port.h): @p conf gives its line
+ * rate, default descriptors, personality and verifier (nb_txq and socket_id
+ * are set by each setup); @p idx numbers it (name simN, MAC 02:51:ce:00:00:N).
+ * @return 0, or -ENOMEM.
+ */
+int sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_info *info,
+		     const struct sl_port_ops **ops, void **dev);
 
 /** Sum the counters. MT-safe; exact after sl_sim_drain(). */
 void sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st);

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_COUNTERS_H
+#define SL_COUNTERS_H
+
+/*
+ * The counters users see, described once: name (the JSON and telemetry
+ * key), the word or column head in the summary and in show txq stats, what
+ * it means and where it comes from. The JSON, telemetry, the summary and
+ * show txq stats are generated from these tables, so they cannot disagree.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SL_CNT_SUMMARY (1u << 0) /* in the summary's txq lines */
+#define SL_CNT_SHOW    (1u << 1) /* a column of show txq stats */
+#define SL_CNT_GAUGE   (1u << 2) /* a level, not a count: clear port stats keeps it */
+#define SL_CNT_U32     (1u << 3) /* the field is a uint32_t */
+
+struct sl_counter {
+	const char *name;
+	const char *col;
+	int width;        /* column width in show txq stats */
+	uint32_t flags;
+	size_t off;       /* in the table's struct */
+	const char *help;
+};
+
+/* Of a TX queue, over struct sl_txq_stats; NULL-terminated. */
+extern const struct sl_counter sl_txq_counters[];
+/* Of a port and of the totals, over struct sl_port_totals; NULL-terminated. */
+extern const struct sl_counter sl_port_counters[];
+
+/* What a port (or all ports) sent, summed over its queues and producers. */
+struct sl_port_totals {
+	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;
+};
+
+/* The value of counter c in the struct at base. */
+uint64_t sl_counter_get(const struct sl_counter *c, const void *base);
+
+#endif /* SL_COUNTERS_H */

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The value parsers, shared by the options and the prompt (parse.h). */
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <rte_lcore.h>
+
+#include "parse.h"
+
+int
+sl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, size_t len)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	if (s == NULL || !isdigit((unsigned char)*s) || (x = strtoull(s, &end, 10), errno != 0) ||
+	    *end != '\0') {
+		snprintf(err, len, "'%s' is not a number", s != NULL ? s : "");
+		return -EINVAL;
+	}
+	if (x < min || x > max) {
+		snprintf(err, len, "%llu is out of range %" PRIu64 "..%" PRIu64, x, min, max);
+		return -EINVAL;
+	}
+	*v = x;
+	return 0;
+}
+
+int
+sl_parse_seconds(const char *s, uint64_t *us, char *err, size_t len)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v <= 0 ||
+	    v > SL_MAX_SECONDS) {
+		snprintf(err, len, "'%s' is not a number of seconds above 0 and at most %d (18 h: "
+			 "the pacer and sim clocks are 48-bit)", s, SL_MAX_SECONDS);
+		return -EINVAL;
+	}
+	*us = (uint64_t)ceil(v * 1e6);
+	return 0;
+}
+
+/* A whole number in [min, max] from all of s; -1 if not. */
+static long
+whole(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno != 0 || *end != '\0' || v < min || v > max ? -1 : v;
+}
+
+/*
+ * "S", "S1,S2,...", "S:W,..." (weighted) or "MIN-MAX" (every size equally
+ * often). On error c is unchanged and err says why.
+ */
+int
+sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
+{
+	struct sl_stream_conf n = *c;
+	char buf[512], *save = NULL, *tok;
+	unsigned int lo, hi;
+	int k = 0;
+
+	if (strlen(arg) >= sizeof(buf)) {
+		snprintf(err, len, "list too long");
+		return -EINVAL;
+	}
+	n.size_min = n.size_max = 0;
+	n.nb_sizes = 0;
+	if (sscanf(arg, "%u-%u%n", &lo, &hi, &k) == 2 && arg[k] == '\0') {
+		if (lo < SL_GEN_MIN_FRAME || hi > SL_GEN_MAX_FRAME || lo > hi) {
+			snprintf(err, len, "range %u-%u: give MIN-MAX within %d-%d", lo, hi,
+				 SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+			return -EINVAL;
+		}
+		n.size_min = lo;
+		n.size_max = hi;
+		*c = n;
+		return 0;
+	}
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		long size, weight = 1;
+
+		if (n.nb_sizes == SL_GEN_MAX_SIZES) {
+			snprintf(err, len, "at most %d sizes", SL_GEN_MAX_SIZES);
+			return -EINVAL;
+		}
+		if (colon != NULL) {
+			*colon = '\0';
+			weight = whole(colon + 1, 1, 4096);
+		}
+		size = whole(tok, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+		if (size < 0 || weight < 0) {
+			snprintf(err, len, "'%s' is not a frame size %d..%d (with FCS), optionally :WEIGHT",
+				 tok, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+			return -EINVAL;
+		}
+		n.sizes[n.nb_sizes] = (uint16_t)size;
+		n.weights[n.nb_sizes++] = (uint16_t)weight;
+	}
+	if (n.nb_sizes == 0) {
+		snprintf(err, len, "give at least one frame size");
+		return -EINVAL;
+	}
+	*c = n;
+	return 0;
+}
+
+/* One value of a field: an IPv4 address, a MAC's low 3 bytes (aa:bb:cc), or a number. */
+static int
+field_value(enum sl_field_kind kind, const char *s, uint32_t *v)
+{
+	struct in_addr a;
+	unsigned int m[3];
+	int n = 0;
+	long x;
+
+	if ((kind == SL_FIELD_SRC_IP || kind == SL_FIELD_DST_IP) && inet_pton(AF_INET, s, &a) == 1) {
+		*v = ntohl(a.s_addr);
+		return 0;
+	}
+	if ((kind == SL_FIELD_SRC_MAC || kind == SL_FIELD_DST_MAC) &&
+	    sscanf(s, "%2x:%2x:%2x%n", &m[0], &m[1], &m[2], &n) == 3 && s[n] == '\0') {
+		*v = (uint32_t)m[0] << 16 | (uint32_t)m[1] << 8 | m[2];
+		return 0;
+	}
+	x = whole(s, 0, UINT32_MAX);
+	if (x < 0)
+		return -EINVAL;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/*
+ * NAME=MODE:ARGS, e.g. dst-ip=inc:198.18.0.2,100  src-mac=random:00:00:01,16
+ * dst-port=dec:2000,10  vlan=list:10,20,30. A field of the same name is
+ * replaced; "off" clears them all. On error c is unchanged.
+ */
+int
+sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
+{
+	const char *const *names = sl_field_names;
+	const char *const *modes = sl_field_modes;
+	struct sl_field_conf f = { 0 };
+	char buf[256], *eq, *colon, *save = NULL, *tok;
+	uint16_t k;
+	int i;
+
+	if (strcmp(arg, "off") == 0) {
+		c->nb_fields = 0;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	eq = strchr(buf, '=');
+	colon = eq != NULL ? strchr(eq, ':') : NULL;
+	if (eq == NULL || colon == NULL) {
+		snprintf(err, len, "'%s' is not NAME=MODE:ARGS (e.g. dst-ip=inc:198.18.0.2,100)", arg);
+		return -EINVAL;
+	}
+	*eq = *colon = '\0';
+	for (i = 0; i < SL_FIELD_KINDS && strcmp(buf, names[i]) != 0; i++)
+		;
+	if (i == SL_FIELD_KINDS) {
+		snprintf(err, len, "field '%s': give src-mac, dst-mac, src-ip, dst-ip, src-port, "
+			 "dst-port or vlan", buf);
+		return -EINVAL;
+	}
+	f.kind = i;
+	for (i = 0; modes[i] != NULL && strcmp(eq + 1, modes[i]) != 0; i++)
+		;
+	if (modes[i] == NULL) {
+		snprintf(err, len, "field mode '%s': give inc, dec, random or list", eq + 1);
+		return -EINVAL;
+	}
+	f.mode = i;
+	for (tok = strtok_r(colon + 1, ",", &save), k = 0; tok != NULL;
+	     tok = strtok_r(NULL, ",", &save), k++) {
+		uint32_t v;
+
+		if (k == SL_FIELD_LIST_MAX || field_value(f.kind, tok, &v) != 0 ||
+		    (f.mode != SL_FIELD_LIST && k > 1)) {
+			snprintf(err, len, "field %s: bad value '%s' (%s)", names[f.kind], tok,
+				 f.mode == SL_FIELD_LIST ? "at most 16 values" : "give START,COUNT");
+			return -EINVAL;
+		}
+		if (f.mode == SL_FIELD_LIST)
+			f.list[f.nb_list++] = v;
+		else if (k == 0)
+			f.start = v;
+		else
+			f.count = v;
+	}
+	if (f.mode == SL_FIELD_LIST ? f.nb_list == 0 : f.count == 0) {
+		snprintf(err, len, "field %s: %s", names[f.kind],
+			 f.mode == SL_FIELD_LIST ? "give at least one value" : "give START,COUNT (COUNT >= 1)");
+		return -EINVAL;
+	}
+	for (k = 0; k < c->nb_fields && c->fields[k].kind != f.kind; k++)
+		;
+	if (k == SL_FIELD_MAX) {
+		snprintf(err, len, "at most %d fields", SL_FIELD_MAX);
+		return -EINVAL;
+	}
+	c->fields[k] = f;
+	if (k == c->nb_fields)
+		c->nb_fields++;
+	return 0;
+}
+
+/* "1-2:0.0,3:0.1". On error map is unchanged and err says why. */
+int
+sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err, size_t len)
+{
+	struct sl_map_entry m[SL_MAP_MAX];
+	char buf[1024], *save = NULL, *tok;
+	uint16_t k = 0;
+
+	if (strlen(arg) >= sizeof(buf)) {
+		snprintf(err, len, "spec too long");
+		return -EINVAL;
+	}
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int lo, hi, port, queue;
+		int n = 0;
+
+		if (sscanf(tok, "%u-%u:%u.%u%n", &lo, &hi, &port, &queue, &n) == 4 &&
+		    tok[n] == '\0') {
+			/* range */
+		} else if (n = 0, sscanf(tok, "%u:%u.%u%n", &lo, &port, &queue, &n) == 3 &&
+			   tok[n] == '\0') {
+			hi = lo;
+		} else {
+			snprintf(err, len, "'%s' is not LCORES:PORT.QUEUE (e.g. 1-2:0.0)", tok);
+			return -EINVAL;
+		}
+		if (lo > hi || hi >= RTE_MAX_LCORE) {
+			snprintf(err, len, "bad lcore range in '%s'", tok);
+			return -EINVAL;
+		}
+		if (port >= SL_MAX_PORTS || queue >= SL_MAX_TXQ) {
+			snprintf(err, len, "port or queue out of range in '%s' (queues < %d)", tok,
+				 SL_MAX_TXQ);
+			return -EINVAL;
+		}
+		for (unsigned int l = lo; l <= hi; l++) {
+			if (k == SL_MAP_MAX) {
+				snprintf(err, len, "more than %d entries", SL_MAP_MAX);
+				return -EINVAL;
+			}
+			m[k++] = (struct sl_map_entry){ l, port, queue };
+		}
+	}
+	if (k == 0) {
+		snprintf(err, len, "empty map");
+		return -EINVAL;
+	}
+	memcpy(map, m, k * sizeof(m[0]));
+	*nb = k;
+	return 0;
+}
+
+int
+sl_parse_lltx(const char *s, enum sl_lltx *l, char *err, size_t len)
+{
+	if (strcmp(s, "auto") == 0)
+		*l = SL_LLTX_AUTO;
+	else if (strcmp(s, "on") == 0)
+		*l = SL_LLTX_ON;
+	else if (strcmp(s, "off") == 0)
+		*l = SL_LLTX_OFF;
+	else {
+		snprintf(err, len, "'%s': expected auto, on or off", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+sl_parse_ipv4(const char *s, uint32_t *ip, char *err, size_t len)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1) {
+		snprintf(err, len, "'%s' is not an IPv4 address (e.g. 198.18.0.1)", s);
+		return -EINVAL;
+	}
+	*ip = ntohl(a.s_addr);
+	return 0;
+}
+
+int
+sl_parse_ipv6(const char *s, uint8_t ip[16], char *err, size_t len)
+{
+	uint8_t a[16];
+
+	if (inet_pton(AF_INET6, s, a) != 1) {
+		snprintf(err, len, "'%s' is not an IPv6 address (e.g. 2001:2::1)", s);
+		return -EINVAL;
+	}
+	memcpy(ip, a, 16);
+	return 0;
+}
+
+int
+sl_parse_mac(const char *s, struct rte_ether_addr *mac, char *err, size_t len)
+{
+	if (rte_ether_unformat_addr(s, mac) != 0) {
+		snprintf(err, len, "'%s' is not a MAC address (e.g. 02:00:00:00:00:01)", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+sl_parse_rate(const char *s, struct sl_rate *r, char *err, size_t len)
+{
+	if (sl_rate_parse(s, r) != 0) {
+		snprintf(err, len, "'%s': give %s", s, SL_RATE_SYNTAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
+{
+	struct sl_sim_conf s = { .txd = 512 };
+	char buf[256], *save = NULL, *tok;
+	uint64_t v;
+
+	if (strlen(arg) >= sizeof(buf)) {
+		snprintf(err, len, "spec too long");
+		return -EINVAL;
+	}
+	strcpy(buf, arg);
+	tok = strtok_r(buf, ",", &save);
+	if (tok == NULL || sl_rate_parse_bps(tok, &s.speed_bps) != 0) {
+		snprintf(err, len, "'%s' does not start with a line rate such as 10G", arg);
+		return -EINVAL;
+	}
+	while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
+		if (strncmp(tok, "txd=", 4) == 0) {
+			char e2[128];
+
+			if (sl_parse_u64(tok + 4, 1, 65536, &v, e2, sizeof(e2)) != 0) {
+				snprintf(err, len, "txd: %s", e2);
+				return -EINVAL;
+			}
+			s.txd = (uint32_t)v;
+		} else if (strcmp(tok, "lltx=on") == 0 || strcmp(tok, "lltx=off") == 0) {
+			s.lltx = tok[6] == 'n';
+		} else if (strcmp(tok, "verify=on") == 0 || strcmp(tok, "verify=off") == 0) {
+			s.verify = tok[8] == 'n';
+		} else {
+			snprintf(err, len, "unknown parameter '%s' (txd=N, lltx=on|off, verify=on|off)",
+				 tok);
+			return -EINVAL;
+		}
+	}
+	*sc = s;
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_REPORT_H
+#define SL_REPORT_H
+
+/* What the user sees of a run: queue modes, live lines, the summary, the JSON. */
+
+#include "counters.h"
+#include "session.h"
+
+/* Totals of one port, and of all ports. Readable while running (relaxed). */
+void sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt);
+void sl_report_totals(const struct sl_app *app, struct sl_port_totals *all);
+/* Packets the workers handed to queue q (their generated counters). */
+uint64_t sl_report_txq_generated(const struct sl_app *app, const struct sl_txq *q);
+/* A queue's counters: the engine's, plus what --xmit direct's burst call sent. */
+void sl_report_txq_stats(const struct sl_app *app, const struct sl_app_txq *aq,
+			 struct sl_txq_stats *st);
+/* "1,2" */
+void sl_report_lcores(char *buf, size_t len, const struct sl_app_txq *aq);
+/* The seconds the run lasted (until now while running). */
+double sl_report_elapsed(const struct sl_app *app);
+
+void sl_report_modes(const struct sl_app *app);
+void sl_report_live(struct sl_app *app, double elapsed);
+void sl_report_summary(const struct sl_app *app);
+int sl_report_json(const struct sl_app *app, const char *path);
+
+#endif /* SL_REPORT_H */

@@ -1,0 +1,484 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The run session (session.h): the lcore -> port.queue map, the streams,
+ * the ports' queues, the workers, and the main lcore's loop (scheduler
+ * poll, live stats), stop and report.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <numa.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_malloc.h>
+
+#include "report.h"
+#include "session.h"
+#include "sl_err.h"
+#include "telemetry.h"
+
+#define SL_FLUSH_US 200000   /* stop: time allowed to send what is queued */
+#define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
+#define SL_POLL_US 200       /* main lcore: scheduler poll period */
+
+/* The default map: worker k gets queue k on every port. */
+static void
+map_default(struct sl_app *app)
+{
+	unsigned int lcore, k = 0;
+
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		for (uint16_t p = 0; p < app->ports.n && app->nb_map < SL_MAP_MAX; p++)
+			app->map[app->nb_map++] = (struct sl_map_entry){ lcore, p, k };
+		k++;
+	}
+}
+
+/*
+ * A worker on another NUMA node than the NIC it feeds pays a remote access
+ * for every descriptor and mbuf. Say so (once per pair) and how to fix it;
+ * libnuma gives the node of the CPU each lcore runs on, DPDK the NIC's.
+ */
+static void
+numa_check(const struct sl_app *app)
+{
+	bool warned[RTE_MAX_LCORE][SL_MAX_PORTS] = { { false } };
+
+	if (numa_available() < 0 || numa_num_configured_nodes() < 2)
+		return;
+	for (uint16_t i = 0; i < app->nb_map; i++) {
+		const struct sl_map_entry *e = &app->map[i];
+		int nic = app->ports.p[e->port].info.socket;
+		int lc = (int)rte_lcore_to_socket_id(e->lcore);
+
+		if (nic < 0 || lc == nic || warned[e->lcore][e->port])
+			continue;
+		warned[e->lcore][e->port] = true;
+		printf("warning: lcore %u runs on NUMA node %d but transmits on port %u, which sits on "
+		       "node %d: give EAL lcores of node %d (-l/--lcores; see lscpu) for line rate\n",
+		       e->lcore, lc, e->port, nic, nic);
+	}
+}
+
+/* Check the map against the lcores and ports; size every port's queues. */
+static int
+map_apply(struct sl_app *app)
+{
+	struct sl_opts *o = &app->o;
+
+	if (rte_lcore_count() < 2) {
+		sl_err("no worker lcore: give EAL at least two lcores (e.g. -l 0-1); the main "
+		       "lcore runs the display, the others transmit");
+		return -EINVAL;
+	}
+	for (uint16_t i = app->ports.n; i < SL_MAX_PORTS; i++)
+		if (o->peer_set[i]) {
+			sl_err("--eth-peer: port %u does not exist (there are %u port(s))", i,
+			       app->ports.n);
+			return -EINVAL;
+		}
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		app->ports.p[i].nb_txq = 0;
+		for (uint16_t q = 0; q < SL_MAX_TXQ; q++)
+			app->ports.p[i].txqs[q].nb_lcores = 0;
+	}
+	app->nb_map = o->nb_map;
+	memcpy(app->map, o->map, sizeof(app->map));
+	if (app->nb_map == 0)
+		map_default(app);
+	for (uint16_t i = 0; i < app->nb_map; i++) {
+		const struct sl_map_entry *e = &app->map[i];
+		struct sl_port *p;
+		struct sl_app_txq *aq;
+		bool dup = false;
+
+		if (e->lcore == rte_get_main_lcore() || !rte_lcore_is_enabled(e->lcore)) {
+			sl_err("--map: lcore %u is not a worker lcore (main is %u; give EAL the "
+			       "lcores with -l or --lcores)", e->lcore, rte_get_main_lcore());
+			return -EINVAL;
+		}
+		if (e->port >= app->ports.n) {
+			sl_err("--map: port %u does not exist (there are %u port(s), 0..%u)", e->port,
+			       app->ports.n, app->ports.n - 1);
+			return -EINVAL;
+		}
+		p = &app->ports.p[e->port];
+		if (o->pc[e->port].stopped)
+			continue; /* port stop: configured, not transmitted on */
+		aq = &p->txqs[e->queue];
+		for (uint16_t j = 0; j < aq->nb_lcores; j++)
+			dup |= aq->lcores[j] == e->lcore;
+		if (dup)
+			continue;
+		aq->lcores[aq->nb_lcores++] = e->lcore;
+		if (e->queue + 1 > p->nb_txq)
+			p->nb_txq = e->queue + 1;
+	}
+	numa_check(app);
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		struct sl_port *p = &app->ports.p[i];
+
+		if (o->pc[i].txq != 0) {
+			if (o->pc[i].txq < p->nb_txq) {
+				sl_err("--txq %u: the map uses queue %u on port %u", o->pc[i].txq,
+				       p->nb_txq - 1, i);
+				return -EINVAL;
+			}
+			p->nb_txq = o->pc[i].txq;
+		}
+		if (p->nb_txq == 0)
+			p->nb_txq = 1; /* an unmapped port still gets configured */
+	}
+	return 0;
+}
+
+/* --xmit direct bypasses the engine: exclusive queues of ports with a plain burst call. */
+static int
+direct_check(const struct sl_app *app)
+{
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		const struct sl_port *p = &app->ports.p[i];
+
+		for (uint16_t q = 0; q < p->nb_txq; q++)
+			if (p->ops->tx_burst == NULL || p->txqs[q].nb_lcores > 1) {
+				sl_err("--xmit direct: port %u queue %u is %s; the direct baseline "
+				       "needs one lcore per queue on ethdev ports", i, q,
+				       p->ops->tx_burst == NULL ? "simulated" : "shared");
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
+void
+sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c)
+{
+	const struct sl_opts *o = &app->o;
+	const struct sl_port *p = &app->ports.p[pid];
+	uint16_t hdr;
+
+	*c = o->sc;
+	/* Default size: 64, or the smallest frame these headers allow. */
+	c->vlan = o->pc[pid].vlan;
+	hdr = RTE_ETHER_HDR_LEN + (c->vlan ? 4 : 0) + (c->ipv6 ? 40 : 20) + (c->tcp ? 20 : 8) +
+	      SL_WIRE_FCS;
+	if (!o->size_given)
+		c->sizes[0] = RTE_MAX(c->sizes[0], hdr);
+	c->src_mac = p->info.mac;
+	c->dst_mac = o->peer_set[pid] ? o->peer[pid] :
+		(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)pid } };
+}
+
+int
+sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_rate *r,
+		      struct sl_rate *pace, char *err, size_t len)
+{
+	struct sl_stream_conf c;
+	double l1, l2;
+
+	sl_session_stream_conf(app, pid, &c);
+	sl_stream_conf_mean_bits(&c, &l1, &l2);
+	return sl_rate_resolve(r, app->ports.p[pid].info.speed_mbps * 1e6, l1, l2, pace, err, len);
+}
+
+static int
+streams_build(struct sl_app *app)
+{
+	char err[256];
+
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		struct sl_port *p = &app->ports.p[i];
+		struct sl_stream_conf c;
+
+		sl_session_stream_conf(app, i, &c);
+		if (sl_stream_build(&p->stream, &c, p->info.max_frame, err, sizeof(err)) != 0) {
+			sl_err("%s: port %u (%s): %s", strncmp(err, "field", 5) == 0 ? "--field" :
+			       strstr(err, "VLAN") ? "--vlan" :
+			       strstr(err, "flows") ? "--flows" : "--size", i, p->info.name, err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Give each worker its targets, generators, pools and share of --count. */
+static int
+workers_create(struct sl_app *app)
+{
+	struct sl_opts *o = &app->o;
+	uint64_t per_port_targets[SL_MAX_PORTS] = { 0 }, seen[SL_MAX_PORTS] = { 0 };
+	unsigned int lcore;
+
+	for (uint16_t i = 0; i < app->ports.n; i++)
+		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
+			per_port_targets[i] += app->ports.p[i].txqs[q].nb_lcores;
+
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		struct sl_worker *w;
+
+		w = rte_zmalloc_socket("sl_worker", sizeof(*w), RTE_CACHE_LINE_SIZE,
+				       rte_lcore_to_socket_id(lcore));
+		if (w == NULL)
+			return -ENOMEM;
+		app->workers[app->nb_workers++] = w;
+		w->lcore = lcore;
+		w->burst = o->burst;
+		w->direct = o->direct;
+		for (uint16_t i = 0; i < app->ports.n; i++) {
+			struct sl_port *p = &app->ports.p[i];
+			unsigned int ntarg = 0;
+
+			for (uint16_t q = 0; q < p->nb_txq; q++) {
+				struct sl_app_txq *aq = &p->txqs[q];
+
+				for (uint16_t j = 0; j < aq->nb_lcores; j++) {
+					struct sl_target *t;
+					struct sl_rate pace, share;
+					char err[256];
+					uint64_t k;
+
+					if (aq->lcores[j] != lcore)
+						continue;
+					if (w->nb_targets == SL_MAX_TARGETS) {
+						sl_err("lcore %u: more than %d queues mapped", lcore,
+						       SL_MAX_TARGETS);
+						return -E2BIG;
+					}
+					t = &w->t[w->nb_targets++];
+					t->txq = aq->txq;
+					t->port = i;
+					t->queue = q;
+					t->tx_burst = p->ops->tx_burst;
+					t->dev = p->dev;
+					t->gen = (struct sl_gen){ .s = &p->stream, .producer = lcore };
+					k = seen[i]++;
+					t->quota = o->count == 0 ? UINT64_MAX :
+						o->count / per_port_targets[i] +
+						(k < o->count % per_port_targets[i]);
+					/* The port's rate, shared equally by its targets. */
+					if (sl_session_rate_check(app, i, &o->pc[i].rate, &pace, err,
+								  sizeof(err)) != 0) {
+						sl_err("--rate: port %u (%s): %s", i, p->info.name, err);
+						return -EINVAL;
+					}
+					share = (struct sl_rate){ pace.unit,
+						pace.value / per_port_targets[i] };
+					if (sl_pacer_init(&t->pacer, &share) != 0) {
+						sl_err("--rate: port %u's rate shared by its %" PRIu64
+						       " lcore-queue pairs is below 1 per second "
+						       "each: give a higher rate or fewer lcores",
+						       i, per_port_targets[i]);
+						return -EINVAL;
+					}
+					ntarg++;
+				}
+			}
+			if (ntarg != 0) {
+				char name[RTE_MEMPOOL_NAMESIZE];
+				/* Enough for every descriptor and backlog slot it can fill. */
+				uint32_t n = ntarg * (p->txd + SL_BACKLOG_SIZE + 4 * 64) + 1024;
+				snprintf(name, sizeof(name), "sl_w%u_p%u", lcore, i);
+				w->pools[i] = sl_stream_pool_create(&p->stream, name,
+								    rte_align32pow2(n) - 1,
+								    p->info.socket);
+				if (w->pools[i] == NULL) {
+					sl_err("lcore %u port %u: cannot create a pool of %u mbufs (%s): "
+					       "give EAL more memory (-m) or fewer lcores",
+					       lcore, i, rte_align32pow2(n) - 1,
+					       rte_strerror(rte_errno));
+					return -ENOMEM;
+				}
+				for (uint16_t t = 0; t < w->nb_targets; t++)
+					if (w->t[t].port == i)
+						w->t[t].gen.mp = w->pools[i];
+			}
+		}
+	}
+	return 0;
+}
+
+/* Free what a run built (step 7): queues, workers and their pools. */
+static void
+session_release(struct sl_app *app)
+{
+	rte_spinlock_lock(&app->tel_lock);
+	sl_ports_txqs_free(&app->ports);
+	for (uint16_t i = 0; i < app->nb_workers; i++) {
+		struct sl_worker *w = app->workers[i];
+
+		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+			rte_mempool_free(w->pools[p]);
+		rte_free(w);
+		app->workers[i] = NULL;
+	}
+	app->nb_workers = 0;
+	app->discarded = 0;
+	app->pool_in_use = 0;
+	rte_spinlock_unlock(&app->tel_lock);
+}
+
+/* Build a run: map, streams, ports, queues, workers. The caller holds tel_lock. */
+static int
+session_build(struct sl_app *app)
+{
+	int ret = map_apply(app);
+
+	if (ret == 0 && app->o.direct)
+		ret = direct_check(app);
+	if (ret == 0)
+		ret = streams_build(app);
+	if (ret == 0)
+		ret = sl_ports_setup(&app->ports, &app->o);
+	if (ret == 0)
+		ret = sl_ports_txqs_create(&app->ports, app->o.lock);
+	if (ret == 0)
+		ret = workers_create(app);
+	return ret;
+}
+
+int
+sl_session_open(struct sl_app *app)
+{
+	rte_spinlock_init(&app->tel_lock);
+	if (sl_ports_open(&app->ports, &app->o) != 0)
+		return SL_EXIT_RUNTIME;
+	sl_telemetry_init(app);
+	return SL_EXIT_OK;
+}
+
+int
+sl_session_start(struct sl_app *app)
+{
+	const struct sl_opts *o = &app->o;
+	uint64_t hz = rte_get_tsc_hz(), deadline = 0;
+	int ret;
+
+	session_release(app);
+	rte_spinlock_lock(&app->tel_lock);
+	ret = session_build(app);
+	rte_spinlock_unlock(&app->tel_lock);
+	if (ret != 0) {
+		session_release(app);
+		sl_ports_stop(&app->ports);
+		return ret;
+	}
+	sl_report_modes(app);
+	/* A new run clears the last stop, but not a signal's: it quits. */
+	__atomic_store_n(&sl_stop, sl_quitting(), __ATOMIC_RELAXED);
+	app->start_tsc = rte_rdtsc();
+	app->end_tsc = 0;
+	if (o->duration_us != 0)
+		deadline = app->start_tsc + o->duration_us * hz / US_PER_S;
+	app->next_stats = app->start_tsc + (uint64_t)(o->stats_period * (double)hz);
+	memset(&app->live, 0, sizeof(app->live));
+	for (uint16_t i = 0; i < app->nb_workers; i++) {
+		struct sl_worker *w = app->workers[i];
+
+		w->deadline_tsc = deadline;
+		if (w->nb_targets == 0) {
+			w->done = 1;
+			continue;
+		}
+		if (rte_eal_remote_launch(sl_worker_main, w, w->lcore) != 0) {
+			sl_err("lcore %u is busy: it cannot transmit in this run", w->lcore);
+			w->done = 1;
+		}
+	}
+	app->running = true;
+	app->runs++;
+	return 0;
+}
+
+static bool
+workers_done(const struct sl_app *app)
+{
+	for (uint16_t i = 0; i < app->nb_workers; i++)
+		if (!sl_worker_done(app->workers[i]))
+			return false;
+	return true;
+}
+
+bool
+sl_session_poll(struct sl_app *app)
+{
+	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
+
+	if (!app->running || sl_stopping() || workers_done(app))
+		return false;
+	for (uint16_t i = 0; i < app->ports.n; i++)
+		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
+			sl_txq_poll(app->ports.p[i].txqs[q].txq);
+	if (app->o.stats_period != 0 && now >= app->next_stats) {
+		sl_report_live(app, (double)(now - app->start_tsc) / hz);
+		app->next_stats += (uint64_t)(app->o.stats_period * (double)hz);
+	}
+	return true;
+}
+
+void
+sl_session_wait(struct sl_app *app)
+{
+	while (sl_session_poll(app))
+		rte_delay_us_sleep(SL_POLL_US);
+}
+
+int
+sl_session_stop(struct sl_app *app)
+{
+	uint64_t end;
+
+	if (!app->running)
+		return SL_EXIT_OK;
+	/* 1. */
+	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
+	rte_eal_mp_wait_lcore();
+	/* 2. */
+	app->discarded = sl_ports_quiesce(&app->ports, SL_FLUSH_US);
+	/* 3. The run ends when what was counted as sent has been sent. */
+	end = app->start_tsc;
+	for (uint16_t i = 0; i < app->nb_workers; i++)
+		end = RTE_MAX(end, app->workers[i]->end_tsc);
+	app->end_tsc = RTE_MAX(end, rte_rdtsc());
+	/* 4. */
+	sl_ports_stop(&app->ports);
+	/* 5. */
+	app->pool_in_use = 0;
+	for (uint16_t i = 0; i < app->nb_workers; i++)
+		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+			if (app->workers[i]->pools[p] != NULL)
+				app->pool_in_use += rte_mempool_in_use_count(app->workers[i]->pools[p]);
+	app->running = false;
+	/* 6. */
+	sl_report_summary(app);
+	if (app->o.json != NULL && sl_report_json(app, app->o.json) != 0) {
+		app->exit_code = SL_EXIT_RUNTIME;
+		return SL_EXIT_RUNTIME;
+	}
+	return SL_EXIT_OK;
+}
+
+int
+sl_session_run(struct sl_app *app)
+{
+	int ret = sl_session_start(app);
+
+	if (ret != 0)
+		return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
+	sl_session_wait(app);
+	return sl_session_stop(app);
+}
+
+void
+sl_session_close(struct sl_app *app)
+{
+	if (app->running)
+		sl_session_stop(app);
+	session_release(app);
+	rte_spinlock_lock(&app->tel_lock);
+	sl_ports_close(&app->ports);
+	rte_spinlock_unlock(&app->tel_lock);
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_SESSION_H
+#define SL_SESSION_H
+
+/*
+ * The run session: the one place where a run is built, driven and ended.
+ * main.c, the prompt, -a and --cmdline-file all use these calls, so the
+ * loop and the stop-and-report sequence exist once.
+ *
+ *   sl_session_open()   ports and telemetry, once at program start
+ *   sl_session_start()  build a run from the options and launch it
+ *   sl_session_poll()   one turn of the main lcore; false when the run is done
+ *   sl_session_wait()   poll until done (a non-interactive run, a profile's start)
+ *   sl_session_stop()   stop, quiesce, report, write --json
+ *   sl_session_close()  at exit
+ *
+ * Teardown, in this order and nowhere else:
+ *   stop:    1. raise the stop flag, wait for the workers;
+ *            2. quiesce: flush the engine's backlogs (sent, or counted as
+ *               dropped), let each driver finish what it took (the sim's wire);
+ *            3. the run's end time (rates divide by start..end);
+ *            4. stop the devices (frees what their descriptors hold);
+ *            5. count the mbufs not back in their pools;
+ *            6. the summary and the JSON.
+ *   release: 7. (at the next start or at close, under tel_lock) free the
+ *               queue objects, the workers and their pools.
+ *   close:   8. release, then close every port.
+ * A run stays inspectable (show, telemetry) from stop until its release.
+ *
+ * Telemetry reads (another thread) take tel_lock; so do start (while it
+ * builds the run) and release (while it frees it): a reader sees no run, or
+ * a whole one.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_lcore.h>
+#include <rte_spinlock.h>
+
+#include "opts.h"
+#include "ports.h"
+#include "worker.h"
+
+/* Live stats: the counters at the last line. */
+struct sl_live {
+	double t;
+	uint64_t pkts[SL_MAX_PORTS], bytes[SL_MAX_PORTS];
+};
+
+struct sl_app {
+	struct sl_opts o;
+	struct sl_ports ports;
+	struct sl_worker *workers[RTE_MAX_LCORE];
+	uint16_t nb_workers;
+	struct sl_map_entry map[SL_MAP_MAX]; /* the map in force: --map, or the default */
+	uint16_t nb_map;
+	uint64_t start_tsc, end_tsc;
+	uint64_t pool_in_use;        /* mbufs not back in their pools after the run */
+	uint64_t discarded;          /* frames drivers freed at quiesce, never sent */
+	bool running;
+	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
+	rte_spinlock_t tel_lock;
+	unsigned int runs;           /* runs started */
+	uint64_t next_stats;         /* TSC of the next live stats line */
+	struct sl_live live;
+};
+
+/* Open the ports and register telemetry; 0, or an exit code (message printed). */
+int sl_session_open(struct sl_app *app);
+/*
+ * Build a run from app->o and launch it. 0; -EINVAL for a configuration
+ * that cannot run (its message printed, nothing left half-built), another
+ * -errno for a runtime failure.
+ */
+int sl_session_start(struct sl_app *app);
+/* One turn: the scheduler poll and live stats. False when the run is done. */
+bool sl_session_poll(struct sl_app *app);
+/* Poll until the run is done (duration, count, or a signal). */
+void sl_session_wait(struct sl_app *app);
+/* Stop, quiesce, report and write --json; returns SL_EXIT_OK or SL_EXIT_RUNTIME. */
+int sl_session_stop(struct sl_app *app);
+/* Start, wait, stop: one non-interactive run; returns the exit code. */
+int sl_session_run(struct sl_app *app);
+/* Release the last run and close the ports. */
+void sl_session_close(struct sl_app *app);
+
+/* The stream configuration port pid sends with (its MACs, VLAN, default size). */
+void sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c);
+/* Check a rate for port pid as a start would (same check, same message). */
+int sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_rate *r,
+			  struct sl_rate *pace, char *err, size_t len);
+
+#endif /* SL_SESSION_H */

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The worker lcores' TX loop (worker.h). */
+
+#include <sched.h>
+
+#include <rte_cycles.h>
+#include <rte_pause.h>
+
+#include "worker.h"
+
+volatile uint32_t sl_stop;
+volatile uint32_t sl_quit;
+
+/*
+ * The TX loop of one worker lcore. With direct set (--xmit direct, a
+ * benchmark baseline for exclusive ethdev queues) the engine is bypassed
+ * and the port's plain burst call (rte_eth_tx_burst()) takes the same
+ * packets; the compiler builds the two loops separately, so neither pays
+ * for the other.
+ */
+static __rte_always_inline int
+worker_loop(struct sl_worker *w, const bool direct)
+{
+	unsigned int active = w->nb_targets, backoff = 0;
+
+	w->start_tsc = rte_rdtsc();
+	while (active != 0 && !sl_stopping()) {
+		uint64_t tsc = rte_rdtsc();
+		bool progress = false;
+
+		if (w->deadline_tsc != 0 && tsc >= w->deadline_tsc)
+			break;
+		for (uint16_t i = 0; i < w->nb_targets; i++) {
+			struct sl_target *t = &w->t[i];
+			uint16_t k;
+
+			if (t->finished)
+				continue;
+			if (t->pend_n == 0) {
+				uint16_t n = w->burst;
+				uint64_t due;
+
+				if (t->quota == 0) {
+					/* Share sent: done once its own backlog is empty too. */
+					if (sl_txq_drain_own(t->txq) != 0)
+						progress = true;
+					else if (sl_txq_get_mode(t->txq) != SL_TXQ_EXCLUSIVE ||
+						 sl_txq_pending(t->txq) == 0) {
+						t->finished = true;
+						active--;
+					}
+					continue;
+				}
+				if (t->quota != UINT64_MAX)
+					n = RTE_MIN((uint64_t)n, t->quota);
+				due = t->pacer.next;
+				n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
+				if (n == 0) {
+					progress = true; /* paced: nothing due yet */
+					continue;
+				}
+				if (sl_gen_burst(&t->gen, t->pending, n, tsc) == 0) {
+					t->pacer.next = due; /* not sent: still due */
+					continue; /* pool empty: mbufs are in flight */
+				}
+				t->pend_off = 0;
+				t->pend_n = n;
+				if (t->quota != UINT64_MAX)
+					t->quota -= n;
+			}
+			if (direct) {
+				/* Packets only, as a plain loop would count them. */
+				k = t->tx_burst(t->dev, t->queue, t->pending + t->pend_off,
+						t->pend_n);
+				SL_CNT_ADD(t->direct_sent, k);
+			}
+			else if (t->pend_off == 0)
+				k = sl_xmit_sized(t->txq, t->pending, t->pend_n, t->gen.bytes);
+			else
+				k = sl_xmit(t->txq, t->pending + t->pend_off, t->pend_n);
+			t->pend_off += k;
+			t->pend_n -= k;
+			SL_CNT_ADD(t->generated, k);
+			progress |= k != 0;
+		}
+		/*
+		 * The device is not keeping up (or the pool is empty): back off,
+		 * stay responsive to stop. A few short pauses first; then give
+		 * the CPU away, since with more lcores than CPUs the lcore that
+		 * would drain the queue may be waiting for this very CPU; then
+		 * sleep, so that a stalled device does not burn a core.
+		 */
+		if (unlikely(!progress)) {
+			if (backoff < 64)
+				backoff++;
+			if (backoff <= 6)
+				for (unsigned int s = 0; s < (1u << backoff); s++)
+					rte_pause();
+			else if (backoff < 64)
+				sched_yield();
+			else
+				rte_delay_us_sleep(10);
+		} else {
+			backoff = 0;
+		}
+	}
+	w->end_tsc = rte_rdtsc();
+	for (uint16_t i = 0; i < w->nb_targets; i++) {
+		struct sl_target *t = &w->t[i];
+
+		if (t->pend_n != 0) {
+			rte_pktmbuf_free_bulk(t->pending + t->pend_off, t->pend_n);
+			t->unsent += t->pend_n;
+			t->pend_n = 0;
+		}
+	}
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
+sl_worker_main(void *arg)
+{
+	struct sl_worker *w = arg;
+
+	return w->direct ? worker_loop(w, true) : worker_loop(w, false);
+}
+

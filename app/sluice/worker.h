@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_WORKER_H
+#define SL_WORKER_H
+
+/*
+ * The worker lcores: what each sends to (its targets: a queue, a generator,
+ * a pacer, its share of --count) and the TX loop. A worker sees only its own
+ * struct sl_worker, written before rte_eal_remote_launch(), which orders
+ * those stores before the worker starts; while running it reads only the
+ * stop flag.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mempool.h>
+
+#include "parse.h"
+#include "sl_gen.h"
+#include "sl_port.h"
+#include "sl_xmit.h"
+
+#define SL_MAX_TARGETS 64
+
+/* What one worker sends to: a queue, its generator, its share of --count. */
+struct sl_target {
+	struct sl_txq *txq;
+	struct sl_gen gen;
+	struct sl_pacer pacer;
+	uint16_t port;
+	uint16_t queue;
+	/* --xmit direct: the port's plain burst call instead of the engine. */
+	uint16_t (*tx_burst)(void *dev, uint16_t q, struct rte_mbuf **pkts, uint16_t n);
+	void *dev;
+	uint64_t quota;              /* UINT64_MAX: no limit */
+	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
+	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
+	bool finished;               /* share of --count sent and drained */
+	/* Single writer: this worker. */
+	uint64_t generated;          /* taken by the engine (or the direct call) */
+	uint64_t direct_sent;        /* --xmit direct: taken by the port's burst call */
+	uint64_t unsent;             /* built but never taken, freed at stop */
+};
+
+struct sl_worker {
+	unsigned int lcore;
+	uint16_t nb_targets;
+	uint16_t burst;
+	bool direct;
+	uint64_t deadline_tsc;       /* 0: none */
+	struct sl_target t[SL_MAX_TARGETS];
+	struct rte_mempool *pools[SL_MAX_PORTS];
+	uint64_t start_tsc, end_tsc;
+	uint32_t done;               /* set (release) when the loop has ended */
+} __rte_cache_aligned;
+
+/* The lcore function (rte_lcore_function_t); arg is the struct sl_worker. */
+int sl_worker_main(void *arg);
+/* The worker has left its loop (acquire). */
+static inline bool
+sl_worker_done(const struct sl_worker *w)
+{
+	return __atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Stop flag: written by the signal handler and the main lcore, read by workers. */
+extern volatile uint32_t sl_stop;
+/* Quit flag: a signal asked the program to end. */
+extern volatile uint32_t sl_quit;
+
+static inline bool
+sl_quitting(void)
+{
+	return __atomic_load_n(&sl_quit, __ATOMIC_RELAXED) != 0;
+}
+
+static inline bool
+sl_stopping(void)
+{
+	return __atomic_load_n(&sl_stop, __ATOMIC_RELAXED) != 0;
+}
+
+#endif /* SL_WORKER_H */

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The simulated NIC behind the port-driver table (sl_port.h): a new sl_sim
+ * per run with the queues the run asks for, its wire and verifier figures.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "sl_sim.h"
+
+struct sim_port {
+	struct sl_sim_conf conf;   /* as opened: speed, default txd, lltx, verify */
+	struct sl_sim *sim;        /* this run's, NULL before the first setup */
+};
+
+static int
+sim_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
+{
+	struct sim_port *sp = dev;
+	struct sl_sim_conf sc = sp->conf;
+
+	sl_sim_free(sp->sim);
+	sp->sim = NULL;
+	sc.nb_txq = c->nb_txq;
+	if (c->nb_txd != 0)
+		sc.txd = c->nb_txd;
+	sp->sim = sl_sim_create(&sc);
+	if (sp->sim == NULL) {
+		snprintf(err, len, "cannot create the simulated port (%s)", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	/*
+	 * lltx off: the engine does not use the capability (it locks the queue
+	 * itself); the driver keeps its own lock, as an LLTX NIC driver would.
+	 * lltx on: a sim without its own lock is not MT-safe, so it cannot be
+	 * forced.
+	 */
+	c->caps = c->lltx == SL_LLTX_OFF ? 0 : sl_sim_caps(sp->sim);
+	c->nb_txd = sc.txd > UINT16_MAX ? UINT16_MAX : (uint16_t)sc.txd;
+	return 0;
+}
+
+static void *
+sim_txq(void *dev, uint16_t q)
+{
+	return sl_sim_txq(((struct sim_port *)dev)->sim, q);
+}
+
+static uint64_t
+sim_quiesce(void *dev, uint64_t timeout_us)
+{
+	struct sim_port *sp = dev;
+
+	return sp->sim != NULL ? sl_sim_drain(sp->sim, timeout_us) : 0;
+}
+
+static void
+sim_stop(void *dev)
+{
+	RTE_SET_USED(dev); /* the wire keeps its frames until the next setup or close */
+}
+
+static int
+sim_xstats(void *dev, struct sl_port_stat *st, int max)
+{
+	struct sim_port *sp = dev;
+	struct sl_sim_stats s;
+	const struct {
+		const char *name;
+		const uint64_t *v;
+	} t[] = {
+		{ "frames", &s.frames }, { "wire_frames", &s.wire_frames }, { "busy", &s.busy },
+		{ "locked", &s.locked }, { "violations", &s.violations }, { "lost", &s.lost },
+		{ "duplicates", &s.duplicates }, { "reordered", &s.reordered },
+	};
+	int k;
+
+	if (st == NULL)
+		return sp->sim != NULL ? (int)RTE_DIM(t) : 0;
+	if (sp->sim == NULL)
+		return 0;
+	sl_sim_stats_get(sp->sim, &s);
+	for (k = 0; k < (int)RTE_DIM(t) && k < max; k++) {
+		snprintf(st[k].name, sizeof(st[k].name), "%s", t[k].name);
+		st[k].value = *t[k].v;
+	}
+	return k;
+}
+
+static bool
+sim_wire(void *dev, struct sl_port_wire *w)
+{
+	struct sim_port *sp = dev;
+	struct sl_sim_stats s;
+
+	if (sp->sim == NULL)
+		return false;
+	sl_sim_stats_get(sp->sim, &s);
+	w->frames = s.wire_frames;
+	w->bytes = s.wire_bytes;
+	w->busy = s.busy;
+	w->violations = s.violations;
+	w->span_s = (double)(s.last_start_tsc - s.first_start_tsc) / (double)rte_get_tsc_hz();
+	return true;
+}
+
+static bool
+sim_verify(void *dev, struct sl_port_verify *v)
+{
+	struct sim_port *sp = dev;
+	struct sl_sim_stats s;
+
+	memset(v, 0, sizeof(*v));
+	if (sp->sim == NULL)
+		return false;
+	sl_sim_stats_get(sp->sim, &s);
+	v->violations = s.violations;
+	if (!sp->conf.verify)
+		return false;
+	v->frames = s.signed_frames;
+	v->unsigned_frames = s.unsigned_frames;
+	v->lost = s.lost;
+	v->duplicates = s.duplicates;
+	v->reordered = s.reordered;
+	v->lat_min_ns = s.lat_min_ns;
+	v->lat_avg_ns = s.lat_avg_ns;
+	v->lat_max_ns = s.lat_max_ns;
+	return true;
+}
+
+static void
+sim_close(void *dev)
+{
+	struct sim_port *sp = dev;
+
+	sl_sim_free(sp->sim);
+	free(sp);
+}
+
+static const struct sl_port_ops sim_ops = {
+	.kind = "sim",
+	.setup = sim_setup,
+	.txq = sim_txq,
+	.xmit = sl_sim_xmit,
+	.tx_burst = NULL, /* the direct baseline is for ethdev PMDs */
+	.quiesce = sim_quiesce,
+	.stop = sim_stop,
+	.xstats = sim_xstats,
+	.wire = sim_wire,
+	.verify = sim_verify,
+	.close = sim_close,
+};
+
+int
+sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_info *info,
+		 const struct sl_port_ops **ops, void **dev)
+{
+	struct sim_port *sp = calloc(1, sizeof(*sp));
+
+	if (sp == NULL)
+		return -ENOMEM;
+	sp->conf = *conf;
+	sp->conf.socket_id = (int)rte_socket_id();
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "sim%u", idx);
+	snprintf(info->driver, sizeof(info->driver), "sl_sim");
+	info->socket = sp->conf.socket_id;
+	info->max_frame = RTE_ETHER_MAX_LEN;
+	info->speed_mbps = (uint32_t)(conf->speed_bps / 1000000);
+	info->mac = (struct rte_ether_addr){ { 0x02, 0x51, 0xce, 0x00, 0x00, (uint8_t)idx } };
+	*ops = &sim_ops;
+	*dev = sp;
+	return 0;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_PORT_H
+#define SL_PORT_H
+
+/**
+ * @file
+ * The port-driver table: what every kind of port offers the application,
+ * one table of small functions per driver kind (as DPDK's eth_dev_ops),
+ * picked once when the port is opened. The application never asks which
+ * kind a port is.
+ *
+ * Life of a port: open (the driver's own constructor fills the info and
+ * returns its table and handle) -> setup (queues, pools, NUMA; again before
+ * every run) -> txq/xmit per queue for the engine -> quiesce when the
+ * producers and the engine's backlogs are done -> stop (frees what the
+ * device still holds) -> ... setup again for the next run ... -> close.
+ *
+ * None of these is called concurrently with another on the same port; xmit
+ * follows the driver contract (sl_drv.h).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "sl_drv.h"
+
+/** LLTX choice for a port. */
+enum sl_lltx {
+	SL_LLTX_AUTO = 0, /**< as the driver advertises */
+	SL_LLTX_ON,       /**< forced: the user vouches the driver is MT-safe */
+	SL_LLTX_OFF,      /**< never */
+};
+
+/** What a port is, filled when it is opened. */
+struct sl_port_info {
+	char name[64];
+	char driver[32];
+	int socket;            /**< NUMA socket, or SOCKET_ID_ANY */
+	uint32_t speed_mbps;   /**< link speed, 0 if unknown */
+	uint16_t max_frame;    /**< largest frame with FCS the MTU allows */
+	struct rte_ether_addr mac;
+};
+
+/** What a run asks of a port (in), and what it got (out). */
+struct sl_port_setup {
+	uint16_t nb_txq;       /**< in: TX queues (>= 1) */
+	uint16_t nb_txd;       /**< in: descriptors per queue, 0 = driver default; out: in force */
+	enum sl_lltx lltx;     /**< in */
+	uint32_t caps;         /**< out: SL_DRV_CAP_* of its queues */
+};
+
+/** One counter of the driver's own, as a name and a value. */
+struct sl_port_stat {
+	char name[64];
+	uint64_t value;
+};
+
+/** The wire as a driver that models one sees it (the sim). */
+struct sl_port_wire {
+	uint64_t frames, bytes;    /**< frames that left the wire; bytes as handed */
+	uint64_t busy, violations;
+	double span_s;             /**< first frame's start to the last frame's start */
+};
+
+/** A driver-side verifier's findings (the sim with verify on). */
+struct sl_port_verify {
+	uint64_t frames, unsigned_frames, lost, duplicates, reordered, violations;
+	uint64_t lat_min_ns, lat_avg_ns, lat_max_ns;
+};
+
+struct sl_port_ops {
+	const char *kind;
+	/** Configure and start with c's queues; refused (err says why) leaves it stopped. */
+	int (*setup)(void *dev, struct sl_port_setup *c, char *err, size_t len);
+	/** The driver's handle of TX queue q, for sl_txq_conf.drv_queue. */
+	void *(*txq)(void *dev, uint16_t q);
+	/** The transmit entry point (the driver contract). */
+	sl_drv_xmit_t xmit;
+	/** A plain burst call for the --xmit direct baseline; NULL: not offered. */
+	uint16_t (*tx_burst)(void *dev, uint16_t q, struct rte_mbuf **pkts, uint16_t n);
+	/** After the producers stopped: let taken frames leave; returns frames discarded. */
+	uint64_t (*quiesce)(void *dev, uint64_t timeout_us);
+	/** Stop the device; frees the mbufs its descriptors hold. Idempotent. */
+	void (*stop)(void *dev);
+	/** The driver's counters into st[0..max); returns how many it has (st NULL: count). */
+	int (*xstats)(void *dev, struct sl_port_stat *st, int max);
+	/** The wire model's figures; false if the driver has none. */
+	bool (*wire)(void *dev, struct sl_port_wire *w);
+	/** The verifier's figures; false if it has none (violations still set). */
+	bool (*verify)(void *dev, struct sl_port_verify *v);
+	/** Stop and free everything. */
+	void (*close)(void *dev);
+	/* Receive (rx queue setup and burst) joins here with the receive side. */
+};
+
+#endif /* SL_PORT_H */

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The rate model: parse, print, check against the line, resolve for the pacer. */
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <rte_common.h>
+
+#include "sl_rate.h"
+
+int
+sl_rate_parse(const char *s, struct sl_rate *r)
+{
+	static const struct {
+		const char *suffix;
+		enum sl_rate_unit unit;
+		double mult;
+	} units[] = {
+		{ "pps", SL_RATE_PPS, 1 }, { "kpps", SL_RATE_PPS, 1e3 }, { "Mpps", SL_RATE_PPS, 1e6 },
+		{ "Gpps", SL_RATE_PPS, 1e9 },
+		{ "bps", SL_RATE_L1, 1 }, { "kbps", SL_RATE_L1, 1e3 }, { "Mbps", SL_RATE_L1, 1e6 },
+		{ "Gbps", SL_RATE_L1, 1e9 }, { "Tbps", SL_RATE_L1, 1e12 },
+		{ "bps-l2", SL_RATE_L2, 1 }, { "kbps-l2", SL_RATE_L2, 1e3 },
+		{ "Mbps-l2", SL_RATE_L2, 1e6 }, { "Gbps-l2", SL_RATE_L2, 1e9 },
+		{ "Tbps-l2", SL_RATE_L2, 1e12 },
+		{ "%", SL_RATE_PCT, 1 },
+	};
+	char *end;
+	double v;
+
+	if (strcmp(s, "max") == 0) {
+		*r = (struct sl_rate){ SL_RATE_NONE, 0 };
+		return 0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
+		return -EINVAL;
+	for (size_t i = 0; i < RTE_DIM(units); i++) {
+		if (strcmp(end, units[i].suffix) != 0)
+			continue;
+		if (units[i].unit == SL_RATE_PCT && v > 100)
+			return -EINVAL;
+		r->unit = units[i].unit;
+		r->value = v * units[i].mult;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int
+sl_rate_parse_bps(const char *s, uint64_t *bps)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
+		return -EINVAL;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': v *= 1e3; end++; break;
+	case 'M': v *= 1e6; end++; break;
+	case 'G': v *= 1e9; end++; break;
+	case 'T': v *= 1e12; end++; break;
+	default: break;
+	}
+	if (strcasecmp(end, "bps") == 0 || strcasecmp(end, "b") == 0)
+		end += strlen(end);
+	if (*end != '\0' || v < 1e3 || v > 1e13)
+		return -EINVAL;
+	*bps = (uint64_t)(v + 0.5);
+	return 0;
+}
+
+void
+sl_rate_str(const struct sl_rate *r, char *buf, size_t len)
+{
+	switch (r->unit) {
+	case SL_RATE_PPS:
+		snprintf(buf, len, "%.6g Mpps", r->value / 1e6);
+		break;
+	case SL_RATE_L1:
+		snprintf(buf, len, "%.6g Gb/s L1", r->value / 1e9);
+		break;
+	case SL_RATE_L2:
+		snprintf(buf, len, "%.6g Gb/s L2", r->value / 1e9);
+		break;
+	case SL_RATE_PCT:
+		snprintf(buf, len, "%.6g%% of line", r->value);
+		break;
+	default:
+		snprintf(buf, len, "max");
+	}
+}
+
+int
+sl_rate_resolve(const struct sl_rate *r, double line_bps, double mean_l1, double mean_l2,
+		struct sl_rate *pace, char *err, size_t len)
+{
+	double l1 = 0;
+	char rs[64];
+
+	*pace = *r;
+	switch (r->unit) {
+	case SL_RATE_NONE:
+		return 0;
+	case SL_RATE_PPS:
+		l1 = r->value * mean_l1;
+		break;
+	case SL_RATE_L1:
+		l1 = r->value;
+		break;
+	case SL_RATE_L2:
+		l1 = r->value * mean_l1 / mean_l2;
+		break;
+	case SL_RATE_PCT:
+		if (line_bps == 0) {
+			snprintf(err, len, "%g%% needs a link speed and the port reports none: give "
+				 "an absolute rate", r->value);
+			return -EINVAL;
+		}
+		pace->unit = SL_RATE_L1;
+		pace->value = line_bps * r->value / 100;
+		l1 = pace->value;
+		break;
+	}
+	if (line_bps != 0 && l1 > line_bps * (1 + 1e-9)) {
+		sl_rate_str(r, rs, sizeof(rs));
+		snprintf(err, len, "%s is above the line rate: %g Gb/s, %.4g Mpps at these sizes", rs,
+			 line_bps / 1e9, line_bps / mean_l1 / 1e6);
+		return -EINVAL;
+	}
+	if (line_bps != 0 && l1 >= line_bps * (1 - 1e-9))
+		*pace = (struct sl_rate){ SL_RATE_NONE, 0 };
+	return 0;
+}
