@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run Sluice's tests: build if needed, run every meson test suite except the
 # benchmarks, and print one closing line "N passed, N failed" that counts the
-# individual checks (each test program prints its own such line).
+# individual checks (each test program prints its own such line), then
+# ", N skipped": every "SKIP - reason" line a test printed, listed above it.
 #   scripts/test.sh                 all suites (fast, stress, net)
 #   scripts/test.sh --suite fast    one suite (meson test options pass through)
 set -uo pipefail
@@ -22,15 +23,17 @@ rc=$?
 
 python3 - "$build/meson-logs/testlog.json" <<'PY'
 import json, re, sys
-passed = failed = 0
+passed = failed = skipped = 0
+reasons = []
 try:
     lines = open(sys.argv[1]).read().splitlines()
 except OSError:
     lines = []
 for line in lines:
     t = json.loads(line)
+    out = t.get("stdout", "")
     m = None
-    for m in re.finditer(r"(\d+) passed, (\d+) failed", t.get("stdout", "")):
+    for m in re.finditer(r"(\d+) passed, (\d+) failed(?:, (\d+) skipped)?", out):
         pass
     ok = t["result"] == "OK"
     if m:
@@ -42,7 +45,13 @@ for line in lines:
     else:
         passed += ok
         failed += not ok
+    # Every skip says why on one "SKIP - reason" line; count those lines.
+    for s in re.findall(r"^SKIP\b.*$", out, re.M):
+        skipped += 1
+        reasons.append(f"{t['name']}: {s}")
     print(f"  {t['name']:<36} {t['result']}")
-print(f"{passed} passed, {failed} failed")
+for r in reasons:
+    print(f"  {r}")
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
 PY
 exit $rc

@@ -72,6 +72,10 @@ SL_TEST(sim_wire_time_and_faults, "fast")
 	sl_sim_stall(sim, 500);
 	sim_span(sim, mp, 8, &sent, &st);
 	sl_sim_stats_get(sim, &ss);
+	/* Nothing sent would leave first_start_tsc 0, and 0 - t0 wraps to a pass. */
+	CHECK(sent == 8 && st == SL_XMIT_OK, "stalled wire took %u (%d)", sent, st);
+	CHECK(ss.wire_frames == 8 && ss.first_start_tsc > t0, "wire frames %lu, first start %lu",
+	      ss.wire_frames, ss.first_start_tsc);
 	CHECK((double)(ss.first_start_tsc - t0) * 1e6 / rte_get_tsc_hz() >= 499,
 	      "first frame started %.1f us after the stall", (double)(ss.first_start_tsc - t0) * 1e6 /
 	      rte_get_tsc_hz());

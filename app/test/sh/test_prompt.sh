@@ -69,8 +69,13 @@ done <"$T/bad.res"
 [ "$i" = "${#bad[@]}" ] || ko "only $i of ${#bad[@]} bad commands answered"
 
 # 2. A real terminal session in tmux.
-tmux new-session -d -s "$sess" -x 200 -y 50 \
-	"$bin ${eal[*]} --file-prefix slpt$$ -- -i 2>&1 | tee $T/tty.log; sleep 2"
+cat >"$T/tty.sh" <<EOF
+#!/bin/bash
+"$bin" ${eal[*]} --file-prefix slpt$$ -- -i 2>&1 | tee "$T/tty.log"
+echo "exit \${PIPESTATUS[0]}" >"$T/tty.exit"
+sleep 2
+EOF
+tmux new-session -d -s "$sess" -x 200 -y 50 "bash $T/tty.sh"
 wait_prompt() { # wait until the pane's last line is the prompt
 	for _ in $(seq 100); do
 		tmux capture-pane -p -t "$sess" | grep -v '^$' | tail -1 | grep -q '^sluice> *$' && return 0
@@ -93,7 +98,7 @@ send "show port stats 0"
 tmux send-keys -t "$sess" "sho" Tab
 sleep 0.5
 tmux capture-pane -p -t "$sess" | grep -v '^$' | tail -1 >"$T/tab"
-tmux send-keys -t "$sess" C-u
+tmux send-keys -t "$sess" C-a C-k # rdline has no C-u: start of line, kill to its end
 send "quit"
 sleep 1
 log=$T/tty.log
@@ -105,8 +110,13 @@ grep -q "sluice summary" "$log" && ok "tty: stop prints the summary" || ko "tty:
 grep -qE "^0 +0 +exclusive +1 +[1-9]" "$log" && ok "tty: show txq stats" || ko "tty: no txq stats"
 grep -q "port 0: tx 0 pkts 0 bytes" "$log" && ok "tty: clear port stats zeroes the view" || ko "tty: clear did not clear"
 grep -q "^sluice> show *$" "$T/tab" && ok "tty: tab completes 'sho' to 'show '" || ko "tty: tab gave '$(cat "$T/tab")'"
-tmux has-session -t "$sess" 2>/dev/null && sleep 2
-grep -q "quit" "$log" && ok "tty: quit" || ko "tty: quit not seen"
+# quit must end the process (not just echo the word): its exit status is written after it.
+for _ in $(seq 50); do [ -s "$T/tty.exit" ] && break; sleep 0.1; done
+if grep -qx "exit 0" "$T/tty.exit" 2>/dev/null; then
+	ok "tty: quit ended the program (exit 0)"
+else
+	ko "tty: quit did not end the program ($(cat "$T/tty.exit" 2>/dev/null || echo 'still running'))"
+fi
 
 # -i -a: traffic starts before the prompt takes commands.
 (sleep 1; printf 'show port stats all\nquit\n') | timeout 30 "$bin" "${eal[@]}" --file-prefix "slpa$$" -- \

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# test_session.sh - the run session's contract, on every path that runs traffic:
+#  (a) a failed --json write is exit 1 on every path: a plain run, a profile
+#      with start, a profile without start, the prompt, the prompt with -a
+#      (the same runs writing a real file exit 0);
+#  (b) telemetry read in a tight loop while a profile starts and stops 50
+#      times: every answer is whole JSON, and the process ends normally;
+#  (c) set rate refuses what --rate refuses, with the same words, and accepts
+#      what it accepts;
+#  (d) the JSON, telemetry, the summary and show txq stats agree after a run;
+#  (e) --xmit direct: the plain burst baseline counts what it sent.
+# Needs root (/dev/full is written through a writable /dev), jq, python3.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
+eal=(--no-huge -m 256 --no-pci --log-level lib.eal:warning)
+n=0
+pfx() { n=$((n + 1)); prefix=sls$$x$n; prefixes+=("$prefix"); }
+
+# (a) --json /dev/full: fopen succeeds, the write fails at the end.
+json_path() { # NAME JSON EXPECTED-RC INPUT-MODE ARGS...
+	local name=$1 json=$2 want=$3 mode=$4 rc
+	shift 4
+	pfx
+	case $mode in
+	none) timeout 60 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 --file-prefix "$prefix" -- \
+		--json "$json" "$@" </dev/null >"$T/a.out" 2>&1 && rc=0 || rc=$? ;;
+	prompt) { sleep 2; echo quit; } | timeout 60 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 \
+		--file-prefix "$prefix" -- --json "$json" "$@" >"$T/a.out" 2>&1 && rc=0 || rc=$? ;;
+	esac
+	if [ "$rc" = "$want" ]; then
+		ok "(a) $name, --json $json: exit $rc"
+	else
+		ko "(a) $name, --json $json: exit $rc, want $want: $(grep sluice: "$T/a.out" | head -2)"
+	fi
+}
+printf 'set count 1000\nstart\n' >"$T/start.cmd"
+printf 'set count 1000\n' >"$T/nostart.cmd"
+printf 'set count 1000\nstart\n' >"$T/prompt.in"
+for json in "$T/ok.json" /dev/full; do
+	want=0
+	[ "$json" = /dev/full ] && want=1
+	json_path "a plain run" "$json" $want none --count 1000
+	json_path "a profile with start" "$json" $want none --cmdline-file "$T/start.cmd"
+	json_path "a profile without start" "$json" $want none --cmdline-file "$T/nostart.cmd"
+	json_path "the prompt (start, then quit)" "$json" $want prompt -i --cmdline-file "$T/start.cmd"
+	json_path "the prompt with -a" "$json" $want prompt -i -a --count 1000
+done
+grep -q "write failed" "$T/a.out" && ok "(a) the failed write is named" ||
+	ko "(a) no 'write failed' line: $(tail -2 "$T/a.out")"
+
+# (b) 50 starts and stops under a telemetry client that never pauses.
+{
+	echo "set count 20000"
+	for _ in $(seq 50); do echo start; done
+} >"$T/fifty.cmd"
+pfx
+python3 "$top/app/test/py/tel_hammer.py" "$prefix" 120 >"$T/tel.out" 2>&1 &
+hammer=$!
+timeout 120 "$bin" "${eal[@]}" --lcores '0,(1-2)@(0-1)' --file-prefix "$prefix" -- \
+	--sim 10G --map 1-2:0.0 --cmdline-file "$T/fifty.cmd" >"$T/b.out" 2>&1 && rc=0 || rc=$?
+wait "$hammer" && hrc=0 || hrc=$?
+runs=$(grep -c "sluice summary" "$T/b.out" || true)
+conserved=$(grep -c "(conserved); mbufs not returned: 0" "$T/b.out" || true)
+check "(b) 50 starts and stops under telemetry: exit $rc, $runs summaries, $conserved conserved" \
+	test "$rc" = 0 -a "$runs" = 51 -a "$conserved" = 51
+check "(b) telemetry client: $(cat "$T/tel.out" | tail -1) (exit $hrc)" test "$hrc" = 0
+replies=$(awk '/^replies/ {print $2}' "$T/tel.out")
+check "(b) the client was answered during the runs ($replies replies)" test "${replies:-0}" -gt 100
+
+# (c) The same check and the same words for --rate and set rate.
+rate_pair() { # PORT-ARGS... -- RATE
+	local r=$1 opt cmd
+	shift
+	pfx
+	timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- "$@" --rate "$r" \
+		--count 10 >"$T/c1.out" 2>&1 || true
+	opt=$(sed -n 's/^sluice: --rate: //p' "$T/c1.out")
+	pfx
+	printf 'set rate 0 %s\n' "$r" | timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" \
+		-- "$@" -i >"$T/c2.out" 2>&1 || true
+	cmd=$(sed -n 's/^.*error: rate: //p' "$T/c2.out")
+	if [ "$opt" = "$cmd" ]; then
+		ok "(c) $* rate $r: ${opt:-accepted by both}"
+	else
+		ko "(c) $* rate $r: --rate '${opt}' vs set rate '${cmd}'"
+	fi
+}
+for r in 1Mpps 14Mpps 15Mpps 10Gbps 10.1Gbps 7Gbps-l2 8Gbps-l2 50% 100% max; do
+	rate_pair "$r" --sim 10G
+done
+for r in 800kpps 900kpps 9.9Gbps; do
+	rate_pair "$r" --sim 10G --size 1518
+done
+rate_pair 2Mpps --sim 1G --imix
+rate_pair 50% --vdev net_null0 --no-pci
+
+# (d) Four views of one run's queue counters.
+pfx
+{
+	sleep 1
+	echo "show txq stats"
+	sleep 2 # the telemetry read below happens here
+	echo quit
+} | timeout 60 "$bin" "${eal[@]}" --lcores '0,(1-3)@(0-1)' --file-prefix "$prefix" -- \
+	--sim 10G --map 1-3:0.0 --count 300000 --json "$T/d.json" -i -a >"$T/d.out" 2>&1 &
+runner=$!
+sleep 2
+echo "/sluice/txqs,0" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1 >"$T/d.tel" || true
+wait "$runner" || true
+keys='tx_packets busy collisions requeued backlog dropped'
+js=$(jq -r --arg k "$keys" '.txqs[0] as $q | ($k | split(" ")) | map($q[.] | tostring) | join(" ")' "$T/d.json")
+tel=$(jq -r --arg k "$keys" '."/sluice/txqs"."0" as $q | ($k | split(" ")) | map($q[.] | tostring) | join(" ")' "$T/d.tel" 2>/dev/null || echo none)
+# show txq stats: port queue mode lcores pkts busy collisions requeued backlog dropped
+show=$(awk '$1 == "0" && $2 == "0" && $3 == "locked" {print $5, $6, $7, $8, $9, $10}' "$T/d.out" | tail -1)
+# summary: "  txq 0 locked busy B collisions C requeued R backlog K dropped D dead_loops L"
+sum=$(awk '$1 == "txq" && $3 == "locked" {print $5, $7, $9, $11, $13}' "$T/d.out" | tail -1)
+sumpk=$(awk '/^port 0 sim0/ {print $4}' "$T/d.out" | tail -1)
+check "(d) JSON [$js] == telemetry [$tel]" test "$js" = "$tel"
+check "(d) JSON [$js] == show txq stats [$show]" test "$js" = "$show"
+check "(d) JSON [$js] == summary [$sumpk $sum]" test "$js" = "$sumpk $sum"
+check "(d) the run sent its count and shared the queue: $(jq -c '.txqs[0] | [.tx_packets, .collisions]' "$T/d.json")" \
+	jq -e '.txqs[0].tx_packets == 300000 and .txqs[0].collisions > 0' "$T/d.json"
+
+# (e) --xmit direct.
+pfx
+timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 --file-prefix "$prefix" -- \
+	--xmit direct --count 100000 --json "$T/e.json" >"$T/e.out" 2>&1 && rc=0 || rc=$?
+check "(e) --xmit direct: exit $rc, tx $(jq .totals.tx_packets "$T/e.json" 2>/dev/null), conserved" \
+	jq -e '.totals.tx_packets == 100000 and .totals.conserved and .txqs[0].tx_packets == 100000 and .totals.mempool_in_use == 0' "$T/e.json"
+pfx
+timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G --xmit direct \
+	--count 10 >"$T/e2.out" 2>&1 && rc=0 || rc=$?
+check "(e) --xmit direct on a sim: exit $rc, $(grep -o 'sluice: --xmit direct.*simulated' "$T/e2.out" | head -1)" \
+	grep -q "sluice: --xmit direct: port 0 queue 0 is simulated" "$T/e2.out"
+test "$rc" = 2 || ko "(e) --xmit direct on a sim: exit $rc, want 2"
+
+echo "test_session: $pass passed, $fail failed"
+[ "$fail" = 0 ]

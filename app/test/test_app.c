@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The app's units without EAL: the value parsers (parse.h), the options
+ * (opts.h: actions, errors, per-port copies) and the rate model (sl_rate.h:
+ * parse, check against the line, resolve for the pacer).
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "opts.h"
+#include "parse.h"
+#include "sl_gen.h"
+#include "sl_rate.h"
+
+static int pass, fail;
+
+#define T(cond, ...)                                                           \
+	do {                                                                   \
+		if (cond) {                                                    \
+			pass++;                                                \
+		} else {                                                       \
+			fail++;                                                \
+			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			printf(__VA_ARGS__);                                   \
+			printf("\n");                                          \
+		}                                                              \
+	} while (0)
+
+static void
+test_numbers(void)
+{
+	char err[256];
+	uint64_t v = 7, us = 0;
+
+	T(sl_parse_u64("42", 1, 64, &v, err, sizeof(err)) == 0 && v == 42, "v %lu", v);
+	T(sl_parse_u64("65", 1, 64, &v, err, sizeof(err)) != 0 && v == 42 &&
+	  strstr(err, "out of range 1..64") != NULL, "%s", err);
+	T(sl_parse_u64("4x", 0, 9, &v, err, sizeof(err)) != 0 && strstr(err, "not a number"), "%s", err);
+	T(sl_parse_u64("", 0, 9, &v, err, sizeof(err)) != 0, "empty accepted");
+	T(sl_parse_u64("-1", 0, 9, &v, err, sizeof(err)) != 0, "negative accepted");
+	T(sl_parse_u64("18446744073709551616", 0, UINT64_MAX, &v, err, sizeof(err)) != 0,
+	  "2^64 accepted");
+	T(sl_parse_seconds("1.5", &us, err, sizeof(err)) == 0 && us == 1500000, "us %lu", us);
+	T(sl_parse_seconds("64800", &us, err, sizeof(err)) == 0, "64800: %s", err);
+	T(sl_parse_seconds("64800.1", &us, err, sizeof(err)) != 0, "above the 48-bit bound");
+	T(sl_parse_seconds("0", &us, err, sizeof(err)) != 0 && strstr(err, "above 0"), "%s", err);
+	T(sl_parse_seconds("nan", &us, err, sizeof(err)) != 0, "nan accepted");
+}
+
+static void
+test_sizes_fields_maps(void)
+{
+	struct sl_stream_conf c = { 0 };
+	struct sl_map_entry m[SL_MAP_MAX];
+	uint16_t nb = 0;
+	char err[256];
+
+	T(sl_parse_sizes(&c, "64,128:3", err, sizeof(err)) == 0 && c.nb_sizes == 2 &&
+	  c.sizes[1] == 128 && c.weights[1] == 3, "%s", err);
+	T(sl_parse_sizes(&c, "64-1518", err, sizeof(err)) == 0 && c.size_min == 64 &&
+	  c.size_max == 1518, "range");
+	T(sl_parse_sizes(&c, "63", err, sizeof(err)) != 0 && c.size_max == 1518,
+	  "63 accepted or conf changed");
+	T(sl_parse_sizes(&c, SL_GEN_IMIX, err, sizeof(err)) == 0 && c.nb_sizes == 3 &&
+	  c.weights[0] == 7 && c.sizes[2] == 1518, "imix");
+	T(sl_parse_field(&c, "dst-ip=inc:198.18.0.2,100", err, sizeof(err)) == 0 &&
+	  c.nb_fields == 1 && c.fields[0].kind == SL_FIELD_DST_IP && c.fields[0].count == 100,
+	  "%s", err);
+	T(sl_parse_field(&c, "src-mac=list:00:00:01,00:00:02", err, sizeof(err)) == 0 &&
+	  c.nb_fields == 2 && c.fields[1].nb_list == 2 && c.fields[1].list[1] == 2, "%s", err);
+	T(sl_parse_field(&c, "src-mac=list:c6:00:01", err, sizeof(err)) == 0 &&
+	  c.fields[1].list[0] == 0xc60001, "high MAC byte: %x", c.fields[1].list[0]);
+	T(sl_parse_field(&c, "ttl=inc:1,2", err, sizeof(err)) != 0 && strstr(err, "src-mac"),
+	  "%s", err);
+	T(sl_parse_field(&c, "off", err, sizeof(err)) == 0 && c.nb_fields == 0, "off");
+	T(sl_parse_map(m, &nb, "1-3:0.0,4:1.2", err, sizeof(err)) == 0 && nb == 4 &&
+	  m[2].lcore == 3 && m[3].port == 1 && m[3].queue == 2, "%s", err);
+	T(sl_parse_map(m, &nb, "3-1:0.0", err, sizeof(err)) != 0 && nb == 4, "reversed range");
+	T(sl_parse_map(m, &nb, "1:0", err, sizeof(err)) != 0, "no queue");
+}
+
+static void
+test_rates(void)
+{
+	struct sl_rate r = { 0 }, pace;
+	char err[256];
+	/* 64-byte frames: 84 bytes on the wire. */
+	double l1 = 84 * 8, l2 = 64 * 8, line = 10e9;
+
+	T(sl_rate_parse("14.88Mpps", &r) == 0 && r.unit == SL_RATE_PPS && r.value == 14.88e6,
+	  "pps");
+	T(sl_rate_parse("10Gbps", &r) == 0 && r.unit == SL_RATE_L1 && r.value == 10e9, "L1");
+	T(sl_rate_parse("9.5Gbps-l2", &r) == 0 && r.unit == SL_RATE_L2, "L2");
+	T(sl_rate_parse("50%", &r) == 0 && r.unit == SL_RATE_PCT && r.value == 50, "pct");
+	T(sl_rate_parse("max", &r) == 0 && r.unit == SL_RATE_NONE, "max");
+	T(sl_rate_parse("101%", &r) != 0, "101%% accepted");
+	T(sl_rate_parse("0pps", &r) != 0 && sl_rate_parse("5Xbps", &r) != 0, "bad rates accepted");
+
+	r = (struct sl_rate){ SL_RATE_PPS, 15e6 };
+	T(sl_rate_resolve(&r, line, l1, l2, &pace, err, sizeof(err)) != 0 &&
+	  strstr(err, "above the line rate: 10 Gb/s, 14.88 Mpps") != NULL, "%s", err);
+	r = (struct sl_rate){ SL_RATE_PPS, 14880952.38 };
+	T(sl_rate_resolve(&r, line, l1, l2, &pace, err, sizeof(err)) == 0 &&
+	  pace.unit == SL_RATE_NONE, "at the line the wire paces: unit %d", pace.unit);
+	r = (struct sl_rate){ SL_RATE_PCT, 50 };
+	T(sl_rate_resolve(&r, line, l1, l2, &pace, err, sizeof(err)) == 0 &&
+	  pace.unit == SL_RATE_L1 && fabs(pace.value - 5e9) < 1, "50%% -> %g", pace.value);
+	T(sl_rate_resolve(&r, 0, l1, l2, &pace, err, sizeof(err)) != 0 &&
+	  strstr(err, "link speed") != NULL, "%s", err);
+	/* L2 at 64 B: 10G of L2 bits is 84/64 of 10G on the wire: above a 10G line. */
+	r = (struct sl_rate){ SL_RATE_L2, 8e9 };
+	T(sl_rate_resolve(&r, line, l1, l2, &pace, err, sizeof(err)) != 0, "8 Gb/s L2 at 64 B");
+	r = (struct sl_rate){ SL_RATE_L2, 7e9 };
+	T(sl_rate_resolve(&r, line, l1, l2, &pace, err, sizeof(err)) == 0 &&
+	  pace.unit == SL_RATE_L2, "7 Gb/s L2 at 64 B: %s", err);
+	r = (struct sl_rate){ SL_RATE_L1, 400e9 };
+	T(sl_rate_resolve(&r, 0, l1, l2, &pace, err, sizeof(err)) == 0, "unknown line: no check");
+
+	struct sl_stream_conf c = { .sizes = { 64 }, .weights = { 1 }, .nb_sizes = 1 };
+	double m1, m2;
+
+	sl_stream_conf_mean_bits(&c, &m1, &m2);
+	T(m1 == 672 && m2 == 512, "64 B: %g %g", m1, m2);
+	sl_parse_sizes(&c, SL_GEN_IMIX, err, sizeof(err));
+	sl_stream_conf_mean_bits(&c, &m1, &m2);
+	T(fabs(m2 / 8 - (64 * 7 + 594 * 4 + 1518) / 12.0) < 1e-9, "imix mean %g", m2 / 8);
+}
+
+static void
+test_options(void)
+{
+	struct sl_opts o;
+	char *ok[] = { "sluice", "--rate", "1Mpps", "--txq", "2", "--sim", "10G,txd=64,verify=on",
+		       "--count", "5", "-i", NULL };
+	char *bad1[] = { "sluice", "--burst", "65", NULL };
+	char *bad2[] = { "sluice", "--nosuch", NULL };
+	char *bad3[] = { "sluice", "--sim", "10G,foo=1", NULL };
+	char *help[] = { "sluice", "--help", NULL };
+	char *ref[] = { "sluice", "--cli-reference", NULL };
+	char *extra[] = { "sluice", "stray", NULL };
+	enum sl_opts_action a;
+
+	sl_opts_default(&o);
+	a = sl_opts_parse(&o, 10, ok);
+	T(a == SL_OPTS_RUN && o.count == 5 && o.interactive && o.nb_sims == 1 &&
+	  o.sims[0].txd == 64 && o.sims[0].verify && o.sims[0].speed_bps == 10000000000ull, "ok");
+	T(o.pc[SL_MAX_PORTS - 1].txq == 2 && o.pc[7].rate.unit == SL_RATE_PPS,
+	  "options set every port");
+	sl_opts_default(&o);
+	T(sl_opts_parse(&o, 3, bad1) == SL_OPTS_ERROR && o.burst == 32, "--burst 65");
+	sl_opts_default(&o);
+	T(sl_opts_parse(&o, 2, bad2) == SL_OPTS_ERROR, "unknown option");
+	sl_opts_default(&o);
+	T(sl_opts_parse(&o, 3, bad3) == SL_OPTS_ERROR && o.nb_sims == 0, "bad sim");
+	sl_opts_default(&o);
+	T(sl_opts_parse(&o, 2, help) == SL_OPTS_HELP, "help");
+	sl_opts_default(&o);
+	T(sl_opts_parse(&o, 2, ref) == SL_OPTS_CLI_REFERENCE, "cli reference is an action");
+	sl_opts_default(&o);
+	T(sl_opts_parse(&o, 2, extra) == SL_OPTS_ERROR, "stray argument");
+}
+
+int
+main(void)
+{
+	test_numbers();
+	test_sizes_fields_maps();
+	test_rates();
+	test_options();
+	printf("test_app: %d passed, %d failed\n", pass, fail);
+	return fail != 0;
+}
