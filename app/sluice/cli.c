@@ -23,9 +23,8 @@
 
 #include "cli.h"
 
-static const struct sl_cmd *const *families = (const struct sl_cmd *const[]){
-	sl_cmds_run, sl_cmds_show, sl_cmds_set, sl_cmds_port, NULL,
-};
+/* The command tables in force: set by sl_cli_init(), read by help. */
+static const struct sl_cmd *const *families;
 
 /* One compiled instruction: the cmdline instruction and what it came from. */
 struct cli_inst {
@@ -117,11 +116,18 @@ cli_compile(struct sl_cli *cli, const struct sl_cmd *cmd, bool with_optional)
 	return &ci->inst;
 }
 
+void
+sl_cli_stop_run(struct sl_cli *cli)
+{
+	sl_session_stop(cli->app);
+}
+
 int
-sl_cli_init(struct sl_cli *cli, struct sl_app *app)
+sl_cli_init(struct sl_cli *cli, struct sl_app *app, const struct sl_cmd *const *fams)
 {
 	size_t n = 0, k = 0;
 
+	families = fams;
 	memset(cli, 0, sizeof(*cli));
 	cli->app = app;
 	for (int f = 0; families[f] != NULL; f++)
@@ -171,8 +177,9 @@ sl_cli_help(const char *prefix)
 }
 
 void
-sl_cli_reference(void)
+sl_cli_reference(const struct sl_cmd *const *fams)
 {
+	families = fams;
 	printf("# CLI reference\n\n"
 	       "Generated from the command tables (`sluice -- --cli-reference`); do not edit.\n"
 	       "Syntax: a plain word is typed as is, `a|b` is a choice, `<x>` an argument,\n"

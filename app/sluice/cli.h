@@ -51,12 +51,14 @@ extern const struct sl_cmd sl_cmds_show[];
 extern const struct sl_cmd sl_cmds_set[];
 extern const struct sl_cmd sl_cmds_port[];
 extern const struct sl_cmd sl_cmds_run[];
+/* Every family, in help order, NULL-terminated (cli_families.c). */
+extern const struct sl_cmd *const sl_cli_families[];
 
 /* Print one error line; the command changes nothing. */
 void sl_cli_error(struct sl_cli *cli, const char *fmt, ...) __rte_format_printf(2, 3);
 
 /* Build the context. Returns 0 or -ENOMEM. */
-int sl_cli_init(struct sl_cli *cli, struct sl_app *app);
+int sl_cli_init(struct sl_cli *cli, struct sl_app *app, const struct sl_cmd *const *families);
 /* Run the commands of a file; stops at the first error (file:line named). */
 int sl_cli_file(struct sl_cli *cli, const char *path);
 /* The interactive prompt, until quit (or EOF, or a signal); start first if asked. */
@@ -68,7 +70,7 @@ void sl_cli_help(const char *prefix);
 /* Run one command line; 0, or -1 when it failed (an error line was printed). */
 int sl_cli_line(struct sl_cli *cli, const char *line);
 /* Print the command reference (Markdown) generated from the tables. */
-void sl_cli_reference(void);
+void sl_cli_reference(const struct sl_cmd *const *families);
 void sl_cli_free(struct sl_cli *cli);
 
 /* Shared parsers for handlers: -1 and an error line on bad input. */

@@ -6,12 +6,6 @@
 
 #include "cli.h"
 
-void
-sl_cli_stop_run(struct sl_cli *cli)
-{
-	sl_session_stop(cli->app);
-}
-
 static void
 cmd_help(struct sl_cli *cli, int argc, char **argv)
 {

@@ -96,7 +96,7 @@ opts_action(enum sl_opts_action a)
 		printf("sluice %s (%s)\n", SL_VERSION, rte_version());
 		return SL_EXIT_OK;
 	case SL_OPTS_CLI_REFERENCE:
-		sl_cli_reference();
+		sl_cli_reference(sl_cli_families);
 		return SL_EXIT_OK;
 	case SL_OPTS_ERROR:
 		return SL_EXIT_USAGE;
@@ -117,7 +117,7 @@ run_cli(struct sl_app *a)
 	struct sl_cli cli;
 	int code = SL_EXIT_OK;
 
-	if (sl_cli_init(&cli, a) != 0) {
+	if (sl_cli_init(&cli, a, sl_cli_families) != 0) {
 		sl_err("cannot build the command line");
 		return SL_EXIT_RUNTIME;
 	}
