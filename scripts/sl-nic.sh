@@ -274,7 +274,13 @@ hp_fail() {
 			;;
 		esac
 	done
-	if [ -n "${HP_SNAP:-}" ]; then cp "$HP_SNAP" "$HSTATE"; rm -f "$HP_SNAP"; else rm -f "$HSTATE"; fi
+	if [ -n "${HP_SNAP:-}" ]; then
+		cp "$HP_SNAP" "$HSTATE"
+		rm -f "$HP_SNAP"
+	else
+		rm -f "$HSTATE"
+		rmdir "$(dirname "$HSTATE")" 2>/dev/null || true
+	fi
 	echo "sl-nic: nothing is left changed by this run; check with: sl-nic.sh status" >&2
 	exit 1
 }
@@ -434,6 +440,7 @@ hugepages_clear() {
 				die "$a/nr_hugepages is $(sysfs_read "$a/nr_hugepages"), not $b: pages still in use? stop the DPDK processes, then run 'sl-nic.sh hugepages --clear' again"
 		done
 		rm -f "$HSTATE"
+		rmdir "$(dirname "$HSTATE")" 2>/dev/null || true
 		echo "sl-nic: hugepages cleared: recorded mounts unmounted, page counts as before" >&2
 	fi
 }
