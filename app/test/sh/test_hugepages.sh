@@ -57,13 +57,19 @@ files=()
 
 # Whatever happens, leave the machine as it was: Sluice's page files,
 # then what sl-nic.sh recorded, then the count.
+bg=""
 hp_cleanup() {
 	local f
+	if [ -n "$bg" ] && kill -0 "$bg" 2>/dev/null; then
+		kill -TERM "$bg" 2>/dev/null || true
+		wait "$bg" 2>/dev/null || true
+	fi
 	for f in "${files[@]}"; do rm -f "$f"map_*; done
 	[ ! -s "$SL_HUGE_STATE" ] || "$nic" hugepages --clear >/dev/null 2>&1 || true
 	[ "$(nr)" = "$nr0" ] || echo "$nr0" >"$hpd/nr_hugepages" || true
 }
 trap 'hp_cleanup; cleanup' EXIT
+trap 'exit 143' INT TERM # so the EXIT trap puts the machine back
 eq() { [ "$1" = "$2" ]; }
 said() { grep -qF -- "$1" <<<"$out"; }
 said_all() {
@@ -111,7 +117,7 @@ check "(b) status shows $want pages and the mount" \
 # (c) Sluice without --no-huge: exact count, conservation, page files in the mount.
 # hrun WHAT OPTS...: sluice on hugepages with --json $T/run.json.
 hrun() {
-	local what=$1 p bg used=0 seen=0 free
+	local what=$1 p used=0 seen=0 free
 	shift
 	n=$((n + 1))
 	p=hgp$$x$n
@@ -130,6 +136,7 @@ hrun() {
 		sleep 0.05
 	done
 	wait "$bg" && rc=0 || rc=$?
+	bg=""
 	check "$what: exit 0" rc_is 0
 	[ "$rc" = 0 ] || sed 's/^/# /' "$T/err" | tail -5
 	check "$what: on huge pages: its page files ${p}map_* were in $mnt" [ "$seen" = 1 ]
