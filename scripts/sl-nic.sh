@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # sl-nic.sh - prepare real NICs for Sluice: status, hugepages, bind, restore.
 # Run with --help for usage. Everything that changes the system goes through
-# SL_DEVBIND, SL_MODPROBE, SL_HUGEPAGES and sysfs_write() (under SL_SYSFS),
-# so tests can replace all of it with stand-ins.
+# SL_DEVBIND, SL_MODPROBE, SL_HUGEPAGES, SL_MOUNT, SL_UMOUNT, sysfs_write()
+# (under SL_SYSFS) and mkdir/rmdir of the mount point (SL_HUGE_DIR), and the
+# mount table is read from SL_MOUNTS, so tests can replace all of it.
 set -euo pipefail
 shopt -s nullglob
 
@@ -10,6 +11,11 @@ SYS=${SL_SYSFS:-/sys}
 DEVBIND=${SL_DEVBIND:-dpdk-devbind.py}
 MODPROBE=${SL_MODPROBE:-modprobe}
 HUGEPAGES=${SL_HUGEPAGES:-dpdk-hugepages.py}
+MOUNT=${SL_MOUNT:-mount}
+UMOUNT=${SL_UMOUNT:-umount}
+MOUNTS=${SL_MOUNTS:-/proc/mounts}
+HUGE_DIR=${SL_HUGE_DIR:-/dev/hugepages}
+HSTATE=${SL_HUGE_STATE:-/run/sluice/hugepages}
 STATE=${SL_NIC_STATE:-/var/lib/sluice/nic-bindings}
 NOIOMMU_PARAM=module/vfio/parameters/enable_unsafe_noiommu_mode
 DRY=0
@@ -23,10 +29,19 @@ usage: sl-nic.sh COMMAND [ARGS]
                               address/route, default route)
   hugepages [--dry-run] [-p PAGESIZE] [-n NODE] TOTAL
                               reserve TOTAL bytes of huge pages (suffix K, M or
-                              G) in pages of PAGESIZE (default 2M) and mount
-                              them: 'hugepages 1G' = 512 pages of 2M,
-                              'hugepages -p 1G 4G' = 4 pages of 1G
-                              (runs dpdk-hugepages.py -p PAGESIZE --setup TOTAL)
+                              G) in pages of PAGESIZE (default 2M), on node
+                              NODE or else on each NUMA node, and mount
+                              hugetlbfs for that page size (on /dev/hugepages,
+                              created if missing) unless one is mounted:
+                              'hugepages 1G' = 512 pages of 2M,
+                              'hugepages -p 1G 4G' = 4 pages of 1G; then
+                              checks both, and on failure undoes what it did
+                              and exits 1 (runs dpdk-hugepages.py -p PAGESIZE
+                              [-n NODE] --reserve TOTAL, mkdir, mount)
+  hugepages --clear [--dry-run]
+                              undo what 'hugepages' recorded: unmount what it
+                              mounted, remove the directory it created, put the
+                              page counts back as they were; nothing else
   bind [--dry-run] [--force] [--noiommu] [--driver DRV] DEV...
                               bind DEVs (PCI address 0000:01:00.0 or 01:00.0,
                               or interface name) to DRV (default vfio-pci);
@@ -43,8 +58,10 @@ bind checks every DEV before it changes anything: one refused DEV (exit 1)
 means no device is touched.
 
 environment: SL_DEVBIND (dpdk-devbind.py), SL_MODPROBE (modprobe),
-SL_HUGEPAGES (dpdk-hugepages.py), SL_SYSFS (/sys),
-SL_NIC_STATE (/var/lib/sluice/nic-bindings)
+SL_HUGEPAGES (dpdk-hugepages.py), SL_MOUNT (mount), SL_UMOUNT (umount),
+SL_SYSFS (/sys), SL_MOUNTS (/proc/mounts), SL_HUGE_DIR (/dev/hugepages),
+SL_NIC_STATE (/var/lib/sluice/nic-bindings),
+SL_HUGE_STATE (/run/sluice/hugepages)
 exit: 0 ok, 1 refused or failed, 2 usage error
 EOF
 }
@@ -163,7 +180,12 @@ cmd_status() {
 			echo "hugepages ${d##*hugepages-} ${n##*/}: total $(cat "$d/nr_hugepages") free $(cat "$d/free_hugepages")"
 		done
 	done
-	echo "hugetlbfs mounts: $(awk '$3 == "hugetlbfs" {m = m $2 " "} END {print (m == "" ? "none" : m)}' /proc/mounts)"
+	echo "hugetlbfs mounts: $(huge_mounts | awk '{m = m (m == "" ? "" : ", ") $1 " (" $2 "kB pages)"} END {print (m == "" ? "none" : m)}')"
+	if [ -s "$HSTATE" ]; then
+		echo "hugepages made by sl-nic.sh (undo: hugepages --clear): $(awk '$1 == "pages" {n = split($2, p, "/"); $0 = $1 " " (p[1] == "kernel" ? "" : p[n - 2] " ") p[n] " (were " $3 ")"} {m = m ", " $0} END {print substr(m, 3)}' "$HSTATE")"
+	else
+		echo "hugepages made by sl-nic.sh: none recorded"
+	fi
 
 	groups=("$SYS"/kernel/iommu_groups/*)
 	if [ ${#groups[@]} -gt 0 ]; then
@@ -199,11 +221,76 @@ cmd_status() {
 
 # --- hugepages ---
 
+# to_kb SIZE: 2M -> 2048 (K, M or G suffix).
+to_kb() {
+	local n=${1%[KMG]}
+	case ${1: -1} in
+	K) echo "$n" ;;
+	M) echo $((n * 1024)) ;;
+	G) echo $((n * 1024 * 1024)) ;;
+	esac
+}
+
+# huge_mounts: "DIR PAGESIZE_KB" for every hugetlbfs mount in $MOUNTS (a
+# mount without pagesize= has the default size, Hugepagesize in meminfo).
+huge_mounts() {
+	local dflt
+	dflt=$(awk '/^Hugepagesize:/ {print $2}' /proc/meminfo 2>/dev/null || true)
+	awk -v d="${dflt:-2048}" '$3 == "hugetlbfs" {
+		kb = d
+		if (match($4, /pagesize=[0-9]+[KMG]/)) {
+			s = substr($4, RSTART + 9, RLENGTH - 9); u = substr(s, length(s)); kb = substr(s, 1, length(s) - 1) + 0
+			if (u == "M") kb *= 1024; else if (u == "G") kb *= 1048576
+		}
+		print $2, kb
+	}' "$MOUNTS" 2>/dev/null || true
+}
+# huge_mount_of KB: the first hugetlbfs mount for pages of KB kB, if any.
+huge_mount_of() { huge_mounts | awk -v k="$1" '$2 == k {print $1; exit}'; }
+is_huge_mount() { huge_mounts | awk -v m="$1" -v k="$2" '$1 == m && $2 == k {f = 1} END {exit !f}'; }
+is_mountpoint() { awk -v m="$1" '$2 == m {f = 1} END {exit !f}' "$MOUNTS" 2>/dev/null; }
+
+# state_add LINE: append LINE to the hugepages record (not under --dry-run).
+state_add() {
+	[ "$DRY" = 1 ] && return 0
+	mkdir -p "$(dirname "$HSTATE")"
+	echo "$1" >>"$HSTATE"
+}
+
+# Undo what this run of 'hugepages' did (newest first), put the record back
+# as it was, and exit 1 with MSG... (one line each) and what to do.
+HP_DONE=()
+hp_fail() {
+	local l i w a b
+	for l in "$@"; do echo "sl-nic: $l" >&2; done
+	for ((i = ${#HP_DONE[@]} - 1; i >= 0; i--)); do
+		read -r w a b <<<"${HP_DONE[i]}"
+		case $w in
+		mount) "$UMOUNT" "$a" >&2 && echo "sl-nic: undone: unmounted $a" >&2 ;;
+		mkdir) rmdir "$a" && echo "sl-nic: undone: removed $a" >&2 ;;
+		pages)
+			[ "$(sysfs_read "$a/nr_hugepages")" = "$b" ] ||
+				{ sysfs_write "$a/nr_hugepages" "$b" && echo "sl-nic: undone: $a/nr_hugepages back to $b" >&2; }
+			;;
+		esac
+	done
+	if [ -n "${HP_SNAP:-}" ]; then
+		cp "$HP_SNAP" "$HSTATE"
+		rm -f "$HP_SNAP"
+	else
+		rm -f "$HSTATE"
+		rmdir "$(dirname "$HSTATE")" 2>/dev/null || true
+	fi
+	echo "sl-nic: nothing is left changed by this run; check with: sl-nic.sh status" >&2
+	exit 1
+}
+
 cmd_hugepages() {
-	local pagesz=2M node="" total=""
+	local pagesz=2M node="" total="" clear=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--dry-run) DRY=1 ;;
+		--clear) clear=1 ;;
 		-p | --pagesize) [ $# -ge 2 ] || usage_err "$1 needs a value"; pagesz=$2; shift ;;
 		-n | --node) [ $# -ge 2 ] || usage_err "$1 needs a value"; node=$2; shift ;;
 		-*) usage_err "hugepages: unknown option $1" ;;
@@ -211,13 +298,151 @@ cmd_hugepages() {
 		esac
 		shift
 	done
+	if [ "$clear" = 1 ]; then
+		if [ -n "$total$node" ] || [ "$pagesz" != 2M ]; then
+			usage_err "hugepages --clear takes only --dry-run"
+		fi
+		hugepages_clear
+		return
+	fi
 	[ -n "$total" ] || usage_err "hugepages: TOTAL missing (e.g. 1G)"
 	[[ $total =~ ^[0-9]+[KMG]$ ]] || usage_err "hugepages: bad TOTAL '$total' (e.g. 512M, 1G)"
 	[[ $pagesz =~ ^[0-9]+[KMG]$ ]] || usage_err "hugepages: bad page size '$pagesz' (2M or 1G)"
 	[[ -z $node || $node =~ ^[0-9]+$ ]] || usage_err "hugepages: bad node '$node'"
+	local pkb tkb pages
+	pkb=$(to_kb "$pagesz")
+	tkb=$(to_kb "$total")
+	if [ "$pkb" = 0 ] || [ "$tkb" -lt "$pkb" ] || [ $((tkb % pkb)) != 0 ]; then
+		usage_err "hugepages: TOTAL $total is not a whole number of $pagesz pages"
+	fi
+	pages=$((tkb / pkb))
+
+	# What the kernel offers, and which sysfs directories hold the count.
+	[ -d "$SYS/kernel/mm/hugepages" ] ||
+		die "this kernel has no hugetlbfs ($SYS/kernel/mm/hugepages is missing): run sluice with --no-huge -m 512"
+	local sz="hugepages-${pkb}kB" d dirs=() have
+	if [ ! -d "$SYS/kernel/mm/hugepages/$sz" ]; then
+		have=$(cd "$SYS/kernel/mm/hugepages" && echo hugepages-* | sed 's/hugepages-//g')
+		die "page size $pagesz ($sz) is not offered by this kernel (it has: $have)"
+	fi
+	if [ -n "$node" ]; then
+		[ -d "$SYS/devices/system/node/node$node/hugepages/$sz" ] || die "no NUMA node $node with $pagesz pages"
+		dirs=("devices/system/node/node$node/hugepages/$sz")
+	else
+		for d in "$SYS"/devices/system/node/node*/hugepages/"$sz"; do dirs+=("${d#"$SYS"/}"); done
+		[ ${#dirs[@]} -gt 0 ] || dirs=("kernel/mm/hugepages/$sz")
+	fi
+
+	# Where to mount: a hugetlbfs for this page size that exists already is
+	# used and left alone; else $HUGE_DIR, or $HUGE_DIR-$pagesz when
+	# $HUGE_DIR is already a mount point (of another page size or fs).
+	local mnt need_mount=1 need_mkdir=0
+	mnt=$(huge_mount_of "$pkb")
+	if [ -n "$mnt" ]; then
+		need_mount=0
+		if grep -qxF "mount $mnt" "$HSTATE" 2>/dev/null; then
+			echo "sl-nic: hugetlbfs for $pagesz pages is already mounted on $mnt (by an earlier 'hugepages': --clear unmounts it)" >&2
+		else
+			echo "sl-nic: hugetlbfs for $pagesz pages is already mounted on $mnt: using it; --clear leaves it alone" >&2
+		fi
+	else
+		mnt=$HUGE_DIR
+		is_mountpoint "$mnt" && mnt=$HUGE_DIR-$pagesz
+		[ -d "$mnt" ] || need_mkdir=1
+	fi
+
+	HP_SNAP=""
+	if [ "$DRY" = 0 ] && [ -e "$HSTATE" ]; then
+		HP_SNAP=$(mktemp)
+		cp "$HSTATE" "$HP_SNAP"
+	fi
+
+	# 1. Pages: record each count as it was (the first record of a directory
+	# wins, as for bind), reserve, then check every asked node.
+	local prev got short=()
+	for d in "${dirs[@]}"; do
+		prev=$(sysfs_read "$d/nr_hugepages")
+		HP_DONE+=("pages $d ${prev:-0}")
+		grep -q "^pages $d " "$HSTATE" 2>/dev/null || state_add "pages $d ${prev:-0}"
+	done
 	local args=(-p "$pagesz")
 	[ -z "$node" ] || args+=(-n "$node")
-	run "$HUGEPAGES" "${args[@]}" --setup "$total"
+	run "$HUGEPAGES" "${args[@]}" --reserve "$total" || true
+	if [ "$DRY" = 0 ]; then
+		for d in "${dirs[@]}"; do
+			got=$(sysfs_read "$d/nr_hugepages")
+			[ "${got:-0}" = "$pages" ] || short+=("$d: ${got:-0} of $pages pages")
+		done
+		[ ${#short[@]} = 0 ] ||
+			hp_fail "could not reserve $total in $pagesz pages:" "${short[@]}" \
+				"not enough free memory ($(awk '/^MemAvailable:/ {print $2 " kB available"}' /proc/meminfo)), or too fragmented:" \
+				"ask for less, free memory (drop caches: echo 3 > /proc/sys/vm/drop_caches), or reserve at boot" \
+				"(kernel command line: hugepagesz=$pagesz hugepages=$pages)"
+	fi
+
+	# 2. The mount point, 3. the mount, checked in the mount table.
+	if [ "$need_mkdir" = 1 ]; then
+		run mkdir -p "$mnt" || hp_fail "cannot create the mount point $mnt:" \
+			"create it by hand (mkdir -p $mnt) or choose another with SL_HUGE_DIR=DIR"
+		HP_DONE+=("mkdir $mnt")
+		state_add "mkdir $mnt"
+	fi
+	if [ "$need_mount" = 1 ]; then
+		run "$MOUNT" -t hugetlbfs -o "pagesize=$pagesz" nodev "$mnt" || true
+		if [ "$DRY" = 0 ]; then
+			is_huge_mount "$mnt" "$pkb" ||
+				hp_fail "hugetlbfs (pagesize=$pagesz) is not mounted on $mnt after: mount -t hugetlbfs -o pagesize=$pagesz nodev $mnt" \
+					"see mount's message above; mount it by hand, or choose another mount point with SL_HUGE_DIR=DIR"
+			HP_DONE+=("mount $mnt")
+			state_add "mount $mnt"
+		fi
+	fi
+	[ -z "$HP_SNAP" ] || rm -f "$HP_SNAP"
+	[ "$DRY" = 1 ] ||
+		echo "sl-nic: $pages pages of $pagesz on ${node:+node }${node:-each node}, hugetlbfs on $mnt; check: sl-nic.sh status; undo: sl-nic.sh hugepages --clear" >&2
+}
+
+# hugepages --clear: undo what 'hugepages' recorded in $HSTATE, newest first:
+# unmount its mounts, remove the directories it created, put the page counts
+# back as they were. Anything not recorded is left alone.
+hugepages_clear() {
+	if [ ! -s "$HSTATE" ]; then
+		echo "sl-nic: nothing to clear ($HSTATE is empty): hugepages and mounts not made by sl-nic.sh are left alone" >&2
+		return 0
+	fi
+	local lines=() i w a b
+	mapfile -t lines <"$HSTATE"
+	for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
+		read -r w a b <<<"${lines[i]}"
+		case $w in
+		mount)
+			is_mountpoint "$a" || continue
+			run "$UMOUNT" "$a" ||
+				die "cannot unmount $a: stop the DPDK processes that use it (and remove the $a/*map_* files a crashed one left), then run 'sl-nic.sh hugepages --clear' again; nothing else was changed"
+			;;
+		mkdir)
+			[ -d "$a" ] || continue
+			if [ "$DRY" = 1 ]; then run rmdir "$a"; else rmdir "$a" 2>/dev/null || echo "sl-nic: $a is not empty: left in place" >&2; fi
+			;;
+		pages)
+			[[ $a =~ ^(kernel/mm|devices/system/node/node[0-9]+)/hugepages/hugepages-[0-9]+kB$ && $b =~ ^[0-9]+$ ]] ||
+				die "bad line in $HSTATE: ${lines[i]}"
+			[ "$(sysfs_read "$a/nr_hugepages")" = "$b" ] || sysfs_write "$a/nr_hugepages" "$b"
+			;;
+		*) die "bad line in $HSTATE: ${lines[i]}" ;;
+		esac
+	done
+	if [ "$DRY" = 0 ]; then
+		for ((i = 0; i < ${#lines[@]}; i++)); do
+			read -r w a b <<<"${lines[i]}"
+			[ "$w" = pages ] || continue
+			[ "$(sysfs_read "$a/nr_hugepages")" = "$b" ] ||
+				die "$a/nr_hugepages is $(sysfs_read "$a/nr_hugepages"), not $b: pages still in use? stop the DPDK processes, then run 'sl-nic.sh hugepages --clear' again"
+		done
+		rm -f "$HSTATE"
+		rmdir "$(dirname "$HSTATE")" 2>/dev/null || true
+		echo "sl-nic: hugepages cleared: recorded mounts unmounted, page counts as before" >&2
+	fi
 }
 
 # --- bind / restore ---

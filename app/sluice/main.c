@@ -161,10 +161,21 @@ main(int argc, char **argv)
 	}
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
-		sl_err("EAL initialisation failed%s%s%s: see EAL's message above; without hugepages "
-		       "use --no-huge -m 512, and give each running process its own --file-prefix",
+		bool mnt = eal_no_huge(argc, argv);
+		char l[512];
+		FILE *m = fopen("/proc/mounts", "r");
+
+		while (m != NULL && !mnt && fgets(l, sizeof(l), m) != NULL)
+			mnt = strstr(l, " hugetlbfs ") != NULL;
+		if (m != NULL)
+			fclose(m);
+		sl_err("EAL initialisation failed%s%s%s: see EAL's message above; %s, and give each "
+		       "running process its own --file-prefix",
 		       rte_errno ? " (" : "", rte_errno ? rte_strerror(rte_errno) : "",
-		       rte_errno ? ")" : "");
+		       rte_errno ? ")" : "",
+		       mnt ? "without hugepages use --no-huge -m 512"
+			   : "no hugetlbfs is mounted: 'scripts/sl-nic.sh hugepages 1G' reserves and "
+			     "mounts one (check: scripts/sl-nic.sh status), or use --no-huge -m 512");
 		return SL_EXIT_RUNTIME;
 	}
 	argc -= ret;

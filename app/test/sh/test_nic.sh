@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# test_nic.sh - scripts/sl-nic.sh with stand-ins for dpdk-devbind.py, modprobe
-# and dpdk-hugepages.py (they only log their argv), a fake sysfs tree for the
-# fake PCI devices, and veths in a test namespace. Nothing here can bind a
-# real device: every run goes to the stand-ins, and --force only ever meets
-# fake devices. Needs root and ip netns.
+# test_nic.sh - scripts/sl-nic.sh with stand-ins for dpdk-devbind.py, modprobe,
+# dpdk-hugepages.py, mount and umount (they log their argv; the last three act
+# on the fake sysfs tree and a fake mount table only), a fake sysfs tree for
+# the fake PCI devices and huge pages, and veths in a test namespace. Nothing
+# here can bind a real device, reserve real pages or mount anything: every
+# run goes to the stand-ins, and --force only ever meets fake devices. Needs
+# root and ip netns.
+# shellcheck disable=SC2016 # the eval checks expand their variables when they run
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -49,6 +52,43 @@ done
 export SL_DEVBIND=$T/bin/dpdk-devbind.py SL_MODPROBE=$T/bin/modprobe SL_HUGEPAGES=$T/bin/dpdk-hugepages.py
 export SL_NIC_STATE=$T/state/nic-bindings
 
+# Hugepages stand-ins. dpdk-hugepages.py writes $HP_SET (if set) into the
+# fake node0 2048kB count and exits $HP_RC (0); mount needs an existing
+# directory and adds the mount to the fake table ($HP_MOUNT=refuse: fails
+# like mount, =silent: exits 0 and mounts nothing, as dpdk-hugepages.py does
+# when its mount fails); umount removes it ($HP_UMOUNT=busy: fails). They are
+# written with quoted here-documents and get their paths from SLT_*.
+export SLT_LOG=$log SLT_HPN=$T/sys/devices/system/node/node0/hugepages/hugepages-2048kB SLT_MOUNTS=$T/mounts
+cat >"$T/bin/dpdk-hugepages.py" <<'END'
+#!/bin/sh
+echo "dpdk-hugepages.py $*" >>"$SLT_LOG"
+[ -z "${HP_SET:-}" ] || echo "$HP_SET" >"$SLT_HPN/nr_hugepages"
+[ "${HP_RC:-0}" = 0 ] || echo "Unable to set pages ($HP_SET instead of more)." >&2
+exit "${HP_RC:-0}"
+END
+cat >"$T/bin/mount" <<'END'
+#!/bin/bash
+echo "mount $*" >>"$SLT_LOG"
+dir=${!#}
+ps=$(grep -o 'pagesize=[0-9]*[KMG]' <<<"$*")
+case ${HP_MOUNT:-} in
+refuse) echo "mount: $dir: permission denied." >&2; exit 32 ;;
+silent) exit 0 ;;
+esac
+[ -d "$dir" ] || { echo "mount: $dir: mount point does not exist." >&2; exit 32; }
+echo "nodev $dir hugetlbfs rw,relatime,$ps 0 0" >>"$SLT_MOUNTS"
+END
+cat >"$T/bin/umount" <<'END'
+#!/bin/sh
+echo "umount $*" >>"$SLT_LOG"
+[ "${HP_UMOUNT:-}" != busy ] || { echo "umount: $1: target is busy." >&2; exit 32; }
+awk -v m="$1" '$2 != m' "$SLT_MOUNTS" >"$SLT_MOUNTS.new" && mv "$SLT_MOUNTS.new" "$SLT_MOUNTS"
+END
+chmod +x "$T/bin/dpdk-hugepages.py" "$T/bin/mount" "$T/bin/umount"
+: >"$T/mounts"
+export SL_MOUNT=$T/bin/mount SL_UMOUNT=$T/bin/umount SL_MOUNTS=$T/mounts
+export SL_HUGE_DIR=$T/dev/hugepages SL_HUGE_STATE=$T/state/hugepages
+
 # run [ENV=V...] ARGS...: sl-nic.sh ARGS; sets $out (stdout+stderr) and $rc.
 run() {
 	: >"$log"
@@ -73,6 +113,10 @@ mkdir -p "$S/bus/pci/drivers/ixgbe" "$S/class/net" "$S/kernel/iommu_groups" \
 	"$S/kernel/mm/hugepages/hugepages-2048kB" "$S/module/vfio/parameters"
 echo 0 >"$S/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
 echo 0 >"$S/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
+HPN=$S/devices/system/node/node0/hugepages/hugepages-2048kB
+mkdir -p "$HPN"
+echo 0 >"$HPN/nr_hugepages"
+echo 0 >"$HPN/free_hugepages"
 echo N >"$S/module/vfio/parameters/enable_unsafe_noiommu_mode"
 n=0
 for i in a b c; do
@@ -188,7 +232,8 @@ check "(d) fake status lists $B if=${P}b as free (addr=no route=no)" \
 
 # (e) usage errors exit 2 and run nothing.
 for args in "" "bogus" "bind" "bind --bogus $B" "bind --driver" "hugepages" \
-	"hugepages 1X" "hugepages -p 3Q 1G" "restore now" "status x"; do
+	"hugepages 1X" "hugepages -p 3Q 1G" "hugepages 3M" "hugepages --clear 1G" \
+	"restore now" "status x"; do
 	# shellcheck disable=SC2086 # split the argument list on purpose
 	run "$nic" $args
 	check "(e) sl-nic.sh $args: exit 2" rc_is 2
@@ -198,16 +243,112 @@ run "$nic" --help
 check "(e) --help exits 0" rc_is 0
 check "(e) ... and prints the usage" said "usage: sl-nic.sh"
 
-# hugepages goes to dpdk-hugepages.py.
-run "$nic" hugepages 1G
-check "hugepages 1G runs dpdk-hugepages.py -p 2M --setup 1G" \
-	[ "$(cat "$log")" = "dpdk-hugepages.py -p 2M --setup 1G" ]
-run "$nic" hugepages -p 1G -n 0 4G
-check "hugepages -p 1G -n 0 4G runs dpdk-hugepages.py -p 1G -n 0 --setup 4G" \
-	[ "$(cat "$log")" = "dpdk-hugepages.py -p 1G -n 0 --setup 4G" ]
-run "$nic" hugepages --dry-run 1G
-check "hugepages --dry-run 1G prints the command" said "dpdk-hugepages.py -p 2M --setup 1G"
-check "... runs nothing" empty_log
+# (f) hugepages, on the fake sysfs and the fake mount table only.
+# hp [ENV=V...] ARGS...: sl-nic.sh hugepages ARGS on the fake tree.
+hp() {
+	local e=()
+	while [[ ${1:-} == *=* ]]; do
+		e+=("$1")
+		shift
+	done
+	run SL_SYSFS="$S" "${e[@]}" "$nic" hugepages "$@"
+}
+HD=$SL_HUGE_DIR HS=$SL_HUGE_STATE
+nr() { cat "$HPN/nr_hugepages"; }
+mounted() { awk -v m="$1" '$2 == m {f = 1} END {exit !f}' "$T/mounts"; }
+state_is() { [ "$(cat "$HS" 2>/dev/null)" = "$1" ]; }
+nothing_left() { [ "$(nr)" = 0 ] && [ ! -e "$HS" ] && [ ! -e "$HD" ] && [ ! -s "$T/mounts" ]; }
+rec="pages devices/system/node/node0/hugepages/hugepages-2048kB 0"
+rec3=$(printf '%s\nmkdir %s\nmount %s' "$rec" "$HD" "$HD")
+
+hp --dry-run 128M
+check "(f) hugepages --dry-run 128M exits 0" rc_is 0
+check "(f) ... prints dpdk-hugepages.py -p 2M --reserve 128M" said "dpdk-hugepages.py -p 2M --reserve 128M"
+check "(f) ... prints mkdir -p $HD (the mount point is missing)" said "mkdir -p $HD"
+check "(f) ... prints mount -t hugetlbfs -o pagesize=2M nodev $HD" said "mount -t hugetlbfs -o pagesize=2M nodev $HD"
+check "(f) ... runs nothing, creates nothing, records nothing" eval 'empty_log && nothing_left'
+
+hp HP_SET=64 128M
+check "(f) hugepages 128M (mount point missing) exits 0" rc_is 0
+check "(f) ... reserved with dpdk-hugepages.py -p 2M --reserve 128M, then mounted" \
+	[ "$(cat "$log")" = "$(printf 'dpdk-hugepages.py -p 2M --reserve 128M\nmount -t hugetlbfs -o pagesize=2M nodev %s' "$HD")" ]
+check "(f) ... created the mount point and mounted hugetlbfs pagesize=2M there" \
+	grep -qxF "nodev $HD hugetlbfs rw,relatime,pagesize=2M 0 0" "$T/mounts"
+check "(f) ... recorded the old count, the mkdir and the mount" state_is "$rec3"
+check "(f) ... says how to check and undo" said "undo: sl-nic.sh hugepages --clear"
+fake status
+check "(f) status shows the mount with its page size" said "hugetlbfs mounts: $HD (2048kB pages)"
+check "(f) status shows what sl-nic.sh made" \
+	said "hugepages made by sl-nic.sh (undo: hugepages --clear): pages node0 hugepages-2048kB (were 0), mkdir $HD, mount $HD"
+hp HP_SET=64 128M
+check "(f) the same again exits 0 and runs no mount" eval 'rc_is 0 && ! logged "mount "'
+check "(f) ... the record still holds the first count and one mount" state_is "$rec3"
+
+# (g) A failure after an earlier success: this run is undone, the earlier stays.
+hp HP_SET=100 HP_RC=1 256M
+check "(g) 256M, only 100 of 128 pages (not enough memory): exit 1" rc_is 1
+check "(g) ... says how many pages it got and why" eval 'said "100 of 128 pages" && said "not enough free memory"'
+check "(g) ... the count is back to 64 (as before this run)" [ "$(nr)" = 64 ]
+check "(g) ... the earlier mount and record are untouched" eval 'mounted "$HD" && state_is "$rec3"'
+
+# (h) --clear undoes exactly the record.
+hp --clear --dry-run
+check "(h) --clear --dry-run prints umount, rmdir and the count write" \
+	eval 'said "umount $HD" && said "rmdir $HD" && said "echo 0 > $HPN/nr_hugepages"'
+check "(h) ... runs nothing, changes nothing" eval 'empty_log && mounted "$HD" && [ "$(nr)" = 64 ] && state_is "$rec3"'
+hp --clear
+check "(h) --clear exits 0" rc_is 0
+check "(h) ... unmounted, removed the mount point, count 0, record gone" nothing_left
+hp --clear
+check "(h) --clear with nothing recorded exits 0 and says so" eval 'rc_is 0 && said "nothing to clear"'
+check "(h) ... runs nothing" empty_log
+
+# (i) Failure paths: each exits 1 and leaves nothing behind.
+hp HP_SET=10 HP_RC=1 128M
+check "(i) not enough free memory (10 of 64 pages): exit 1" rc_is 1
+check "(i) ... says so and what to do" eval 'said "10 of 64 pages" && said "hugepages=64"'
+check "(i) ... no mkdir, no mount, count back to 0, no record" eval '! logged "mount" && nothing_left'
+hp HP_SET=64 HP_MOUNT=refuse 128M
+check "(i) mount refused: exit 1" rc_is 1
+check "(i) ... shows mount's message and says it is not mounted" \
+	eval 'said "permission denied" && said "is not mounted on $HD"'
+check "(i) ... the mount point it created is removed, count 0, no record" nothing_left
+hp HP_SET=64 HP_MOUNT=silent 128M
+check "(i) mount exits 0 but mounts nothing (dpdk-hugepages.py's case): exit 1" rc_is 1
+check "(i) ... nothing left" nothing_left
+: >"$T/afile"
+hp HP_SET=64 SL_HUGE_DIR="$T/afile/hugepages" 128M
+check "(i) mount point missing and cannot be created: exit 1" rc_is 1
+check "(i) ... says so" said "cannot create the mount point $T/afile/hugepages"
+check "(i) ... no mount, count 0, no record" eval '! logged "mount" && nothing_left'
+hp -p 16M 128M
+check "(i) a page size the kernel does not offer: exit 1, runs nothing" eval 'rc_is 1 && empty_log && said "not offered"'
+hp -n 3 128M
+check "(i) no such NUMA node: exit 1, runs nothing" eval 'rc_is 1 && empty_log'
+
+# (j) Mounts made by others are used and left alone.
+echo "nodev $T/other hugetlbfs rw,relatime,pagesize=2M 0 0" >"$T/mounts"
+hp HP_SET=64 128M
+check "(j) hugetlbfs 2M already on $T/other: exit 0, no mkdir, no mount" \
+	eval 'rc_is 0 && ! logged "mount" && [ ! -e "$HD" ]'
+check "(j) ... says it uses it and leaves it alone" said "already mounted on $T/other"
+check "(j) ... only the count is recorded" state_is "$rec"
+hp --clear
+check "(j) --clear: count back to 0, $T/other still mounted, nothing unmounted" \
+	eval 'rc_is 0 && [ "$(nr)" = 0 ] && mounted "$T/other" && ! logged umount && [ ! -e "$HS" ]'
+mkdir -p "$HD"
+echo "nodev $HD hugetlbfs rw,relatime,pagesize=1G 0 0" >"$T/mounts"
+hp HP_SET=64 128M
+check "(j) $HD holds 1G pages: the 2M pages are mounted on $HD-2M" \
+	eval 'rc_is 0 && grep -qxF "nodev $HD-2M hugetlbfs rw,relatime,pagesize=2M 0 0" "$T/mounts"'
+hp HP_UMOUNT=busy --clear
+check "(j) --clear with the mount busy: exit 1, says what to do, keeps the record and the count" \
+	eval 'rc_is 1 && said "stop the DPDK processes" && [ -s "$HS" ] && [ "$(nr)" = 64 ]'
+hp --clear
+check "(j) --clear again: unmounts $HD-2M only; $HD (1G, not ours) stays" \
+	eval 'rc_is 0 && mounted "$HD" && ! mounted "$HD-2M" && [ ! -e "$HD-2M" ] && [ "$(nr)" = 0 ]'
+: >"$T/mounts"
+rmdir "$HD"
 
 echo "test_nic: $pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
