@@ -155,8 +155,8 @@ main(int argc, char **argv)
 		return code < 0 ? SL_EXIT_USAGE : code;
 	}
 	if (!eal_no_huge(argc, argv) && free_hugepages() == 0) {
-		sl_err("no free hugepages: reserve some (scripts/sl-nic.sh hugepages 1G, or "
-		       "dpdk-hugepages.py -p 2M --setup 1G) or run without them: --no-huge -m 512");
+		sl_err("no free hugepages: 'scripts/sl-nic.sh hugepages 1G' reserves and mounts "
+		       "them (docs/nics.md), or run without them: --no-huge -m 512");
 		return SL_EXIT_RUNTIME;
 	}
 	ret = rte_eal_init(argc, argv);
