@@ -291,6 +291,7 @@ json_wire(struct sl_json *j, const struct sl_port *p)
 	sl_json_u64(j, "frames", w.frames);
 	sl_json_u64(j, "bytes", w.bytes);
 	sl_json_dbl(j, "span_s", w.span_s);
+	sl_json_dbl(j, "idle_s", w.idle_s); /* the wire waited for frames: the source fell behind */
 	sl_json_dbl(j, "pps", w.span_s > 0 ? (w.frames - 1) / w.span_s : 0);
 	sl_json_dbl(j, "bps_l1", w.span_s > 0 ? bits / w.span_s : 0);
 	sl_json_u64(j, "busy", w.busy);

@@ -64,6 +64,7 @@ struct sl_port_wire {
 	uint64_t frames, bytes;    /**< frames that left the wire; bytes as handed */
 	uint64_t busy, violations;
 	double span_s;             /**< first frame's start to the last frame's start */
+	double idle_s;             /**< time in the span the wire waited for frames */
 };
 
 /** A driver-side verifier's findings (the sim with verify on). */

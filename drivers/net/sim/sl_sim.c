@@ -72,6 +72,7 @@ struct sl_sim {
 	uint32_t link_up;
 	uint32_t slowdown;
 	uint64_t wire_free __rte_cache_aligned; /* fixed point; CAS only */
+	uint64_t wire_idle;   /* fixed point: time the wire waited for frames (atomic add) */
 	struct sim_txq q[];
 };
 
@@ -177,6 +178,9 @@ sim_wire_reserve(struct sl_sim *sim, uint64_t now, uint64_t total)
 		start = RTE_MAX(w, now);
 	} while (!__atomic_compare_exchange_n(&sim->wire_free, &w, start + total, 1,
 					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	/* The wire sat idle from w to now: nobody gave it a frame (not the first). */
+	if (w != 0 && start > w)
+		__atomic_fetch_add(&sim->wire_idle, start - w, __ATOMIC_RELAXED);
 	return start;
 }
 
@@ -349,6 +353,7 @@ sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st)
 		lat_min = RTE_MIN(lat_min, v->lat_min);
 		lat_max = RTE_MAX(lat_max, v->lat_max);
 	}
+	st->wire_idle_tsc = __atomic_load_n(&sim->wire_idle, __ATOMIC_RELAXED) >> SIM_FP_SHIFT;
 	if (first != UINT64_MAX) {
 		st->first_start_tsc = sim_tsc(sim, first);
 		st->last_start_tsc = sim_tsc(sim, last);

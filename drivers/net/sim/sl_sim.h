@@ -56,6 +56,8 @@ struct sl_sim_stats {
 	uint64_t discarded;    /**< frames freed at drain time-out, never on the wire */
 	/* Wire clock, TSC cycles: first and last frame start, last frame end. */
 	uint64_t first_start_tsc, last_start_tsc, last_end_tsc;
+	/* Wire time between the first and the last frame with nothing to send. */
+	uint64_t wire_idle_tsc;
 	/* Verifier (when verify is on). */
 	uint64_t signed_frames, unsigned_frames;
 	uint64_t lost, duplicates, reordered;

@@ -109,6 +109,7 @@ sim_wire(void *dev, struct sl_port_wire *w)
 	w->busy = s.busy;
 	w->violations = s.violations;
 	w->span_s = (double)(s.last_start_tsc - s.first_start_tsc) / (double)rte_get_tsc_hz();
+	w->idle_s = (double)s.wire_idle_tsc / (double)rte_get_tsc_hz();
 	return true;
 }
 
