@@ -15,6 +15,7 @@
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_malloc.h>
+#include <rte_random.h>
 
 #include "report.h"
 #include "session.h"
@@ -168,6 +169,7 @@ sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_
 	      SL_WIRE_FCS;
 	if (!o->size_given)
 		c->sizes[0] = RTE_MAX(c->sizes[0], hdr);
+	c->id = pid; /* one stream per port: its id in the signature */
 	c->src_mac = p->info.mac;
 	c->dst_mac = o->peer_set[pid] ? o->peer[pid] :
 		(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)pid } };
@@ -254,8 +256,16 @@ workers_create(struct sl_app *app)
 					t->queue = q;
 					t->tx_burst = p->ops->tx_burst;
 					t->dev = p->dev;
-					t->gen = (struct sl_gen){ .s = &p->stream, .producer = lcore };
 					k = seen[i]++;
+					/* A producer per lcore-queue pair: its own sequence space. */
+					if (k >= SL_SIG_MAX_PRODUCERS) {
+						sl_err("port %u: more than %d lcore-queue pairs send its "
+						       "stream (the signature's producer id is 8 bits)",
+						       i, SL_SIG_MAX_PRODUCERS);
+						return -EINVAL;
+					}
+					t->gen = (struct sl_gen){ .s = &p->stream, .producer = (uint8_t)k,
+								  .run = app->run_tag };
 					t->quota = o->count == 0 ? UINT64_MAX :
 						o->count / per_port_targets[i] +
 						(k < o->count % per_port_targets[i]);
@@ -325,7 +335,11 @@ session_release(struct sl_app *app)
 static int
 session_build(struct sl_app *app)
 {
-	int ret = map_apply(app);
+	int ret;
+
+	/* A new tag per run, never the last one: frames a DUT kept are stale. */
+	app->run_tag = (uint8_t)(app->run_tag + 1 + rte_rand_max(255));
+	ret = map_apply(app);
 
 	if (ret == 0 && app->o.direct)
 		ret = direct_check(app);

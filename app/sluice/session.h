@@ -62,6 +62,7 @@ struct sl_app {
 	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
 	rte_spinlock_t tel_lock;
 	unsigned int runs;           /* runs started */
+	uint8_t run_tag;             /* this run's tag in the signature */
 	uint64_t next_stats;         /* TSC of the next live stats line */
 	struct sl_live live;
 };

@@ -37,9 +37,9 @@ tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 	if (d->budget != UINT64_MAX)
 		d->budget -= k;
 	for (uint16_t i = 0; i < k; i++) {
-		const struct sl_sig *s = sl_sig_get(pkts[i]);
+		struct sl_sig sg, *s = &sg;
 
-		if (s != NULL) {
+		if (sl_sig_parse(pkts[i], s) == SL_SIG_OK) {
 			if (s->seq != d->next_seq[s->producer])
 				d->order_errors++;
 			d->next_seq[s->producer] = s->seq + 1;

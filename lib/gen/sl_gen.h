@@ -98,7 +98,7 @@ struct sl_stream_conf {
 	uint16_t nb_sizes;
 	/** ...or, when size_max != 0, every size in [size_min, size_max] equally often. */
 	uint16_t size_min, size_max;
-	uint8_t id;                       /**< stream id in the signature */
+	uint16_t id;                      /**< stream id in the signature */
 };
 
 /** Per-size values, precomputed. Sums are partial one's complement sums. */
@@ -134,7 +134,7 @@ struct sl_stream {
 	uint16_t l3_off, l4_off, hdr_len;
 	uint16_t ip_len_off, ip_csum_off, l4_len_off, l4_csum_off, sport_off, sip_off;
 	bool ipv6, tcp;
-	uint8_t id;
+	uint16_t id;
 	uint32_t flows, port_span;
 	uint16_t sport0;
 	uint32_t sip0;                    /**< IPv4 source, or the low 32 bits of IPv6's */
@@ -195,7 +195,8 @@ struct sl_gen {
 	uint32_t seq;       /**< next sequence number */
 	uint32_t flow;      /**< next flow index */
 	uint16_t pos;       /**< next entry of s->order */
-	uint8_t producer;   /**< producer id in the signature (the lcore id) */
+	uint8_t producer;   /**< producer id in the signature, unique per stream */
+	uint8_t run;        /**< run tag in the signature */
 	uint64_t bytes;     /**< sum of pkt_len of the last burst built */
 	uint32_t fidx[SL_FIELD_MAX]; /**< next index of each field */
 	uint32_t rnd;       /**< xorshift state of RANDOM fields */
@@ -377,15 +378,14 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			*(unaligned_uint16_t *)(p + s->ip_csum_off) =
 				(uint16_t)~sl_csum_fold(sz->ip_sum + sip_sum + ipx);
 		if (likely(sz->sig)) {
-			uint64_t ssum;
+			uint64_t ssum, w1;
 
-			w0 = SL_SIG_MAGIC | (uint64_t)s->id << 16 | (uint64_t)g->producer << 24 |
-			     (uint64_t)seq << 32;
+			sl_sig_words(s->id, g->producer, g->run, seq, tsc, &w0, &w1);
 			memcpy(p + sz->pkt_len - 16, &w0, 8);
-			memcpy(p + sz->pkt_len - 8, &tsc, 8);
+			memcpy(p + sz->pkt_len - 8, &w1, 8);
 			seq++;
-			ssum = sl_csum_fold((w0 & 0xffffffff) + (w0 >> 32) + (tsc & 0xffffffff) +
-					    (tsc >> 32));
+			ssum = sl_csum_fold((w0 & 0xffffffff) + (w0 >> 32) + (w1 & 0xffffffff) +
+					    (w1 >> 32));
 			if (sz->sig_odd)
 				ssum = rte_bswap16((uint16_t)ssum);
 			sum += ssum;

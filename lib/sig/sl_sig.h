@@ -4,45 +4,165 @@
 
 /**
  * @file
- * The payload signature: the last SL_SIG_LEN bytes of every generated frame
- * whose L4 payload is long enough (16 bytes). Read at the wire by the sim's
- * verifier (and by any receiver): stream id, producer, sequence, TX time.
+ * The payload signature: the last SL_SIG_LEN bytes of the L3 payload of
+ * every generated frame long enough to hold it. Written by the generator,
+ * read by the receive side (lib/rx) and the sim's verifier and DUT model.
  *
- * Sequence numbers count from 0 per (stream, producer, TX queue) and wrap
- * at 2^32. The TSC is the generating lcore's rte_rdtsc() when the burst was
- * built. Fields are in host byte order: the signature is for Sluice's own
- * tools on the same host, not a wire protocol.
+ * Two 64-bit words, host byte order (the signature is for Sluice's own
+ * receivers on the same host, not a wire protocol):
+ *
+ *   w0 = magic:8 | check:16 << 8 | run:8 << 24 | stream:16 << 32 |
+ *        producer:8 << 48 | tsc[39:32]:8 << 56
+ *   w1 = seq:32 | tsc[31:0] << 32
+ *
+ * - magic (SL_SIG_MAGIC) says "this claims to be a signature"; a frame
+ *   without it is foreign (ARP, ND, anyone else's traffic);
+ * - check is a 16-bit hash of everything else: a frame with the magic and a
+ *   wrong check (a payload that happens to hold the magic, a corrupted or
+ *   truncated frame) is a bad signature, never a sequence event;
+ * - run tags the run (a new one each start), so frames an earlier run left
+ *   in a DUT are stale, not duplicates;
+ * - stream and producer name the sequence space: sequence numbers count from
+ *   0 per (stream, producer) and wrap at 2^32 (compare them with serial
+ *   number arithmetic); a producer is one generator, unique per stream even
+ *   when one lcore feeds several queues;
+ * - tsc: the low 40 bits of the generating lcore's TSC when the burst was
+ *   built (2^40 cycles: over 6 minutes at 3 GHz, so latencies up to that are
+ *   exact modulo 2^40).
+ *
+ * The receiver finds the signature from the IP header (IPv4 total length,
+ * IPv6 payload length), not from the end of the frame: a DUT may pad a frame,
+ * add or strip VLAN tags, or append an FCS.
  */
 
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_mbuf.h>
 
 #include "sl_wire.h"
 
-#define SL_SIG_MAGIC 0x51ce
 #define SL_SIG_LEN 16
-#define SL_SIG_MAX_STREAMS 16
+#define SL_SIG_MAGIC 0xce
+#define SL_SIG_TSC_BITS 40
+#define SL_SIG_TSC_MASK ((UINT64_C(1) << SL_SIG_TSC_BITS) - 1)
+/** Streams per run (stream ids 0..SL_SIG_MAX_STREAMS-1). */
+#define SL_SIG_MAX_STREAMS 65536
+/** Producers per stream (ids 0..255). */
+#define SL_SIG_MAX_PRODUCERS 256
 
+/** A signature's fields. */
 struct sl_sig {
-	uint16_t magic;
-	uint8_t stream;
+	uint16_t stream;
 	uint8_t producer;
+	uint8_t run;
 	uint32_t seq;
-	uint64_t tsc;
-} __rte_packed;
+	uint64_t tsc;     /**< low SL_SIG_TSC_BITS bits */
+};
 
-/** The signature of m, or NULL if m carries none. */
-static inline const struct sl_sig *
-sl_sig_get(const struct rte_mbuf *m)
+/** The check of w0 (without magic and check) and w1. */
+static inline uint16_t
+sl_sig_check(uint64_t w0, uint64_t w1)
 {
-	const struct sl_sig *s;
+	uint64_t h = ((w0 & ~UINT64_C(0xffffff)) ^ (w1 * UINT64_C(0x9e3779b97f4a7c15))) *
+		     UINT64_C(0xff51afd7ed558ccd);
 
-	if (rte_pktmbuf_data_len(m) < SL_WIRE_MIN_LEN)
-		return NULL;
-	s = rte_pktmbuf_mtod_offset(m, const struct sl_sig *, rte_pktmbuf_data_len(m) - SL_SIG_LEN);
-	return s->magic == SL_SIG_MAGIC ? s : NULL;
+	h ^= h >> 29;
+	h ^= h >> 32;
+	return (uint16_t)(h ^ (h >> 16));
+}
+
+/** The two words of a signature (what the generator writes). */
+static inline void
+sl_sig_words(uint16_t stream, uint8_t producer, uint8_t run, uint32_t seq, uint64_t tsc,
+	     uint64_t *w0, uint64_t *w1)
+{
+	uint64_t a = (uint64_t)run << 24 | (uint64_t)stream << 32 | (uint64_t)producer << 48 |
+		     ((tsc >> 32) & 0xff) << 56;
+	uint64_t b = seq | (tsc & 0xffffffff) << 32;
+
+	*w0 = a | SL_SIG_MAGIC | (uint64_t)sl_sig_check(a, b) << 8;
+	*w1 = b;
+}
+
+/** What sl_sig_parse() found. */
+enum sl_sig_verdict {
+	SL_SIG_OK = 0,    /**< a valid signature: *sig filled */
+	SL_SIG_FOREIGN,   /**< not an IP frame of ours: no magic, runt, not IP/UDP/TCP */
+	SL_SIG_BAD,       /**< the magic, but a wrong check, or an IP length past the frame */
+};
+
+/**
+ * Find and check the signature of a frame, from its IP header. Never reads
+ * past the mbuf's data (multi-segment mbufs are read with rte_pktmbuf_read).
+ */
+static inline enum sl_sig_verdict
+sl_sig_parse(const struct rte_mbuf *m, struct sl_sig *sig)
+{
+	uint8_t hb[14 + 8 + 40], sb[SL_SIG_LEN];
+	uint32_t len = rte_pktmbuf_pkt_len(m), off = 12, l3end, l4;
+	const uint8_t *h, *s;
+	uint16_t type;
+	uint8_t proto;
+	uint64_t w0, w1;
+
+	h = rte_pktmbuf_read(m, 0, RTE_MIN(len, (uint32_t)sizeof(hb)), hb);
+	if (h == NULL || len < 14)
+		return SL_SIG_FOREIGN;
+	type = (uint16_t)(h[off] << 8 | h[off + 1]);
+	/* Up to two VLAN tags (802.1Q, 802.1ad). */
+	for (int k = 0; k < 2 && (type == 0x8100 || type == 0x88a8); k++) {
+		off += 4;
+		if (len < off + 2)
+			return SL_SIG_FOREIGN;
+		type = (uint16_t)(h[off] << 8 | h[off + 1]);
+	}
+	off += 2; /* start of L3 */
+	if (type == 0x0800) {
+		uint32_t ihl;
+
+		if (len < off + 20 || (h[off] >> 4) != 4)
+			return SL_SIG_FOREIGN;
+		ihl = (h[off] & 0xf) * 4u;
+		l3end = off + (uint32_t)(h[off + 2] << 8 | h[off + 3]);
+		proto = h[off + 9];
+		l4 = off + ihl;
+		if (ihl < 20)
+			return SL_SIG_FOREIGN;
+	} else if (type == 0x86dd) {
+		if (len < off + 40 || (h[off] >> 4) != 6)
+			return SL_SIG_FOREIGN;
+		l3end = off + 40 + (uint32_t)(h[off + 4] << 8 | h[off + 5]);
+		proto = h[off + 6];
+		l4 = off + 40;
+	} else {
+		return SL_SIG_FOREIGN;
+	}
+	if (proto != 17 && proto != 6)
+		return SL_SIG_FOREIGN;
+	if (l3end < l4 + (proto == 17 ? 8u : 20u) + SL_SIG_LEN)
+		return SL_SIG_FOREIGN; /* too short to carry one */
+	if (l3end > len) {
+		/* Truncated: the IP length runs past the frame. */
+		return SL_SIG_BAD;
+	}
+	s = rte_pktmbuf_read(m, l3end - SL_SIG_LEN, SL_SIG_LEN, sb);
+	if (s == NULL)
+		return SL_SIG_FOREIGN;
+	memcpy(&w0, s, 8);
+	memcpy(&w1, s + 8, 8);
+	if ((w0 & 0xff) != SL_SIG_MAGIC)
+		return SL_SIG_FOREIGN;
+	if ((uint16_t)(w0 >> 8) != sl_sig_check(w0, w1))
+		return SL_SIG_BAD;
+	sig->run = (uint8_t)(w0 >> 24);
+	sig->stream = (uint16_t)(w0 >> 32);
+	sig->producer = (uint8_t)(w0 >> 48);
+	sig->seq = (uint32_t)w1;
+	sig->tsc = (w0 >> 56) << 32 | w1 >> 32;
+	return SL_SIG_OK;
 }
 
 #endif /* SL_SIG_H */

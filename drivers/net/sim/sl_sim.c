@@ -28,6 +28,7 @@
 #include "sl_sim.h"
 
 #define SIM_FP_SHIFT 16
+#define SIM_VERIFY_STREAMS 16 /* streams the wire verifier follows; others count as unsigned */
 
 struct sim_desc {
 	struct rte_mbuf *m;
@@ -45,7 +46,7 @@ struct sim_verify {
 	uint64_t signed_frames, unsigned_frames;
 	uint64_t gaps, duplicates, reordered;
 	uint64_t lat_min, lat_max, lat_sum; /* TSC cycles */
-	struct sim_flow flows[SL_SIG_MAX_STREAMS][256];
+	struct sim_flow flows[SIM_VERIFY_STREAMS][SL_SIG_MAX_PRODUCERS];
 };
 
 struct sim_txq {
@@ -92,17 +93,17 @@ static void
 sim_verify(struct sl_sim *sim, struct sim_txq *q, const struct rte_mbuf *m, uint64_t done)
 {
 	struct sim_verify *v = q->ver;
-	const struct sl_sig *sig = sl_sig_get(m);
+	struct sl_sig sg, *sig = &sg;
 	struct sim_flow *f;
 	uint64_t lat;
 	int32_t d;
 
-	if (sig == NULL || sig->stream >= SL_SIG_MAX_STREAMS) {
+	if (sl_sig_parse(m, sig) != SL_SIG_OK || sig->stream >= SIM_VERIFY_STREAMS) {
 		v->unsigned_frames++;
 		return;
 	}
 	v->signed_frames++;
-	lat = sim_tsc(sim, done) - sig->tsc;
+	lat = (sim_tsc(sim, done) - sig->tsc) & SL_SIG_TSC_MASK;
 	if (lat < v->lat_min)
 		v->lat_min = lat;
 	if (lat > v->lat_max)
