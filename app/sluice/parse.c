@@ -344,7 +344,7 @@ sl_parse_rate(const char *s, struct sl_rate *r, char *err, size_t len)
 int
 sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 {
-	struct sl_sim_conf s = { .txd = 512 };
+	struct sl_sim_conf s = { .txd = 512, .dut = { .port = -1 } };
 	char buf[256], *save = NULL, *tok;
 	uint64_t v;
 

@@ -50,7 +50,36 @@ struct sl_port_setup {
 	uint16_t nb_txq;       /**< in: TX queues (>= 1) */
 	uint16_t nb_txd;       /**< in: descriptors per queue, 0 = driver default; out: in force */
 	enum sl_lltx lltx;     /**< in */
+	bool rx;               /**< in: this run receives on the port (RX queue 0) */
 	uint32_t caps;         /**< out: SL_DRV_CAP_* of its queues */
+};
+
+/**
+ * Frames the receiving device itself lost or refused, since the last setup:
+ * never seen by the analyzer, and not the DUT's loss.
+ */
+struct sl_port_rx_drops {
+	uint64_t imissed;      /**< no room in the RX ring (the RX lcore fell behind) */
+	uint64_t ierrors;      /**< bad frames the device dropped */
+	uint64_t rx_nombuf;    /**< no mbuf to receive into */
+};
+
+/**
+ * A device-under-test model's ground truth (the sim's wire to another port),
+ * since the last setup of the sending port. Counted by the model itself,
+ * independently of the analyzer, for tests to compare against.
+ */
+struct sl_port_dut {
+	uint64_t in;               /**< frames that entered the model */
+	uint64_t delivered;        /**< frames handed to the receiving port (duplicates included) */
+	uint64_t dropped_capacity; /**< dropped: above the forwarding capacity */
+	uint64_t dropped_loss;     /**< dropped: the loss ratio */
+	uint64_t dropped_full;     /**< dropped: the receiving port's ring was full */
+	uint64_t duplicated;       /**< extra copies delivered */
+	uint64_t reordered;        /**< delivered with a lower sequence than an earlier
+				        delivery of the same (stream, producer), not duplicates
+				        (RFC 4737) */
+	uint64_t held;             /**< in the model now (delay line, reorder slot) */
 };
 
 /** One counter of the driver's own, as a name and a value. */
@@ -95,7 +124,15 @@ struct sl_port_ops {
 	bool (*verify)(void *dev, struct sl_port_verify *v);
 	/** Stop and free everything. */
 	void (*close)(void *dev);
-	/* Receive (rx queue setup and burst) joins here with the receive side. */
+	/**
+	 * Receive up to n frames from RX queue 0 of a port set up with rx; the
+	 * caller owns what it gets. One caller per port at a time.
+	 */
+	uint16_t (*rx_burst)(void *dev, struct rte_mbuf **pkts, uint16_t n);
+	/** The device's own RX drops (zeros if it has none). */
+	void (*rx_drops)(void *dev, struct sl_port_rx_drops *d);
+	/** The DUT model's ground truth of frames this port sent; false if none. */
+	bool (*dut)(void *dev, struct sl_port_dut *d);
 };
 
 #endif /* SL_PORT_H */

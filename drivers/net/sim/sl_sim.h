@@ -35,6 +35,24 @@
 
 struct sl_sim;
 
+/**
+ * A device under test between a sim port's wire and a receiving sim port
+ * (--sim 10G,dut=PORT,...): frames leaving the wire go through the model,
+ * in this order: capacity, loss, duplication, reordering, delay. Every
+ * random choice comes from a generator seeded with seed (deterministic for
+ * a given seed and order of frames).
+ */
+struct sl_sim_dut {
+	int32_t port;          /**< receiving port (a sim's port number), -1: none */
+	uint64_t capacity_pps; /**< forwarding capacity, 0: unlimited */
+	double loss;           /**< probability a frame is dropped, 0..1 */
+	double dup;            /**< probability a frame is delivered twice */
+	double reorder;        /**< probability a frame is held back behind the next one */
+	uint64_t delay_ns;     /**< fixed delay */
+	uint64_t jitter_ns;    /**< plus uniform 0..jitter_ns (FIFO kept: no reordering) */
+	uint64_t seed;
+};
+
 struct sl_sim_conf {
 	uint64_t speed_bps;  /**< line rate, bit/s (> 0) */
 	uint32_t txd;        /**< descriptors per queue (1..65536) */
@@ -42,6 +60,7 @@ struct sl_sim_conf {
 	bool lltx;           /**< internal trylock, SL_DRV_CAP_LLTX */
 	bool verify;         /**< check signatures at the wire */
 	int socket_id;
+	struct sl_sim_dut dut; /**< the wire's far end; dut.port -1 when none */
 };
 
 /** Counters of the whole port, summed over queues. */
