@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The analyzer's contract (sl_rx.h): exact accounting against an independent
+ * tally over scrambled deliveries (drops, duplicates, swaps, frames moved far
+ * back), hostile frames counted and harmless, the histogram's error bound.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_random.h>
+
+#include "sl_rx.h"
+#include "test.h"
+#include "test_common.h"
+
+#define NPROD 3
+
+/* Rewrite a frame's signature words (the UDP checksum is not the analyzer's business). */
+static void
+sig_rewrite(struct rte_mbuf *m, uint16_t stream, uint8_t prod, uint8_t run, uint32_t seq,
+	    uint64_t tsc)
+{
+	uint64_t w0, w1;
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *) + m->pkt_len - SL_SIG_LEN;
+
+	sl_sig_words(stream, prod, run, seq, tsc, &w0, &w1);
+	memcpy(p, &w0, 8);
+	memcpy(p + 8, &w1, 8);
+}
+
+static struct rte_mbuf *
+frame(struct rte_mempool *mp, uint16_t stream, uint8_t prod, uint8_t run, uint32_t seq,
+      uint64_t tsc)
+{
+	struct sl_gen g = { .s = test_stream(), .mp = mp, .producer = prod, .run = run };
+	struct rte_mbuf *m;
+
+	if (sl_gen_burst(&g, &m, 1, tsc) != 1)
+		return NULL;
+	sig_rewrite(m, stream, prod, run, seq, tsc);
+	return m;
+}
+
+/* A copy in a plain pool, to cut and corrupt (the generator's pool keeps its templates). */
+static struct rte_mbuf *
+frame_copy(struct rte_mempool *mp, struct rte_mempool *raw, uint16_t stream, uint8_t prod,
+	   uint8_t run, uint32_t seq, uint64_t tsc)
+{
+	struct rte_mbuf *m = frame(mp, stream, prod, run, seq, tsc), *c;
+
+	if (m == NULL)
+		return NULL;
+	c = rte_pktmbuf_copy(m, raw, 0, UINT32_MAX);
+	rte_pktmbuf_free(m);
+	return c;
+}
+
+struct tally {
+	uint64_t rx, dup, reord, late;
+	uint32_t top[NPROD];
+	bool seen_any[NPROD];
+	uint8_t *seen[NPROD];
+};
+
+/* The independent tally: a full set of seen sequences per producer, no window. */
+static void
+tally_one(struct tally *t, uint8_t p, uint32_t seq)
+{
+	t->rx++;
+	if (t->seen[p][seq]) {
+		/* Within the window the analyzer sees the copy; beyond it, it cannot. */
+		if (t->seen_any[p] && t->top[p] - seq >= SL_RX_WINDOW)
+			t->late++;
+		else
+			t->dup++;
+		return;
+	}
+	t->seen[p][seq] = 1;
+	if (t->seen_any[p] && seq < t->top[p]) {
+		if (t->top[p] - seq >= SL_RX_WINDOW)
+			t->late++;
+		else
+			t->reord++;
+	}
+	if (!t->seen_any[p] || seq > t->top[p])
+		t->top[p] = seq;
+	t->seen_any[p] = true;
+}
+
+SL_TEST(rx_exact_accounting, "fast")
+{
+	const uint32_t n = 30000;
+	uint16_t producers[2] = { NPROD, 1 };
+	struct sl_rx_conf c = { .nb_streams = 2, .producers = producers, .run = 7,
+				.socket_id = SOCKET_ID_ANY };
+	struct rte_mempool *mp = test_pool("t_rx", 8191);
+	struct sl_rx_stream_stats st;
+	struct sl_rx_port_stats ps;
+	struct tally t = { 0 };
+	struct sl_rx *rx;
+	uint32_t *order, nord = 0, next[NPROD] = { 0 }, sent[NPROD] = { 0 };
+	uint64_t dropped = 0, tsc0 = rte_rdtsc(), hz = rte_get_tsc_hz();
+	uint64_t ns = 0;
+
+	CHECK(mp != NULL, "pool");
+	rx = sl_rx_create(&c);
+	CHECK(rx != NULL, "create");
+	order = calloc(2 * n, sizeof(*order));
+	for (int p = 0; p < NPROD; p++)
+		t.seen[p] = calloc(n, 1);
+	CHECK(order != NULL && t.seen[2] != NULL, "memory");
+	/* Interleave the producers, then impair the delivery order (seeded). */
+	srand(12345);
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t p = (uint8_t)(i % NPROD);
+		uint32_t v = (uint32_t)p << 24 | next[p]++;
+		int r = rand() % 1000;
+
+		sent[p]++;
+		if (r < 10) {
+			dropped++;
+			continue;
+		}
+		order[nord++] = v;
+		if (r < 20)
+			order[nord++] = v; /* duplicate */
+	}
+	/* Swaps with the next frame of the same producer (NPROD places on, mostly). */
+	for (uint32_t i = 0; i + NPROD < nord; i++)
+		if (rand() % 100 < 3) {
+			uint32_t x = order[i];
+
+			order[i] = order[i + NPROD];
+			order[i + NPROD] = x;
+			i += NPROD;
+		}
+	/* A few frames moved far back: 3 producers x 2400 = beyond the window. */
+	for (uint32_t i = 100; i + 8000 < nord; i += 7919) {
+		uint32_t x = order[i];
+
+		memmove(&order[i], &order[i + 1], 7200 * sizeof(*order));
+		order[i + 7200] = x;
+	}
+	/* Deliver in bursts of up to 32, one TSC per burst 10 us after sending. */
+	for (uint32_t i = 0; i < nord;) {
+		struct rte_mbuf *b[32];
+		uint16_t k = 0;
+
+		while (k < 32 && i < nord) {
+			uint8_t p = (uint8_t)(order[i] >> 24);
+			uint32_t seq = order[i] & 0xffffff;
+
+			b[k] = frame(mp, 0, p, 7, seq, tsc0);
+			CHECK(b[k] != NULL, "frame");
+			tally_one(&t, p, seq);
+			k++;
+			i++;
+		}
+		sl_rx_analyze(rx, b, k, tsc0 + hz / 100000);
+		rte_pktmbuf_free_bulk(b, k);
+	}
+	CHECK(sl_rx_stream_stats(rx, 0, &st), "stats");
+	sl_rx_port_stats(rx, &ps);
+	NOTE("delivered %u (dropped %lu): rx %lu dup %lu reordered %lu late %lu", nord, dropped,
+	     st.rx, st.duplicates, st.reordered, st.late);
+	CHECK(st.rx == t.rx && st.rx == nord && ps.rx == nord, "rx %lu tally %lu", st.rx, t.rx);
+	CHECK(st.duplicates == t.dup, "dup %lu tally %lu", st.duplicates, t.dup);
+	CHECK(st.reordered == t.reord, "reordered %lu tally %lu", st.reordered, t.reord);
+	CHECK(st.late == t.late, "late %lu tally %lu", st.late, t.late);
+	CHECK(t.dup > 100 && t.reord > 100 && t.late > 0, "the scramble exercised every case");
+	/* Conservation: sent = unique + lost, lost = what was dropped. */
+	CHECK(n - (st.rx - st.duplicates) == dropped, "lost %lu dropped %lu",
+	      n - (st.rx - st.duplicates), dropped);
+	/* Latency: every frame took exactly 10 us. */
+	ns = (uint64_t)(1e9 / 100000);
+	CHECK(st.lat_min >= ns - 2 && st.lat_max <= ns + 2, "latency %lu..%lu, want %lu",
+	      st.lat_min, st.lat_max, ns);
+	CHECK(st.jitter_ns < 1, "jitter %.2f", st.jitter_ns);
+	CHECK(ps.foreign == 0 && ps.bad_signature == 0 && ps.stale == 0, "port %lu %lu %lu",
+	      ps.foreign, ps.bad_signature, ps.stale);
+	sl_rx_free(rx);
+	free(order);
+	for (int p = 0; p < NPROD; p++)
+		free(t.seen[p]);
+	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+	rte_mempool_free(mp);
+	return 0;
+}
+
+SL_TEST(rx_hostile_frames, "fast")
+{
+	uint16_t producers[2] = { 2, 2 };
+	struct sl_rx_conf c = { .nb_streams = 2, .producers = producers, .run = 9,
+				.socket_id = SOCKET_ID_ANY };
+	struct rte_mempool *mp = test_pool("t_rxh", 4095);
+	/* Random frames in a plain pool: the generator's pool must keep its templates. */
+	struct rte_mempool *raw = rte_pktmbuf_pool_create("t_rxraw", 1023, 0, 0, 2048,
+							  SOCKET_ID_ANY);
+	struct sl_rx_stream_stats st;
+	struct sl_rx_port_stats ps;
+	struct sl_rx *rx = sl_rx_create(&c);
+	struct rte_mbuf *m;
+	uint64_t tsc = rte_rdtsc(), want_foreign = 0, want_bad = 0;
+
+	CHECK(mp != NULL && raw != NULL && rx != NULL, "setup");
+	/* Random bytes of random lengths: foreign or bad, never an event. */
+	rte_srand(99);
+	for (int i = 0; i < 3000; i++) {
+		struct rte_mbuf *r = rte_pktmbuf_alloc(raw);
+		uint16_t len = (uint16_t)rte_rand_max(1519);
+		uint8_t *p;
+
+		CHECK(r != NULL, "alloc");
+		p = (uint8_t *)rte_pktmbuf_append(r, len);
+		CHECK(len == 0 || p != NULL, "append %u", len);
+		for (uint16_t k = 0; k < len; k++)
+			p[k] = (uint8_t)rte_rand();
+		if (i % 3 == 0 && len >= 14) { /* make some look like IPv4/UDP */
+			p[12] = 0x08;
+			p[13] = 0x00;
+			if (len >= 34) {
+				p[14] = 0x45;
+				p[23] = 17;
+			}
+		}
+		sl_rx_analyze(rx, &r, 1, tsc);
+		rte_pktmbuf_free(r);
+	}
+	sl_rx_port_stats(rx, &ps);
+	CHECK(ps.rx == 0 && ps.frames == 3000 && ps.foreign + ps.bad_signature == 3000,
+	      "random: rx %lu foreign %lu bad %lu", ps.rx, ps.foreign, ps.bad_signature);
+	want_foreign = ps.foreign;
+	want_bad = ps.bad_signature;
+
+	/* A runt: 10 bytes. */
+	m = rte_pktmbuf_alloc(raw);
+	rte_pktmbuf_append(m, 10);
+	sl_rx_analyze(rx, &m, 1, tsc);
+	rte_pktmbuf_free(m);
+	want_foreign++;
+	/* The magic with a wrong check: flip a sequence bit after signing. */
+	m = frame_copy(mp, raw, 0, 0, 9, 5, tsc);
+	rte_pktmbuf_mtod(m, uint8_t *)[m->pkt_len - 8] ^= 1;
+	sl_rx_analyze(rx, &m, 1, tsc);
+	rte_pktmbuf_free(m);
+	want_bad++;
+	/* Truncated: the IP length runs past the frame. */
+	m = frame_copy(mp, raw, 0, 0, 9, 6, tsc);
+	rte_pktmbuf_trim(m, 4);
+	sl_rx_analyze(rx, &m, 1, tsc);
+	rte_pktmbuf_free(m);
+	want_bad++;
+	/* The signature one byte early (a DUT that cut the payload): no magic there. */
+	m = frame_copy(mp, raw, 0, 0, 9, 7, tsc);
+	{
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+		uint16_t tl = (uint16_t)(p[16] << 8 | p[17]);
+
+		tl--;
+		p[16] = (uint8_t)(tl >> 8);
+		p[17] = (uint8_t)tl;
+	}
+	sl_rx_analyze(rx, &m, 1, tsc);
+	rte_pktmbuf_free(m);
+	/* A stream and a producer that do not exist: bad. */
+	m = frame(mp, 5, 0, 9, 1, tsc);
+	sl_rx_analyze(rx, &m, 1, tsc);
+	rte_pktmbuf_free(m);
+	m = frame(mp, 1, 3, 9, 1, tsc);
+	sl_rx_analyze(rx, &m, 1, tsc);
+	rte_pktmbuf_free(m);
+	want_bad += 2;
+	/* Another run: stale. */
+	m = frame(mp, 0, 0, 8, 1, tsc);
+
+	sl_rx_analyze(rx, &m, 1, tsc);
+	rte_pktmbuf_free(m);
+	sl_rx_port_stats(rx, &ps);
+	NOTE("foreign %lu bad %lu stale %lu rx %lu", ps.foreign, ps.bad_signature, ps.stale, ps.rx);
+	CHECK(ps.stale == 1, "stale %lu", ps.stale);
+	CHECK(ps.bad_signature == want_bad && ps.foreign + ps.bad_signature == want_foreign + want_bad + 1,
+	      "foreign %lu (want %lu + the shifted one) bad %lu (want %lu)", ps.foreign,
+	      want_foreign, ps.bad_signature, want_bad);
+	CHECK(ps.rx == 0, "nothing counted as ours: %lu", ps.rx);
+	/* Jumps of 2^31 and more, then the stream goes on: late, nothing else moves. */
+	for (uint32_t s = 0; s < 100; s++) {
+		m = frame(mp, 1, 1, 9, s, tsc);
+		sl_rx_analyze(rx, &m, 1, tsc);
+		rte_pktmbuf_free(m);
+		if (s == 50) {
+			uint32_t jumps[] = { 50u + (1u << 31), 50u + (1u << 31) + 5, 50u - (1u << 31) };
+
+			for (unsigned int j = 0; j < RTE_DIM(jumps); j++) {
+				m = frame(mp, 1, 1, 9, jumps[j], tsc);
+				sl_rx_analyze(rx, &m, 1, tsc);
+				rte_pktmbuf_free(m);
+			}
+		}
+	}
+	CHECK(sl_rx_stream_stats(rx, 1, &st), "stats");
+	CHECK(st.rx == 103 && st.late == 3 && st.duplicates == 0 && st.reordered == 0,
+	      "after jumps: rx %lu late %lu dup %lu reordered %lu", st.rx, st.late, st.duplicates,
+	      st.reordered);
+	sl_rx_free(rx);
+	CHECK(rte_mempool_in_use_count(mp) == 0 && rte_mempool_in_use_count(raw) == 0, "leak");
+	rte_mempool_free(mp);
+	rte_mempool_free(raw);
+	return 0;
+}
+
+SL_TEST(rx_histogram_bounds, "fast")
+{
+	static uint64_t b[SL_HIST_BUCKETS];
+	uint64_t prev_hi = 0;
+
+	/* Buckets tile the range with no gap, each within 1/128 of its value. */
+	for (uint32_t i = 0; i < SL_HIST_BUCKETS - 1; i++) {
+		uint64_t lo = sl_hist_low(i), hi = sl_hist_high(i);
+
+		CHECK(i == 0 || lo == prev_hi + 1, "gap before bucket %u: %lu after %lu", i, lo,
+		      prev_hi);
+		CHECK(sl_hist_index(lo) == i && sl_hist_index(hi) == i, "bucket %u: %lu..%lu", i, lo,
+		      hi);
+		CHECK(hi - lo <= lo / 128 + 1, "bucket %u too wide: %lu..%lu", i, lo, hi);
+		prev_hi = hi;
+	}
+	CHECK(sl_hist_index(UINT64_C(10) * 1000000000) < SL_HIST_BUCKETS - 1, "10 s in range");
+	/* Quantiles of 1..1,000,000 ns, one each: within 0.4 %. */
+	for (uint64_t v = 1; v <= 1000000; v++)
+		b[sl_hist_index(v)]++;
+	for (double q = 0.1; q < 1; q += 0.1) {
+		double got = (double)sl_rx_hist_quantile(b, q), want = q * 1e6;
+
+		CHECK(got > want * 0.996 - 1 && got < want * 1.004 + 1, "q %.1f: %.0f vs %.0f", q, got,
+		      want);
+	}
+	return 0;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_RX_H
+#define SL_RX_H
+
+/**
+ * @file
+ * The analyzer: every frame a port receives is checked for a signature
+ * (sl_sig.h) and accounted, exactly, per (stream, producer); latency per
+ * stream goes into a log-linear histogram (sl_hist.h).
+ *
+ * One struct sl_rx per receiving port (its RX queue): one writer at a time
+ * (the lcore polling the queue; a hand-off between lcores must be ordered,
+ * e.g. by rte_eal_wait_lcore()), readers on any thread with relaxed loads
+ * (counters may lag by a burst; exact once the writer has stopped).
+ *
+ * Definitions (every output uses them):
+ * - rx: frames with a valid signature of this run (duplicates included);
+ * - duplicate: a sequence already received (within the window);
+ * - reordered: a first arrival whose sequence is below the highest already
+ *   received (RFC 4737); its distance (highest - seq) goes into a log2
+ *   histogram;
+ * - late: older than the window (SL_RX_WINDOW sequences behind the highest):
+ *   counted as a unique arrival (it may hide a duplicate: no state is left);
+ * - unique = rx - duplicates; lost = tx - unique, computed by the caller
+ *   after the drain, when tx is known;
+ * - per port: foreign (no signature), bad_signature (the magic with a wrong
+ *   check, a truncated frame, an unknown stream or producer), stale (a
+ *   valid signature of another run).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "sl_hist.h"
+#include "sl_sig.h"
+
+/** Sequences the window remembers behind the highest, per (stream, producer). */
+#define SL_RX_WINDOW 2048
+/** Log2 buckets of the reorder distance: 1, 2-3, 4-7, ..., >= 2^15. */
+#define SL_RX_DIST_BUCKETS 16
+
+struct sl_rx;
+
+struct sl_rx_conf {
+	uint16_t nb_streams;          /**< stream ids 0..nb_streams-1 */
+	const uint16_t *producers;    /**< producers of each stream (ids 0..n-1, <= 256) */
+	uint8_t run;                  /**< this run's tag */
+	int socket_id;
+};
+
+/** A stream's counters at one receiving port. */
+struct sl_rx_stream_stats {
+	uint64_t rx, bytes, duplicates, reordered, late;
+	uint64_t dist[SL_RX_DIST_BUCKETS];  /**< reorder distance, log2 buckets */
+	/* Latency, ns. */
+	uint64_t lat_count, lat_min, lat_max;
+	double lat_sum;
+	double jitter_ns;                   /**< RFC 3550 interarrival jitter */
+};
+
+/** A port's counters. */
+struct sl_rx_port_stats {
+	uint64_t frames, bytes;            /**< everything received */
+	uint64_t rx;                       /**< valid signatures of this run */
+	uint64_t foreign, bad_signature, stale;
+};
+
+/** Allocate an analyzer. NULL with rte_errno set (EINVAL, ENOMEM). */
+struct sl_rx *sl_rx_create(const struct sl_rx_conf *c);
+void sl_rx_free(struct sl_rx *rx);
+
+/**
+ * Analyze a burst received at @p rx_tsc (one TSC read per burst: latency's
+ * resolution is the burst's receive time). Does not free the mbufs.
+ */
+void sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc);
+
+/** Counters (relaxed reads; exact once the writer has stopped). */
+void sl_rx_port_stats(const struct sl_rx *rx, struct sl_rx_port_stats *st);
+/** @return false if @p stream is out of range. */
+bool sl_rx_stream_stats(const struct sl_rx *rx, uint16_t stream, struct sl_rx_stream_stats *st);
+/** Add stream's latency histogram into @p buckets[SL_HIST_BUCKETS]. */
+void sl_rx_stream_hist(const struct sl_rx *rx, uint16_t stream, uint64_t *buckets);
+
+/** The value (ns, a bucket's middle) at quantile q (0..1) of a histogram. */
+uint64_t sl_rx_hist_quantile(const uint64_t *buckets, double q);
+
+/** Number of streams the analyzer was created for. */
+uint16_t sl_rx_nb_streams(const struct sl_rx *rx);
+
+#endif /* SL_RX_H */
