@@ -25,6 +25,7 @@ enum {
 	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
+	OPT_RX, OPT_RXMAP, OPT_DRAIN,
 };
 
 static const struct option long_opts[] = {
@@ -52,6 +53,9 @@ static const struct option long_opts[] = {
 	{ "tx-ip6", required_argument, NULL, OPT_TX_IP6 },
 	{ "tcp", no_argument, NULL, OPT_TCP },
 	{ "field", required_argument, NULL, OPT_FIELD },
+	{ "rx", required_argument, NULL, OPT_RX },
+	{ "rxmap", required_argument, NULL, OPT_RXMAP },
+	{ "drain", required_argument, NULL, OPT_DRAIN },
 	{ "tx-port", required_argument, NULL, OPT_TX_UDP },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "auto-start", no_argument, NULL, 'a' },
@@ -102,6 +106,13 @@ sl_usage(void)
 	       "  --lock trylock|spin   engine lock on shared non-LLTX queues\n"
 	       "  --sim SPEC            add a simulated port (repeatable):\n"
 	       "                        RATE[,txd=N][,lltx=on|off][,verify=on|off], RATE as 10G\n"
+	       "  --rx PORTS            ports that receive and analyze (0,1 / all / none);\n"
+	       "                        default: the ports a stream is addressed to (their MAC\n"
+	       "                        is its destination) and the far end of a sim DUT\n"
+	       "  --rxmap SPEC          lcores polling them: 3:1.0 (lcore 3 polls port 1);\n"
+	       "                        default: a spare worker lcore, else the TX workers\n"
+	       "  --drain S             after TX stops, keep receiving S seconds (default 0.1;\n"
+	       "                        ends sooner once every frame sent has arrived)\n"
 	       "  --xmit engine|direct  direct: call rte_eth_tx_burst() without the engine\n"
 	       "                        (benchmark baseline; exclusive ethdev queues only)\n"
 	       "  -i, --interactive     the prompt sluice> (help lists the commands)\n"
@@ -305,6 +316,35 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 		}
 		o->direct = strcmp(arg, "direct") == 0;
 		return 0;
+	case OPT_RX:
+		if (sl_parse_ports(arg, o->rx_port, err, len) != 0)
+			return -EINVAL;
+		o->rx_mode = SL_RX_LIST;
+		return 0;
+	case OPT_RXMAP:
+		if (sl_parse_map(o->rxmap, &o->nb_rxmap, arg, err, len) != 0)
+			return -EINVAL;
+		for (uint16_t i = 0; i < o->nb_rxmap; i++)
+			if (o->rxmap[i].queue != 0) {
+				snprintf(err, len, "port %u queue %u: a port receives on queue 0 only",
+					 o->rxmap[i].port, o->rxmap[i].queue);
+				o->nb_rxmap = 0;
+				return -EINVAL;
+			}
+		return 0;
+	case OPT_DRAIN: {
+		char *end;
+		double d;
+
+		errno = 0;
+		d = strtod(arg, &end);
+		if (errno != 0 || end == arg || *end != '\0' || !(d >= 0 && d <= 60)) {
+			snprintf(err, len, "'%s' is not a number of seconds from 0 to 60", arg);
+			return -EINVAL;
+		}
+		o->drain_us = (uint64_t)(d * 1e6 + 0.5);
+		return 0;
+	}
 	case OPT_CMDLINE_FILE:
 		if (access(arg, R_OK) != 0) {
 			snprintf(err, len, "cannot read '%s': %s", arg, strerror(errno));
@@ -390,5 +430,6 @@ sl_opts_default(struct sl_opts *o)
 	o->sc.src_port = 9;
 	o->sc.dst_port = 9;
 	o->lock = SL_LOCK_TRYLOCK;
+	o->drain_us = 100000;
 }
 

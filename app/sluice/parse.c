@@ -280,6 +280,45 @@ sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err,
 }
 
 int
+sl_parse_ports(const char *arg, bool *set, char *err, size_t len)
+{
+	bool n[SL_MAX_PORTS] = { false };
+	char buf[256], *save = NULL, *tok;
+
+	if (strcmp(arg, "all") == 0 || strcmp(arg, "none") == 0) {
+		for (int i = 0; i < SL_MAX_PORTS; i++)
+			set[i] = arg[0] == 'a';
+		return 0;
+	}
+	if (strlen(arg) >= sizeof(buf) || arg[0] == '\0') {
+		snprintf(err, len, "'%s': give ports such as 0,1 or 0-3, all or none", arg);
+		return -EINVAL;
+	}
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int lo, hi;
+		int k = 0;
+
+		if (sscanf(tok, "%u-%u%n", &lo, &hi, &k) == 2 && tok[k] == '\0') {
+			/* a range */
+		} else if (k = 0, sscanf(tok, "%u%n", &lo, &k) == 1 && tok[k] == '\0') {
+			hi = lo;
+		} else {
+			snprintf(err, len, "'%s' is not a port or a range (e.g. 0,1 or 0-3)", tok);
+			return -EINVAL;
+		}
+		if (lo > hi || hi >= SL_MAX_PORTS) {
+			snprintf(err, len, "ports go from 0 to %d: '%s'", SL_MAX_PORTS - 1, tok);
+			return -EINVAL;
+		}
+		for (unsigned int i = lo; i <= hi; i++)
+			n[i] = true;
+	}
+	memcpy(set, n, sizeof(n));
+	return 0;
+}
+
+int
 sl_parse_lltx(const char *s, enum sl_lltx *l, char *err, size_t len)
 {
 	if (strcmp(s, "auto") == 0)

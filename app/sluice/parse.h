@@ -41,6 +41,8 @@ int sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t 
 int sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len);
 /* "1-2:0.0,3:0.1" */
 int sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err, size_t len);
+/* "0,2", "0-3", "all" or "none": a set of ports (all sets every one, none clears). */
+int sl_parse_ports(const char *arg, bool *set, char *err, size_t len);
 /* auto, on, off */
 int sl_parse_lltx(const char *s, enum sl_lltx *l, char *err, size_t len);
 /* Two IPv4 addresses "SRC" "DST" (host order). */

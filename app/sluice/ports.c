@@ -59,7 +59,7 @@ sl_ports_open(struct sl_ports *ps, const struct sl_opts *o)
 }
 
 int
-sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o)
+sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o, const bool *rx)
 {
 	char err[256];
 
@@ -69,6 +69,7 @@ sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o)
 			.nb_txq = p->nb_txq,
 			.nb_txd = o->pc[i].txd,
 			.lltx = o->pc[i].lltx,
+			.rx = rx[i],
 		};
 		int ret = p->ops->setup(p->dev, &c, err, sizeof(err));
 

@@ -45,8 +45,9 @@ struct sl_ports {
 
 /* Open every port (ethdev, then --sim); 0, or -errno with a message printed. */
 int sl_ports_open(struct sl_ports *ps, const struct sl_opts *o);
-/* Set up every port with the queues the map gave it (nb_txq set); 0 or -errno. */
-int sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o);
+/* Set up every port with the queues the map gave it (nb_txq set), receiving
+ * where rx[port] says; 0 or -errno. */
+int sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o, const bool *rx);
 /* Create the engine's queue objects of every port; 0 or -errno. */
 int sl_ports_txqs_create(struct sl_ports *ps, enum sl_lock_policy lock);
 /* After the producers stopped: flush the engine's backlogs, let drivers finish.

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -81,6 +82,100 @@ sl_report_totals(const struct sl_app *app, struct sl_port_totals *all)
 	}
 }
 
+/* Distinct frames of stream s received over every receiving port. */
+static uint64_t
+stream_unique(const struct sl_app *app, uint16_t s, bool *seen)
+{
+	uint64_t u = 0;
+
+	*seen = false;
+	for (uint16_t r = 0; r < app->ports.n; r++) {
+		struct sl_rx_stream_stats st;
+
+		if (app->rx[r] == NULL || !sl_rx_stream_stats(app->rx[r], s, &st))
+			continue;
+		u += st.rx - st.duplicates;
+		*seen |= st.rx != 0;
+	}
+	return u;
+}
+
+void
+sl_report_stream(const struct sl_app *app, uint16_t s, int r, struct sl_stream_result *res)
+{
+	struct sl_port_totals pt;
+	bool seen;
+
+	memset(res, 0, sizeof(*res));
+	res->stream = s;
+	res->rx_port = r;
+	sl_report_port_totals(app, s, &pt);
+	res->tx = pt.tx_packets;
+	res->unique = stream_unique(app, s, &seen);
+	res->lost = (int64_t)res->tx - (int64_t)res->unique;
+	res->loss_ratio = res->tx != 0 ? (double)res->lost / (double)res->tx : 0;
+	if (r >= 0 && app->rx[r] != NULL)
+		sl_rx_stream_stats(app->rx[r], s, &res->st);
+}
+
+/* Is stream s measured: seen somewhere, or addressed to a receiving port? */
+static bool
+stream_measured(const struct sl_app *app, uint16_t s)
+{
+	bool seen;
+
+	stream_unique(app, s, &seen);
+	if (seen)
+		return true;
+	for (uint16_t r = 0; r < app->ports.n; r++)
+		if (app->rx[r] != NULL && sl_session_addressed(app, s, r))
+			return true;
+	return false;
+}
+
+static bool
+rx_any(const struct sl_app *app)
+{
+	for (uint16_t r = 0; r < app->ports.n; r++)
+		if (app->rx[r] != NULL)
+			return true;
+	return false;
+}
+
+bool
+sl_report_all_arrived(const struct sl_app *app)
+{
+	for (uint16_t s = 0; s < app->ports.n; s++) {
+		struct sl_stream_result res;
+
+		if (!stream_measured(app, s))
+			continue;
+		sl_report_stream(app, s, -1, &res);
+		if (res.lost > 0)
+			return false;
+	}
+	return true;
+}
+
+uint64_t
+sl_report_lost(const struct sl_app *app)
+{
+	uint64_t lost = 0;
+
+	if (!rx_any(app))
+		return 0;
+	for (uint16_t s = 0; s < app->ports.n; s++) {
+		struct sl_stream_result res;
+
+		if (!stream_measured(app, s))
+			continue;
+		sl_report_stream(app, s, -1, &res);
+		if (res.lost > 0)
+			lost += (uint64_t)res.lost;
+	}
+	return lost;
+}
+
 void
 sl_report_lcores(char *buf, size_t len, const struct sl_app_txq *aq)
 {
@@ -109,6 +204,10 @@ sl_report_modes(const struct sl_app *app)
 			printf("  txq %u: mode %-9s lcores %s\n", q,
 			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), lc);
 		}
+		if (app->rx[i] != NULL)
+			printf("  rxq 0: analyzed by lcore %d (%s), drain %.3g s\n", app->rx_lcore[i],
+			       app->rx_dedicated[i] ? "dedicated" : "between its TX bursts",
+			       app->o.drain_us / 1e6);
 	}
 	fflush(stdout);
 }
@@ -159,6 +258,24 @@ sl_report_live(struct sl_app *app, double elapsed)
 		if (app->o.count != 0)
 			printf("/%" PRIu64, app->o.count);
 		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", pt.dropped, pt.backlog);
+		if (app->rx[i] != NULL) {
+			struct sl_rx_port_stats rs;
+			uint64_t unique = 0, lost = 0;
+
+			sl_rx_port_stats(app->rx[i], &rs);
+			for (uint16_t s = 0; s < app->ports.n; s++) {
+				struct sl_stream_result res;
+
+				sl_report_stream(app, s, i, &res);
+				unique += res.st.rx - res.st.duplicates;
+				if (res.st.rx != 0 && res.lost > 0)
+					lost += (uint64_t)res.lost;
+			}
+			printf("           rx port %u: %9.3f Mpps  rx %" PRIu64 " unique %" PRIu64
+			       " in flight or lost %" PRIu64 " foreign %" PRIu64 "\n", i,
+			       (rs.frames - lv->rx[i]) / dt / 1e6, rs.rx, unique, lost, rs.foreign);
+			lv->rx[i] = rs.frames;
+		}
 		lv->pkts[i] = pt.tx_packets;
 		lv->bytes[i] = pt.tx_bytes;
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
@@ -174,6 +291,72 @@ sl_report_live(struct sl_app *app, double elapsed)
 	}
 	lv->t = elapsed;
 	fflush(stdout);
+}
+
+/* The receive side in the summary: per port, per stream, and a verdict. */
+static void
+summary_rx(const struct sl_app *app)
+{
+	uint64_t lost_total = 0, rxport_drops = 0;
+	bool any = false;
+
+	for (uint16_t r = 0; r < app->ports.n; r++) {
+		const struct sl_port *p = &app->ports.p[r];
+		struct sl_port_rx_drops dr = { 0 };
+		struct sl_rx_port_stats rs;
+
+		if (app->rx[r] == NULL)
+			continue;
+		any = true;
+		sl_rx_port_stats(app->rx[r], &rs);
+		if (p->ops->rx_drops != NULL)
+			p->ops->rx_drops(p->dev, &dr);
+		rxport_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
+		printf("rx port %u %-10s frames %" PRIu64 " signed %" PRIu64 " foreign %" PRIu64
+		       " bad_signature %" PRIu64 " stale %" PRIu64 "  port drops: imissed %" PRIu64
+		       " ierrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", r, p->info.name, rs.frames,
+		       rs.rx, rs.foreign, rs.bad_signature, rs.stale, dr.imissed, dr.ierrors,
+		       dr.rx_nombuf);
+	}
+	if (!any)
+		return;
+	for (uint16_t s = 0; s < app->ports.n; s++) {
+		bool printed = false;
+
+		for (int r = 0; r < app->ports.n; r++) {
+			struct sl_stream_result res;
+			uint64_t hist[SL_HIST_BUCKETS] = { 0 };
+
+			if (app->rx[r] == NULL)
+				continue;
+			sl_report_stream(app, s, r, &res);
+			if (res.st.rx == 0)
+				continue;
+			sl_rx_stream_hist(app->rx[r], s, hist);
+			printf("stream %u: port %u -> %d  tx %" PRIu64 " rx %" PRIu64 " lost %" PRId64
+			       " (%.4g%%) dup %" PRIu64 " reordered %" PRIu64 " late %" PRIu64
+			       "  latency us min %.3f p50 %.3f p99 %.3f max %.3f jitter %.3f\n", s, s, r,
+			       res.tx, res.st.rx, res.lost, res.loss_ratio * 100, res.st.duplicates,
+			       res.st.reordered, res.st.late, res.st.lat_min / 1e3,
+			       sl_rx_hist_quantile(hist, 0.5) / 1e3, sl_rx_hist_quantile(hist, 0.99) / 1e3,
+			       res.st.lat_max / 1e3, res.st.jitter_ns / 1e3);
+			printed = true;
+		}
+		if (!printed && stream_measured(app, s)) {
+			struct sl_stream_result res;
+
+			sl_report_stream(app, s, -1, &res);
+			printf("stream %u: port %u -> nowhere  tx %" PRIu64 " rx 0 lost %" PRId64 "\n", s,
+			       s, res.tx, res.lost);
+		}
+	}
+	lost_total = sl_report_lost(app);
+	if (lost_total == 0)
+		printf("verdict: every frame sent arrived (tx = unique rx + lost 0)\n");
+	else
+		printf("verdict: LOST %" PRIu64 " frame(s)%s\n", lost_total, rxport_drops != 0 ?
+		       " (the receiving ports dropped some themselves: see port drops, not the DUT's)" :
+		       "");
 }
 
 void
@@ -221,6 +404,7 @@ sl_report_summary(const struct sl_app *app)
 	if (app->discarded != 0)
 		printf("simulated ports: %" PRIu64 " frame(s) taken but still in descriptors when the "
 		       "drain at stop timed out (freed, never on the wire)\n", app->discarded);
+	summary_rx(app);
 	fflush(stdout);
 }
 
@@ -300,6 +484,138 @@ json_wire(struct sl_json *j, const struct sl_port *p)
 }
 
 static void
+json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
+{
+	const struct sl_port *p = &app->ports.p[r];
+	struct sl_port_rx_drops dr = { 0 };
+	struct sl_port_dut dut;
+	struct sl_rx_port_stats rs;
+
+	if (p->ops->dut != NULL && p->ops->dut(p->dev, &dut)) {
+		sl_json_obj_open(j, "dut");
+		sl_json_u64(j, "in", dut.in);
+		sl_json_u64(j, "delivered", dut.delivered);
+		sl_json_u64(j, "dropped_capacity", dut.dropped_capacity);
+		sl_json_u64(j, "dropped_loss", dut.dropped_loss);
+		sl_json_u64(j, "dropped_full", dut.dropped_full);
+		sl_json_u64(j, "duplicated", dut.duplicated);
+		sl_json_u64(j, "reordered", dut.reordered);
+		sl_json_u64(j, "held", dut.held);
+		sl_json_obj_close(j);
+	}
+	if (app->rx[r] == NULL)
+		return;
+	sl_rx_port_stats(app->rx[r], &rs);
+	if (p->ops->rx_drops != NULL)
+		p->ops->rx_drops(p->dev, &dr);
+	sl_json_i64(j, "rx_lcore", app->rx_lcore[r]);
+	sl_json_u64(j, "rx_packets", rs.frames);
+	sl_json_u64(j, "rx_bytes", rs.bytes);
+	sl_json_u64(j, "rx_signed", rs.rx);
+	sl_json_u64(j, "rx_foreign", rs.foreign);
+	sl_json_u64(j, "rx_bad_signature", rs.bad_signature);
+	sl_json_u64(j, "rx_stale", rs.stale);
+	sl_json_u64(j, "imissed", dr.imissed);
+	sl_json_u64(j, "ierrors", dr.ierrors);
+	sl_json_u64(j, "rx_nombuf", dr.rx_nombuf);
+}
+
+static void
+json_latency(struct sl_json *j, const struct sl_app *app, uint16_t s, int r,
+	     const struct sl_rx_stream_stats *st)
+{
+	static const struct { const char *k; double q; } qs[] = {
+		{ "p50", 0.5 }, { "p90", 0.9 }, { "p99", 0.99 }, { "p99_9", 0.999 },
+		{ "p99_99", 0.9999 },
+	};
+	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist));
+
+	sl_json_obj_open(j, "latency_ns");
+	sl_json_str(j, "clock", "tsc");
+	sl_json_u64(j, "samples", st->lat_count);
+	sl_json_u64(j, "min", st->lat_min);
+	sl_json_dbl(j, "mean", st->lat_count != 0 ? st->lat_sum / st->lat_count : 0);
+	if (hist != NULL) {
+		sl_rx_stream_hist(app->rx[r], s, hist);
+		for (unsigned int i = 0; i < RTE_DIM(qs); i++)
+			sl_json_u64(j, qs[i].k, sl_rx_hist_quantile(hist, qs[i].q));
+	}
+	sl_json_u64(j, "max", st->lat_max);
+	sl_json_dbl(j, "jitter", st->jitter_ns);
+	sl_json_arr_open(j, "buckets"); /* [upper_ns, count] of every non-empty bucket */
+	for (uint32_t b = 0; hist != NULL && b < SL_HIST_BUCKETS; b++)
+		if (hist[b] != 0) {
+			sl_json_arr_open(j, NULL);
+			sl_json_u64(j, NULL, sl_hist_high(b) == UINT64_MAX ? sl_hist_low(b) :
+							       sl_hist_high(b));
+			sl_json_u64(j, NULL, hist[b]);
+			sl_json_arr_close(j);
+		}
+	sl_json_arr_close(j);
+	sl_json_obj_close(j);
+	free(hist);
+}
+
+static void
+json_stream(struct sl_json *j, const struct sl_app *app, const struct sl_stream_result *res)
+{
+	sl_json_obj_open(j, NULL);
+	sl_json_u64(j, "stream", res->stream);
+	sl_json_u64(j, "tx_port", res->stream);
+	sl_json_i64(j, "rx_port", res->rx_port);
+	sl_json_u64(j, "tx_packets", res->tx);
+	sl_json_u64(j, "rx_packets", res->st.rx);
+	sl_json_u64(j, "unique", res->unique);
+	sl_json_i64(j, "lost", res->lost);
+	sl_json_u64(j, "duplicates", res->st.duplicates);
+	sl_json_u64(j, "reordered", res->st.reordered);
+	sl_json_u64(j, "late", res->st.late);
+	sl_json_dbl(j, "loss_ratio", res->loss_ratio);
+	sl_json_bool(j, "conserved", res->lost >= 0);
+	sl_json_arr_open(j, "reorder_distance"); /* log2 buckets: 1, 2-3, 4-7, ... */
+	for (int b = 0; b < SL_RX_DIST_BUCKETS; b++)
+		sl_json_u64(j, NULL, res->st.dist[b]);
+	sl_json_arr_close(j);
+	if (res->rx_port >= 0)
+		json_latency(j, app, res->stream, res->rx_port, &res->st);
+	sl_json_obj_close(j);
+}
+
+static void
+json_streams(struct sl_json *j, const struct sl_app *app)
+{
+	if (!rx_any(app))
+		return;
+	sl_json_obj_open(j, "rx");
+	sl_json_u64(j, "lost", sl_report_lost(app));
+	sl_json_u64(j, "drain_us", app->o.drain_us);
+	sl_json_obj_close(j);
+	sl_json_arr_open(j, "streams");
+	for (uint16_t s = 0; s < app->ports.n; s++) {
+		bool printed = false;
+
+		for (int r = 0; r < app->ports.n; r++) {
+			struct sl_stream_result res;
+
+			if (app->rx[r] == NULL)
+				continue;
+			sl_report_stream(app, s, r, &res);
+			if (res.st.rx == 0)
+				continue;
+			json_stream(j, app, &res);
+			printed = true;
+		}
+		if (!printed && stream_measured(app, s)) {
+			struct sl_stream_result res;
+
+			sl_report_stream(app, s, -1, &res);
+			json_stream(j, app, &res);
+		}
+	}
+	sl_json_arr_close(j);
+}
+
+static void
 json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *aq)
 {
 	struct sl_txq_stats st;
@@ -371,6 +687,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 			sl_json_u64(&j, c->name, sl_counter_get(c, &pt));
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
 		json_wire(&j, p);
+		json_port_rx(&j, app, i);
 		sl_json_obj_close(&j);
 	}
 	sl_json_arr_close(&j);
@@ -380,6 +697,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 			json_txq(&j, app, &app->ports.p[i].txqs[q]);
 	sl_json_arr_close(&j);
 	json_verify(&j, app);
+	json_streams(&j, app);
 	sl_json_obj_close(&j);
 	ret = sl_json_end(&j);
 	if (fclose(f) != 0 || ret != 0) {

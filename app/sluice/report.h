@@ -20,6 +20,23 @@ void sl_report_lcores(char *buf, size_t len, const struct sl_app_txq *aq);
 /* The seconds the run lasted (until now while running). */
 double sl_report_elapsed(const struct sl_app *app);
 
+/* A stream's results where it is received (the definitions are sl_rx.h's). */
+struct sl_stream_result {
+	uint16_t stream;            /* its id: the sending port */
+	int rx_port;                /* where these rx figures come from; -1: nowhere */
+	uint64_t tx;                /* frames the sending port's driver took */
+	uint64_t unique;            /* distinct frames received, over every receiving port */
+	int64_t lost;               /* tx - unique (negative: more arrived than sent) */
+	double loss_ratio;
+	struct sl_rx_stream_stats st; /* at rx_port */
+};
+/* Stream s's results at receiving port r (r has an analyzer), or at none (r -1). */
+void sl_report_stream(const struct sl_app *app, uint16_t s, int r, struct sl_stream_result *res);
+/* Every stream seen anywhere, or addressed to a receiving port, has arrived whole. */
+bool sl_report_all_arrived(const struct sl_app *app);
+/* Frames lost over all streams (after the drain: the run's verdict). */
+uint64_t sl_report_lost(const struct sl_app *app);
+
 void sl_report_modes(const struct sl_app *app);
 void sl_report_live(struct sl_app *app, double elapsed);
 void sl_report_summary(const struct sl_app *app);

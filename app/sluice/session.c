@@ -311,12 +311,156 @@ workers_create(struct sl_app *app)
 	return 0;
 }
 
-/* Free what a run built (step 7): queues, workers and their pools. */
+bool
+sl_session_addressed(const struct sl_app *app, uint16_t t, uint16_t r)
+{
+	struct sl_stream_conf c;
+
+	if (app->ports.p[t].info.wire_to == r)
+		return true;
+	sl_session_stream_conf(app, t, &c);
+	return rte_is_same_ether_addr(&c.dst_mac, &app->ports.p[r].info.mac);
+}
+
+/*
+ * Which ports receive: --rx, or by default the ports some stream is addressed
+ * to (a port's MAC is a stream's destination) and the far end of a driver's
+ * wire (a sim DUT).
+ */
+static void
+rx_ports(const struct sl_app *app, bool *rx)
+{
+	const struct sl_opts *o = &app->o;
+
+	for (uint16_t r = 0; r < app->ports.n; r++) {
+		rx[r] = false;
+		if (o->rx_mode == SL_RX_LIST) {
+			rx[r] = o->rx_port[r];
+			continue;
+		}
+		for (uint16_t t = 0; t < app->ports.n; t++)
+			if (!o->pc[t].stopped && sl_session_addressed(app, t, r))
+				rx[r] = true;
+	}
+}
+
+/*
+ * The receive side: an analyzer per receiving port, and the lcore that polls
+ * it (--rxmap; else a worker lcore that sends nothing, else the TX worker
+ * with the fewest ports to poll). A port is polled by one lcore.
+ */
+static int
+rx_build(struct sl_app *app)
+{
+	const struct sl_opts *o = &app->o;
+	uint16_t producers[SL_MAX_PORTS];
+	bool rx[SL_MAX_PORTS];
+
+	for (uint16_t r = 0; r < SL_MAX_PORTS; r++)
+		app->rx_lcore[r] = -1;
+	for (uint16_t i = 0; i < o->nb_rxmap; i++)
+		if (o->rxmap[i].port >= app->ports.n) {
+			sl_err("--rxmap: port %u does not exist (there are %u port(s))",
+			       o->rxmap[i].port, app->ports.n);
+			return -EINVAL;
+		}
+	if (o->rx_mode == SL_RX_LIST)
+		for (uint16_t r = app->ports.n; r < SL_MAX_PORTS; r++)
+			if (o->rx_port[r]) {
+				sl_err("--rx: port %u does not exist (there are %u port(s))", r,
+				       app->ports.n);
+				return -EINVAL;
+			}
+	rx_ports(app, rx);
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		producers[i] = 0;
+		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
+			producers[i] += app->ports.p[i].txqs[q].nb_lcores;
+	}
+	for (uint16_t r = 0; r < app->ports.n; r++) {
+		struct sl_port *p = &app->ports.p[r];
+		struct sl_worker *w = NULL;
+		struct sl_rx_conf rc = {
+			.nb_streams = app->ports.n, /* stream id = sending port */
+			.producers = producers,
+			.run = app->run_tag,
+			.socket_id = p->info.socket,
+		};
+
+		if (!rx[r])
+			continue;
+		if (p->ops->rx_burst == NULL) {
+			sl_err("port %u (%s) cannot receive", r, p->info.name);
+			return -EINVAL;
+		}
+		for (uint16_t i = 0; i < o->nb_rxmap && w == NULL; i++)
+			for (uint16_t k = 0; k < app->nb_workers; k++)
+				if (o->rxmap[i].port == r && app->workers[k]->lcore == o->rxmap[i].lcore)
+					w = app->workers[k];
+		for (uint16_t i = 0; i < o->nb_rxmap; i++)
+			if (o->rxmap[i].port == r && w == NULL) {
+				sl_err("--rxmap: lcore %u is not a worker lcore", o->rxmap[i].lcore);
+				return -EINVAL;
+			}
+		/* A spare lcore first (it sends nothing and polls nothing yet). */
+		for (uint16_t k = 0; k < app->nb_workers && w == NULL; k++)
+			if (app->workers[k]->nb_targets == 0 && app->workers[k]->nb_rxp == 0)
+				w = app->workers[k];
+		/* Else the TX worker with the fewest ports to poll. */
+		for (uint16_t k = 0; k < app->nb_workers; k++)
+			if (w == NULL || (w->nb_targets != 0 &&
+					  app->workers[k]->nb_rxp < w->nb_rxp))
+				w = app->workers[k];
+		if (w == NULL) {
+			sl_err("port %u: no worker lcore to receive on it", r);
+			return -EINVAL;
+		}
+		app->rx[r] = sl_rx_create(&rc);
+		if (app->rx[r] == NULL) {
+			sl_err("port %u: cannot create its analyzer (%s): give EAL more memory (-m)",
+			       r, rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		w->rxp[w->nb_rxp++] = (struct sl_rxp){ p->ops->rx_burst, p->dev, app->rx[r], r };
+		app->rx_lcore[r] = (int16_t)w->lcore;
+		app->rx_dedicated[r] = w->nb_targets == 0;
+	}
+	return 0;
+}
+
+/* Step 4: the main lcore receives on every receiving port until all arrived or drain ends. */
+static void
+rx_drain(struct sl_app *app)
+{
+	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + app->o.drain_us * hz / US_PER_S;
+	struct sl_rxp rxp[SL_MAX_PORTS];
+	uint16_t n = 0;
+
+	for (uint16_t r = 0; r < app->ports.n; r++)
+		if (app->rx[r] != NULL)
+			rxp[n++] = (struct sl_rxp){ app->ports.p[r].ops->rx_burst, app->ports.p[r].dev,
+						    app->rx[r], r };
+	while (n != 0 && rte_rdtsc() < end) {
+		if (sl_worker_rx(rxp, n))
+			continue;
+		if (sl_report_all_arrived(app))
+			break;
+		rte_delay_us_sleep(50);
+	}
+	app->drain_end_tsc = rte_rdtsc();
+}
+
+/* Free what a run built (step 8): queues, analyzers, workers and their pools. */
 static void
 session_release(struct sl_app *app)
 {
 	rte_spinlock_lock(&app->tel_lock);
 	sl_ports_txqs_free(&app->ports);
+	for (uint16_t r = 0; r < SL_MAX_PORTS; r++) {
+		sl_rx_free(app->rx[r]);
+		app->rx[r] = NULL;
+		app->rx_lcore[r] = -1;
+	}
 	for (uint16_t i = 0; i < app->nb_workers; i++) {
 		struct sl_worker *w = app->workers[i];
 
@@ -345,12 +489,18 @@ session_build(struct sl_app *app)
 		ret = direct_check(app);
 	if (ret == 0)
 		ret = streams_build(app);
-	if (ret == 0)
-		ret = sl_ports_setup(&app->ports, &app->o);
+	if (ret == 0) {
+		bool rx[SL_MAX_PORTS];
+
+		rx_ports(app, rx);
+		ret = sl_ports_setup(&app->ports, &app->o, rx);
+	}
 	if (ret == 0)
 		ret = sl_ports_txqs_create(&app->ports, app->o.lock);
 	if (ret == 0)
 		ret = workers_create(app);
+	if (ret == 0)
+		ret = rx_build(app);
 	return ret;
 }
 
@@ -393,12 +543,14 @@ sl_session_start(struct sl_app *app)
 		struct sl_worker *w = app->workers[i];
 
 		w->deadline_tsc = deadline;
-		if (w->nb_targets == 0) {
+		if (w->nb_targets == 0 && w->nb_rxp == 0) {
+			w->tx_done = 1;
 			w->done = 1;
 			continue;
 		}
 		if (rte_eal_remote_launch(sl_worker_main, w, w->lcore) != 0) {
 			sl_err("lcore %u is busy: it cannot transmit in this run", w->lcore);
+			w->tx_done = 1;
 			w->done = 1;
 		}
 	}
@@ -411,7 +563,7 @@ static bool
 workers_done(const struct sl_app *app)
 {
 	for (uint16_t i = 0; i < app->nb_workers; i++)
-		if (!sl_worker_done(app->workers[i]))
+		if (!sl_worker_tx_done(app->workers[i]))
 			return false;
 	return true;
 }
@@ -458,19 +610,26 @@ sl_session_stop(struct sl_app *app)
 		end = RTE_MAX(end, app->workers[i]->end_tsc);
 	app->end_tsc = RTE_MAX(end, rte_rdtsc());
 	/* 4. */
-	sl_ports_stop(&app->ports);
+	rx_drain(app);
 	/* 5. */
+	sl_ports_stop(&app->ports);
+	/* 6. */
 	app->pool_in_use = 0;
 	for (uint16_t i = 0; i < app->nb_workers; i++)
 		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
 			if (app->workers[i]->pools[p] != NULL)
 				app->pool_in_use += rte_mempool_in_use_count(app->workers[i]->pools[p]);
 	app->running = false;
-	/* 6. */
+	/* 7. */
 	sl_report_summary(app);
 	if (app->o.json != NULL && sl_report_json(app, app->o.json) != 0) {
 		app->exit_code = SL_EXIT_RUNTIME;
 		return SL_EXIT_RUNTIME;
+	}
+	if (sl_report_lost(app) != 0) {
+		if (app->exit_code == SL_EXIT_OK)
+			app->exit_code = SL_EXIT_LOSS;
+		return SL_EXIT_LOSS;
 	}
 	return SL_EXIT_OK;
 }

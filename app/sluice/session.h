@@ -15,16 +15,18 @@
  *   sl_session_close()  at exit
  *
  * Teardown, in this order and nowhere else:
- *   stop:    1. raise the stop flag, wait for the workers;
+ *   stop:    1. raise the stop flag, wait for the workers (TX and RX);
  *            2. quiesce: flush the engine's backlogs (sent, or counted as
  *               dropped), let each driver finish what it took (the sim's wire);
  *            3. the run's end time (rates divide by start..end);
- *            4. stop the devices (frees what their descriptors hold);
- *            5. count the mbufs not back in their pools;
- *            6. the summary and the JSON.
- *   release: 7. (at the next start or at close, under tel_lock) free the
- *               queue objects, the workers and their pools.
- *   close:   8. release, then close every port.
+ *            4. drain: the main lcore keeps receiving on every receiving port
+ *               for --drain (less once every frame sent has arrived);
+ *            5. stop the devices (frees what their descriptors hold);
+ *            6. count the mbufs not back in their pools;
+ *            7. the summary and the JSON.
+ *   release: 8. (at the next start or at close, under tel_lock) free the
+ *               queue objects, the analyzers, the workers and their pools.
+ *   close:   9. release, then close every port.
  * A run stays inspectable (show, telemetry) from stop until its release.
  *
  * Telemetry reads (another thread) take tel_lock; so do start (while it
@@ -46,6 +48,7 @@
 struct sl_live {
 	double t;
 	uint64_t pkts[SL_MAX_PORTS], bytes[SL_MAX_PORTS];
+	uint64_t rx[SL_MAX_PORTS];   /* frames received (the analyzer's count) */
 };
 
 struct sl_app {
@@ -65,6 +68,11 @@ struct sl_app {
 	uint8_t run_tag;             /* this run's tag in the signature */
 	uint64_t next_stats;         /* TSC of the next live stats line */
 	struct sl_live live;
+	/* The receive side of the run: an analyzer per receiving port, who polls it. */
+	struct sl_rx *rx[SL_MAX_PORTS];
+	int16_t rx_lcore[SL_MAX_PORTS];  /* -1: not received */
+	bool rx_dedicated[SL_MAX_PORTS]; /* polled by a lcore that sends nothing */
+	uint64_t drain_end_tsc;          /* when the drain at stop ended */
 };
 
 /* Open the ports and register telemetry; 0, or an exit code (message printed). */
@@ -88,6 +96,8 @@ void sl_session_close(struct sl_app *app);
 
 /* The stream configuration port pid sends with (its MACs, VLAN, default size). */
 void sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c);
+/* Port t's stream is addressed to port r (r's MAC is its destination, or t's wire goes to r). */
+bool sl_session_addressed(const struct sl_app *app, uint16_t t, uint16_t r);
 /* Check a rate for port pid as a start would (same check, same message). */
 int sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_rate *r,
 			  struct sl_rate *pace, char *err, size_t len);

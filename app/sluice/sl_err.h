@@ -10,6 +10,7 @@
 #define SL_EXIT_OK 0
 #define SL_EXIT_RUNTIME 1
 #define SL_EXIT_USAGE 2
+#define SL_EXIT_LOSS 3    /* the run went as asked, and the analyzer counted lost frames */
 
 /* Print "sluice: <msg>" on stderr. */
 void sl_err(const char *fmt, ...) __rte_format_printf(1, 2);

@@ -24,17 +24,32 @@ worker_loop(struct sl_worker *w, const bool direct)
 	unsigned int active = w->nb_targets, backoff = 0;
 
 	w->start_tsc = rte_rdtsc();
-	while (active != 0 && !sl_stopping()) {
+	/*
+	 * TX until the share is sent or the deadline; a worker that also
+	 * receives keeps polling its RX ports until the stop, so the session
+	 * can tell "sent" (tx_done) from "ended" (done).
+	 */
+	while (!sl_stopping()) {
 		uint64_t tsc = rte_rdtsc();
 		bool progress = false;
 
-		if (w->deadline_tsc != 0 && tsc >= w->deadline_tsc)
-			break;
+		if (active != 0 && w->deadline_tsc != 0 && tsc >= w->deadline_tsc)
+			active = 0;
+		if (active == 0) {
+			if (!w->tx_done) {
+				w->end_tsc = tsc;
+				__atomic_store_n(&w->tx_done, 1, __ATOMIC_RELEASE);
+			}
+			if (w->nb_rxp == 0)
+				break;
+		}
+		if (w->nb_rxp != 0)
+			progress |= sl_worker_rx(w->rxp, w->nb_rxp);
 		for (uint16_t i = 0; i < w->nb_targets; i++) {
 			struct sl_target *t = &w->t[i];
 			uint16_t k;
 
-			if (t->finished)
+			if (t->finished || active == 0)
 				continue;
 			if (t->pend_n == 0) {
 				uint16_t n = w->burst;
@@ -104,7 +119,10 @@ worker_loop(struct sl_worker *w, const bool direct)
 			backoff = 0;
 		}
 	}
-	w->end_tsc = rte_rdtsc();
+	if (!w->tx_done) {
+		w->end_tsc = rte_rdtsc();
+		__atomic_store_n(&w->tx_done, 1, __ATOMIC_RELEASE);
+	}
 	for (uint16_t i = 0; i < w->nb_targets; i++) {
 		struct sl_target *t = &w->t[i];
 

@@ -18,6 +18,7 @@
 #include "parse.h"
 #include "sl_gen.h"
 #include "sl_port.h"
+#include "sl_rx.h"
 #include "sl_xmit.h"
 
 #define SL_MAX_TARGETS 64
@@ -42,8 +43,18 @@ struct sl_target {
 	uint64_t unsent;             /* built but never taken, freed at stop */
 };
 
+/* A receiving port this worker polls: its burst call and its analyzer. */
+struct sl_rxp {
+	uint16_t (*rx_burst)(void *dev, struct rte_mbuf **pkts, uint16_t n);
+	void *dev;
+	struct sl_rx *rx;
+	uint16_t port;
+};
+
 struct sl_worker {
 	unsigned int lcore;
+	uint16_t nb_rxp;             /* receiving ports it polls (between TX bursts, or only) */
+	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t nb_targets;
 	uint16_t burst;
 	bool direct;
@@ -51,16 +62,36 @@ struct sl_worker {
 	struct sl_target t[SL_MAX_TARGETS];
 	struct rte_mempool *pools[SL_MAX_PORTS];
 	uint64_t start_tsc, end_tsc;
+	uint32_t tx_done;            /* set (release) when its TX share is sent (or never had one) */
 	uint32_t done;               /* set (release) when the loop has ended */
 } __rte_cache_aligned;
 
 /* The lcore function (rte_lcore_function_t); arg is the struct sl_worker. */
 int sl_worker_main(void *arg);
-/* The worker has left its loop (acquire). */
+/* The worker has sent its share (acquire); it may still be receiving. */
 static inline bool
-sl_worker_done(const struct sl_worker *w)
+sl_worker_tx_done(const struct sl_worker *w)
 {
-	return __atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != 0;
+	return __atomic_load_n(&w->tx_done, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Receive one burst on each of the ports given; frees what it analyzed. */
+static inline bool
+sl_worker_rx(struct sl_rxp *rxp, uint16_t nb)
+{
+	bool got = false;
+
+	for (uint16_t i = 0; i < nb; i++) {
+		struct rte_mbuf *pkts[64];
+		uint16_t n = rxp[i].rx_burst(rxp[i].dev, pkts, RTE_DIM(pkts));
+
+		if (n == 0)
+			continue;
+		sl_rx_analyze(rxp[i].rx, pkts, n, rte_rdtsc());
+		rte_pktmbuf_free_bulk(pkts, n);
+		got = true;
+	}
+	return got;
 }
 
 /* Stop flag: written by the signal handler and the main lcore, read by workers. */

@@ -43,6 +43,7 @@ struct sl_port_info {
 	uint32_t speed_mbps;   /**< link speed, 0 if unknown */
 	uint16_t max_frame;    /**< largest frame with FCS the MTU allows */
 	struct rte_ether_addr mac;
+	int32_t wire_to;       /**< the port the driver's own wire delivers to (a sim DUT), or -1 */
 };
 
 /** What a run asks of a port (in), and what it got (out). */

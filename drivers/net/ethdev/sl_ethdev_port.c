@@ -102,6 +102,7 @@ ethdev_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
 		return ret;
 	e->nb_txq = c->nb_txq;
 	e->started = true;
+	rte_eth_stats_reset(e->port_id); /* rx_drops count from this setup */
 	if (c->nb_txd == 0)
 		c->nb_txd = ETHDEV_DEFAULT_TXD;
 	return 0;
@@ -187,6 +188,25 @@ ethdev_xstats(void *dev, struct sl_port_stat *st, int max)
 	return k;
 }
 
+static uint16_t
+ethdev_rx_burst(void *dev, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rte_eth_rx_burst(((struct ethdev_port *)dev)->port_id, 0, pkts, n);
+}
+
+static void
+ethdev_rx_drops(void *dev, struct sl_port_rx_drops *d)
+{
+	struct rte_eth_stats st;
+
+	memset(d, 0, sizeof(*d));
+	if (rte_eth_stats_get(((struct ethdev_port *)dev)->port_id, &st) != 0)
+		return;
+	d->imissed = st.imissed;
+	d->ierrors = st.ierrors;
+	d->rx_nombuf = st.rx_nombuf;
+}
+
 static void
 ethdev_close(void *dev)
 {
@@ -209,6 +229,8 @@ static const struct sl_port_ops ethdev_ops = {
 	.stop = ethdev_stop,
 	.xstats = ethdev_xstats,
 	.close = ethdev_close,
+	.rx_burst = ethdev_rx_burst,
+	.rx_drops = ethdev_rx_drops,
 };
 
 int
@@ -236,6 +258,7 @@ sl_ethdev_port_open(uint16_t port_id, struct sl_port_info *info, const struct sl
 		mtu = RTE_ETHER_MTU;
 	info->max_frame = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
 	rte_eth_macaddr_get(port_id, &info->mac);
+	info->wire_to = -1;
 	if (rte_eth_link_get_nowait(port_id, &link) == 0 &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)

@@ -177,6 +177,7 @@ sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_in
 	info->max_frame = RTE_ETHER_MAX_LEN;
 	info->speed_mbps = (uint32_t)(conf->speed_bps / 1000000);
 	info->mac = (struct rte_ether_addr){ { 0x02, 0x51, 0xce, 0x00, 0x00, (uint8_t)idx } };
+	info->wire_to = conf->dut.port;
 	*ops = &sim_ops;
 	*dev = sp;
 	return 0;
