@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* CLI: help, start, stop, quit. */
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,8 +32,16 @@ cmd_start(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "not started: the program is quitting (a signal)");
 		return;
 	}
-	if (sl_session_start(cli->app) != 0)
-		sl_cli_error(cli, "not started: fix the configuration above and start again");
+	int ret = sl_session_start(cli->app);
+
+	if (ret == 0)
+		return;
+	/* A runtime failure (memory, a port) is not bad usage: remember which. */
+	if (ret != -EINVAL && cli->app->exit_code == SL_EXIT_OK)
+		cli->app->exit_code = SL_EXIT_RUNTIME;
+	sl_cli_error(cli, "not started: %s", ret == -EINVAL ?
+		     "fix the configuration above and start again" :
+		     "see the message above (resources: -m, lcores, ports)");
 }
 
 static void

@@ -75,6 +75,7 @@ port_xstats(const struct sl_app *app, uint16_t i)
 	if (st == NULL)
 		return;
 	n = p->ops->xstats(p->dev, st, n);
+	printf("port %u (%s, %s):\n", i, p->info.name, p->ops->kind);
 	for (int k = 0; k < n; k++)
 		printf("  %-32s %" PRIu64 "\n", st[k].name, st[k].value);
 	free(st);

@@ -123,14 +123,15 @@ run_cli(struct sl_app *a)
 	}
 	if (a->o.cmdline_file != NULL && sl_cli_file(&cli, a->o.cmdline_file) != 0) {
 		sl_cli_free(&cli);
-		return SL_EXIT_USAGE;
+		/* A line that could not run for lack of resources is exit 1, not 2. */
+		return a->exit_code == SL_EXIT_RUNTIME ? SL_EXIT_RUNTIME : SL_EXIT_USAGE;
 	}
 	if (a->o.interactive) {
 		if (!cli.quit && !sl_quitting())
 			sl_cli_interact(&cli, a->o.auto_start);
 	} else if (a->runs == 0 && !cli.quit && !sl_quitting()) {
 		if (sl_cli_line(&cli, "start") != 0)
-			code = SL_EXIT_USAGE;
+			code = a->exit_code == SL_EXIT_RUNTIME ? SL_EXIT_RUNTIME : SL_EXIT_USAGE;
 		sl_session_wait(a);
 		sl_cli_stop_run(&cli);
 	}

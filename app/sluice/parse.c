@@ -14,6 +14,44 @@
 
 #include "parse.h"
 
+/*
+ * A decimal number at *p, at most max (no sign, no wrap: sscanf's %u wraps
+ * 4294967297 to 1); advances *p. Returns 0, or -1 if there is none or it is
+ * too big.
+ */
+static int
+scan_uint(const char **p, unsigned long max, unsigned int *v)
+{
+	unsigned long x = 0;
+	const char *s = *p;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	for (; isdigit((unsigned char)*s); s++) {
+		x = x * 10 + (unsigned long)(*s - '0');
+		if (x > max)
+			return -1;
+	}
+	*v = (unsigned int)x;
+	*p = s;
+	return 0;
+}
+
+/* "LO-HI" or "LO" (hi = lo) followed by end or by stop; each at most max. */
+static int
+scan_range(const char **p, unsigned long max, unsigned int *lo, unsigned int *hi)
+{
+	if (scan_uint(p, max, lo) != 0)
+		return -1;
+	*hi = *lo;
+	if (**p == '-') {
+		(*p)++;
+		if (scan_uint(p, max, hi) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 sl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, size_t len)
 {
@@ -76,7 +114,6 @@ sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 	struct sl_stream_conf n = *c;
 	char buf[512], *save = NULL, *tok;
 	unsigned int lo, hi;
-	int k = 0;
 
 	if (strlen(arg) >= sizeof(buf)) {
 		snprintf(err, len, "list too long");
@@ -84,7 +121,9 @@ sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 	}
 	n.size_min = n.size_max = 0;
 	n.nb_sizes = 0;
-	if (sscanf(arg, "%u-%u%n", &lo, &hi, &k) == 2 && arg[k] == '\0') {
+	const char *q = arg;
+
+	if (strchr(arg, '-') != NULL && scan_range(&q, 100000, &lo, &hi) == 0 && *q == '\0') {
 		if (lo < SL_GEN_MIN_FRAME || hi > SL_GEN_MAX_FRAME || lo > hi) {
 			snprintf(err, len, "range %u-%u: give MIN-MAX within %d-%d", lo, hi,
 				 SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
@@ -241,14 +280,12 @@ sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err,
 	strcpy(buf, arg);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		unsigned int lo, hi, port, queue;
-		int n = 0;
+		const char *q = tok;
 
-		if (sscanf(tok, "%u-%u:%u.%u%n", &lo, &hi, &port, &queue, &n) == 4 &&
-		    tok[n] == '\0') {
-			/* range */
-		} else if (n = 0, sscanf(tok, "%u:%u.%u%n", &lo, &port, &queue, &n) == 3 &&
-			   tok[n] == '\0') {
-			hi = lo;
+		if (scan_range(&q, RTE_MAX_LCORE, &lo, &hi) == 0 && *q++ == ':' &&
+		    scan_uint(&q, SL_MAX_PORTS, &port) == 0 && *q++ == '.' &&
+		    scan_uint(&q, SL_MAX_TXQ, &queue) == 0 && *q == '\0') {
+			/* lcores:port.queue */
 		} else {
 			snprintf(err, len, "'%s' is not LCORES:PORT.QUEUE (e.g. 1-2:0.0)", tok);
 			return -EINVAL;
@@ -297,12 +334,10 @@ sl_parse_ports(const char *arg, bool *set, char *err, size_t len)
 	strcpy(buf, arg);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		unsigned int lo, hi;
-		int k = 0;
+		const char *q = tok;
 
-		if (sscanf(tok, "%u-%u%n", &lo, &hi, &k) == 2 && tok[k] == '\0') {
-			/* a range */
-		} else if (k = 0, sscanf(tok, "%u%n", &lo, &k) == 1 && tok[k] == '\0') {
-			hi = lo;
+		if (scan_range(&q, SL_MAX_PORTS, &lo, &hi) == 0 && *q == '\0') {
+			/* a port or a range */
 		} else {
 			snprintf(err, len, "'%s' is not a port or a range (e.g. 0,1 or 0-3)", tok);
 			return -EINVAL;

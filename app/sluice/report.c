@@ -41,8 +41,10 @@ sl_report_txq_stats(const struct sl_app *app, const struct sl_app_txq *aq,
 		const struct sl_worker *w = app->workers[i];
 
 		for (uint16_t t = 0; t < w->nb_targets; t++)
-			if (w->t[t].txq == aq->txq)
+			if (w->t[t].txq == aq->txq) {
 				st->tx_packets += SL_CNT_READ(w->t[t].direct_sent);
+				st->tx_bytes += SL_CNT_READ(w->t[t].direct_bytes);
+			}
 	}
 }
 

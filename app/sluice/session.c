@@ -102,6 +102,12 @@ map_apply(struct sl_app *app)
 			       "lcores with -l or --lcores)", e->lcore, rte_get_main_lcore());
 			return -EINVAL;
 		}
+		if (e->queue >= SL_MAX_TXQ) {
+			sl_err("lcore %u would send on queue %u of port %u: at most %d queues per "
+			       "port; give a --map that shares queues (e.g. 1-%u:%u.0)", e->lcore,
+			       e->queue, e->port, SL_MAX_TXQ, e->lcore, e->port);
+			return -EINVAL;
+		}
 		if (e->port >= app->ports.n) {
 			sl_err("--map: port %u does not exist (there are %u port(s), 0..%u)", e->port,
 			       app->ports.n, app->ports.n - 1);
@@ -454,7 +460,7 @@ rx_drain(struct sl_app *app)
 static void
 session_release(struct sl_app *app)
 {
-	rte_spinlock_lock(&app->tel_lock);
+	pthread_mutex_lock(&app->tel_lock);
 	sl_ports_txqs_free(&app->ports);
 	for (uint16_t r = 0; r < SL_MAX_PORTS; r++) {
 		sl_rx_free(app->rx[r]);
@@ -472,7 +478,8 @@ session_release(struct sl_app *app)
 	app->nb_workers = 0;
 	app->discarded = 0;
 	app->pool_in_use = 0;
-	rte_spinlock_unlock(&app->tel_lock);
+	app->start_tsc = app->end_tsc = 0; /* show port stats: no run until the next start */
+	pthread_mutex_unlock(&app->tel_lock);
 }
 
 /* Build a run: map, streams, ports, queues, workers. The caller holds tel_lock. */
@@ -507,7 +514,7 @@ session_build(struct sl_app *app)
 int
 sl_session_open(struct sl_app *app)
 {
-	rte_spinlock_init(&app->tel_lock);
+	pthread_mutex_init(&app->tel_lock, NULL);
 	if (sl_ports_open(&app->ports, &app->o) != 0)
 		return SL_EXIT_RUNTIME;
 	sl_telemetry_init(app);
@@ -522,9 +529,9 @@ sl_session_start(struct sl_app *app)
 	int ret;
 
 	session_release(app);
-	rte_spinlock_lock(&app->tel_lock);
+	pthread_mutex_lock(&app->tel_lock);
 	ret = session_build(app);
-	rte_spinlock_unlock(&app->tel_lock);
+	pthread_mutex_unlock(&app->tel_lock);
 	if (ret != 0) {
 		session_release(app);
 		sl_ports_stop(&app->ports);
@@ -651,7 +658,7 @@ sl_session_close(struct sl_app *app)
 	if (app->running)
 		sl_session_stop(app);
 	session_release(app);
-	rte_spinlock_lock(&app->tel_lock);
+	pthread_mutex_lock(&app->tel_lock);
 	sl_ports_close(&app->ports);
-	rte_spinlock_unlock(&app->tel_lock);
+	pthread_mutex_unlock(&app->tel_lock);
 }

@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #include <rte_lcore.h>
-#include <rte_spinlock.h>
+#include <pthread.h>
 
 #include "opts.h"
 #include "ports.h"
@@ -63,7 +63,9 @@ struct sl_app {
 	uint64_t discarded;          /* frames drivers freed at quiesce, never sent */
 	bool running;
 	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
-	rte_spinlock_t tel_lock;
+	/* A sleeping lock: a start can hold it for a while (port setup, pool
+	 * filling), and a telemetry reader must not spin on a 2-CPU machine. */
+	pthread_mutex_t tel_lock;
 	unsigned int runs;           /* runs started */
 	uint8_t run_tag;             /* this run's tag in the signature */
 	uint64_t next_stats;         /* TSC of the next live stats line */

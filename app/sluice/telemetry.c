@@ -38,9 +38,9 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	RTE_SET_USED(cmd);
 	RTE_SET_USED(params);
-	rte_spinlock_lock(&tel_app->tel_lock);
+	pthread_mutex_lock(&tel_app->tel_lock);
 	sl_report_totals(tel_app, &all);
-	rte_spinlock_unlock(&tel_app->tel_lock);
+	pthread_mutex_unlock(&tel_app->tel_lock);
 	rte_tel_data_start_dict(d);
 	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
 		rte_tel_data_add_dict_u64(d, c->name, sl_counter_get(c, &all));
@@ -66,9 +66,9 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
 	p = &tel_app->ports.p[port];
-	rte_spinlock_lock(&tel_app->tel_lock);
+	pthread_mutex_lock(&tel_app->tel_lock);
 	sl_report_port_totals(tel_app, port, &pt);
-	rte_spinlock_unlock(&tel_app->tel_lock);
+	pthread_mutex_unlock(&tel_app->tel_lock);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", p->info.name);
 	rte_tel_data_add_dict_string(d, "driver", p->info.driver);
@@ -89,7 +89,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 		return -EINVAL;
 	p = &tel_app->ports.p[port];
 	rte_tel_data_start_dict(d);
-	rte_spinlock_lock(&tel_app->tel_lock);
+	pthread_mutex_lock(&tel_app->tel_lock);
 	for (uint16_t q = 0; q < p->nb_txq; q++) {
 		struct rte_tel_data *c;
 		struct sl_txq_stats st;
@@ -106,7 +106,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(name, sizeof(name), "%u", q);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
-	rte_spinlock_unlock(&tel_app->tel_lock);
+	pthread_mutex_unlock(&tel_app->tel_lock);
 	return 0;
 }
 

@@ -84,10 +84,17 @@ worker_loop(struct sl_worker *w, const bool direct)
 					t->quota -= n;
 			}
 			if (direct) {
-				/* Packets only, as a plain loop would count them. */
+				/* Bytes as the engine counts them: summed while ours. */
+				uint64_t b = t->pend_off == 0 ? t->gen.bytes :
+					sl_xmit_bytes(t->pending + t->pend_off, t->pend_n);
+
 				k = t->tx_burst(t->dev, t->queue, t->pending + t->pend_off,
 						t->pend_n);
+				if (k != t->pend_n)
+					b -= sl_xmit_bytes(t->pending + t->pend_off + k,
+							   t->pend_n - k);
 				SL_CNT_ADD(t->direct_sent, k);
+				SL_CNT_ADD(t->direct_bytes, b);
 			}
 			else if (t->pend_off == 0)
 				k = sl_xmit_sized(t->txq, t->pending, t->pend_n, t->gen.bytes);

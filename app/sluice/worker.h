@@ -40,6 +40,7 @@ struct sl_target {
 	/* Single writer: this worker. */
 	uint64_t generated;          /* taken by the engine (or the direct call) */
 	uint64_t direct_sent;        /* --xmit direct: taken by the port's burst call */
+	uint64_t direct_bytes;       /* and their bytes */
 	uint64_t unsent;             /* built but never taken, freed at stop */
 };
 

@@ -79,6 +79,17 @@ test_sizes_fields_maps(void)
 	  m[2].lcore == 3 && m[3].port == 1 && m[3].queue == 2, "%s", err);
 	T(sl_parse_map(m, &nb, "3-1:0.0", err, sizeof(err)) != 0 && nb == 4, "reversed range");
 	T(sl_parse_map(m, &nb, "1:0", err, sizeof(err)) != 0, "no queue");
+	/* sscanf's %u wrapped these to 1 and 64 (review finding): refused now. */
+	T(sl_parse_map(m, &nb, "4294967297:0.0", err, sizeof(err)) != 0 && nb == 4, "lcore wraps");
+	T(sl_parse_sizes(&c, "64-4294967360", err, sizeof(err)) != 0, "size range wraps");
+	{
+		bool ports[SL_MAX_PORTS];
+
+		T(sl_parse_ports("0,2-3", ports, err, sizeof(err)) == 0 && ports[0] && !ports[1] &&
+		  ports[3], "ports");
+		T(sl_parse_ports("4294967296", ports, err, sizeof(err)) != 0, "port wraps");
+		T(sl_parse_ports("32", ports, err, sizeof(err)) != 0, "port 32");
+	}
 }
 
 static void

@@ -19,6 +19,7 @@ bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
 eal=(--no-huge -m 256 --no-pci --log-level lib.eal:warning)
 n=0
 pfx() { n=$((n + 1)); prefix=sls$$x$n; prefixes+=("$prefix"); }
+jqe() { jq -e "$@" >/dev/null; } # a jq condition as a check (its output hidden, not check's)
 
 # (a) --json /dev/full: fopen succeeds, the write fails at the end.
 json_path() { # NAME JSON EXPECTED-RC INPUT-MODE ARGS...
@@ -54,7 +55,7 @@ grep -q "write failed" "$T/a.out" && ok "(a) the failed write is named" ||
 
 # (b) 50 starts and stops under a telemetry client that never pauses.
 {
-	echo "set count 20000"
+	echo "set duration 0.05"
 	for _ in $(seq 50); do echo start; done
 } >"$T/fifty.cmd"
 pfx
@@ -123,20 +124,32 @@ check "(d) JSON [$js] == telemetry [$tel]" test "$js" = "$tel"
 check "(d) JSON [$js] == show txq stats [$show]" test "$js" = "$show"
 check "(d) JSON [$js] == summary [$sumpk $sum]" test "$js" = "$sumpk $sum"
 check "(d) the run sent its count and shared the queue: $(jq -c '.txqs[0] | [.tx_packets, .collisions]' "$T/d.json")" \
-	jq -e '.txqs[0].tx_packets == 300000 and .txqs[0].collisions > 0' "$T/d.json" >/dev/null
+	jqe '.txqs[0].tx_packets == 300000 and .txqs[0].collisions > 0' "$T/d.json"
 
 # (e) --xmit direct.
 pfx
 timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 --file-prefix "$prefix" -- \
 	--xmit direct --count 100000 --json "$T/e.json" >"$T/e.out" 2>&1 && rc=0 || rc=$?
-check "(e) --xmit direct: exit $rc, tx $(jq .totals.tx_packets "$T/e.json" 2>/dev/null), conserved" \
-	jq -e '.totals.tx_packets == 100000 and .totals.conserved and .txqs[0].tx_packets == 100000 and .totals.mempool_in_use == 0' "$T/e.json" >/dev/null
+check "(e) --xmit direct: exit $rc, tx $(jq -c '[.totals.tx_packets, .totals.tx_bytes]' "$T/e.json" 2>/dev/null) (bytes counted too), conserved" \
+	jqe '.totals.tx_packets == 100000 and .totals.tx_bytes == 6000000 and .totals.conserved and .txqs[0].tx_packets == 100000 and .totals.mempool_in_use == 0' "$T/e.json"
 pfx
 timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G --xmit direct \
 	--count 10 >"$T/e2.out" 2>&1 && rc=0 || rc=$?
 check "(e) --xmit direct on a sim: exit $rc, $(grep -o 'sluice: --xmit direct.*simulated' "$T/e2.out" | head -1)" \
 	grep -q "sluice: --xmit direct: port 0 queue 0 is simulated" "$T/e2.out"
 test "$rc" = 2 || ko "(e) --xmit direct on a sim: exit $rc, want 2"
+
+# (f) A start that fails for lack of resources is exit 1 on every path, not 2.
+for how in plain file; do
+	pfx
+	args=(-- --duration 0.1)
+	[ $how = file ] && args=(-- --cmdline-file "$T/start.cmd")
+	timeout 30 "$bin" --no-huge -m 64 --no-pci -l 0-1 --log-level '*:error' --file-prefix "$prefix" \
+		--vdev net_null0 --vdev net_null1 --vdev net_null2 --vdev net_null3 "${args[@]}" \
+		>"$T/f.out" 2>&1 && rc=0 || rc=$?
+	check "(f) $how: out of memory at start: exit $rc (want 1): $(grep -m1 'sluice:' "$T/f.out")" \
+		test "$rc" = 1
+done
 
 echo "test_session: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -24,9 +24,19 @@ struct ethdev_port {
 	uint16_t port_id;
 	uint16_t nb_txq;
 	bool started;
-	struct rte_mempool *rx_pool;
+	struct rte_mempool *rx_pool;   /* its socket's shared pool (rx_pools) */
 	struct sl_ethdev_txq *txqs;
 };
+
+/*
+ * The RX pools, one per NUMA socket, shared by the ports on it (as before the
+ * port table: one pool, not one per port, so many ports still fit in -m).
+ * Control path only (setup and close are never concurrent).
+ */
+static struct {
+	struct rte_mempool *mp;
+	unsigned int users;
+} rx_pools[RTE_MAX_NUMA_NODES + 1];
 
 /*
  * The pool for the one RX queue PMDs want. Its objects are packed in one
@@ -37,7 +47,7 @@ struct ethdev_port {
  * Sized for af_xdp's fill ring (2 x 2048).
  */
 static struct rte_mempool *
-rx_pool_create(uint16_t port_id, int socket)
+rx_pool_create(unsigned int port_id, int socket)
 {
 	struct rte_pktmbuf_pool_private priv = {
 		.mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
@@ -45,7 +55,7 @@ rx_pool_create(uint16_t port_id, int socket)
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct rte_mempool *mp;
 
-	snprintf(name, sizeof(name), "sl_rx%u", port_id);
+	snprintf(name, sizeof(name), "sl_rx_s%u", port_id);
 	mp = rte_mempool_create_empty(name, 8191, sizeof(struct rte_mbuf) +
 				      RTE_MBUF_DEFAULT_BUF_SIZE, 0, sizeof(priv), socket,
 				      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
@@ -76,7 +86,13 @@ ethdev_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
 
 	ethdev_stop(e);
 	if (e->rx_pool == NULL) {
-		e->rx_pool = rx_pool_create(e->port_id, socket < 0 ? SOCKET_ID_ANY : socket);
+		unsigned int k = socket < 0 ? RTE_MAX_NUMA_NODES : (unsigned int)socket;
+
+		if (rx_pools[k].mp == NULL)
+			rx_pools[k].mp = rx_pool_create(k, socket < 0 ? SOCKET_ID_ANY : socket);
+		if (rx_pools[k].mp != NULL)
+			rx_pools[k].users++;
+		e->rx_pool = rx_pools[k].mp;
 		if (e->rx_pool == NULL) {
 			snprintf(err, len, "port %u: cannot create its RX pool (%s): give EAL more "
 				 "memory (-m 512)", e->port_id, rte_strerror(rte_errno));
@@ -161,6 +177,18 @@ ethdev_stop(void *dev)
 	if (!e->started)
 		return;
 	ethdev_kick(e);
+	/*
+	 * Frames still waiting to be received belong to the run's pools (a
+	 * net_ring port loops its TX into its RX): free them before the pools go.
+	 */
+	for (int i = 0; i < 4096; i++) {
+		struct rte_mbuf *pkts[64];
+		uint16_t n = rte_eth_rx_burst(e->port_id, 0, pkts, RTE_DIM(pkts));
+
+		if (n == 0)
+			break;
+		rte_pktmbuf_free_bulk(pkts, n);
+	}
 	rte_eth_dev_stop(e->port_id);
 	e->started = false;
 }
@@ -214,7 +242,11 @@ ethdev_close(void *dev)
 
 	ethdev_stop(e);
 	rte_eth_dev_close(e->port_id);
-	rte_mempool_free(e->rx_pool);
+	for (unsigned int k = 0; k < RTE_DIM(rx_pools); k++)
+		if (e->rx_pool != NULL && rx_pools[k].mp == e->rx_pool && --rx_pools[k].users == 0) {
+			rte_mempool_free(rx_pools[k].mp);
+			rx_pools[k].mp = NULL;
+		}
 	free(e->txqs);
 	free(e);
 }
