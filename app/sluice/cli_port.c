@@ -81,6 +81,25 @@ cmd_clear_stats(struct sl_cli *cli, int argc, char **argv)
 	}
 }
 
+static void
+cmd_clear_stream(struct sl_cli *cli, int argc, char **argv)
+{
+	struct sl_app *app = cli->app;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	for (uint16_t s = 0; s < app->ports.n; s++)
+		for (int r = 0; r < app->ports.n; r++) {
+			struct sl_stream_result res;
+
+			if (app->rx[r] == NULL)
+				continue;
+			sl_report_stream(app, s, r, &res);
+			app->rx_base[s][r] = (struct sl_stream_base){ res.tx, res.st.rx, res.unique,
+				res.st.duplicates, res.st.reordered, res.st.late };
+		}
+}
+
 const struct sl_cmd sl_cmds_port[] = {
 	{ "port start|stop <port>", cmd_port_startstop,
 	  "use a port (or all) in the next start, or leave it out", "port" },
@@ -88,5 +107,8 @@ const struct sl_cmd sl_cmds_port[] = {
 	  "TX queues, descriptors, or LLTX on|off|auto of a port (or all); needs stopped traffic",
 	  "port" },
 	{ "clear port stats <port>", cmd_clear_stats, "count from zero again (port or all)", "port" },
+	{ "clear stream stats", cmd_clear_stream,
+	  "show stream stats counts from zero again (the summary and JSON keep the whole run)",
+	  "port" },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -57,6 +57,19 @@ port_stats(const struct sl_app *app, uint16_t i)
 		printf(" (%.1f%% of line)", sl_wire_l1_bits(pkts, bytes) / d /
 		       (p->info.speed_mbps * 1e4));
 	printf("%s\n", app->running ? "" : " (last run)");
+	if (app->rx[i] != NULL) {
+		struct sl_port_rx_drops dr = { 0 };
+		struct sl_rx_port_stats rs;
+
+		sl_rx_port_stats(app->rx[i], &rs);
+		if (p->ops->rx_drops != NULL)
+			p->ops->rx_drops(p->dev, &dr);
+		printf("port %u: rx %" PRIu64 " pkts %" PRIu64 " bytes, signed %" PRIu64 " foreign %"
+		       PRIu64 " bad_signature %" PRIu64 " stale %" PRIu64 "; the port's own drops: "
+		       "imissed %" PRIu64 " ierrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", i, rs.frames,
+		       rs.bytes, rs.rx, rs.foreign, rs.bad_signature, rs.stale, dr.imissed, dr.ierrors,
+		       dr.rx_nombuf);
+	}
 }
 
 static void
@@ -146,6 +159,79 @@ cmd_show_txq(struct sl_cli *cli, int argc, char **argv)
 	}
 	if (!any)
 		printf("(no queues yet: start builds them)\n");
+}
+
+/* show stream stats [<id>] and show latency [<id>]: per stream, where it arrived. */
+static void
+stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
+{
+	const struct sl_app *app = cli->app;
+	int want = -1, shown = 0;
+
+	if (argc > (latency ? 2 : 3) && strcmp(argv[argc - 1], "all") != 0) {
+		uint64_t v;
+
+		if (sl_cli_u64(cli, "stream", argv[argc - 1], 0, app->ports.n - 1, &v) != 0)
+			return;
+		want = (int)v;
+	}
+	for (uint16_t s = 0; s < app->ports.n; s++) {
+		if (want >= 0 && want != s)
+			continue;
+		for (int r = 0; r < app->ports.n; r++) {
+			struct sl_stream_result res;
+			uint64_t *h;
+
+			if (app->rx[r] == NULL)
+				continue;
+			sl_report_stream(app, s, r, &res);
+			if (res.st.rx == 0)
+				continue;
+			shown++;
+			if (!latency) {
+				const struct sl_stream_base *b = &app->rx_base[s][r];
+				uint64_t tx = res.tx - b->tx, unique = res.unique - b->unique;
+				int64_t lost = (int64_t)tx - (int64_t)unique;
+
+				printf("stream %u: port %u -> %d  tx %" PRIu64 " rx %" PRIu64 " unique %"
+				       PRIu64 " lost %" PRId64 " (%.4g%%) dup %" PRIu64 " reordered %"
+				       PRIu64 " late %" PRIu64 "%s\n", s, s, r, tx, res.st.rx - b->rx, unique,
+				       lost, tx != 0 ? (double)lost / tx * 100 : 0,
+				       res.st.duplicates - b->duplicates, res.st.reordered - b->reordered,
+				       res.st.late - b->late, b->tx != 0 || b->rx != 0 ?
+				       " (since the clear; in flight counts as lost until it arrives)" : "");
+				continue;
+			}
+			h = calloc(SL_HIST_BUCKETS, sizeof(*h));
+			if (h == NULL)
+				return;
+			sl_rx_stream_hist(app->rx[r], s, h);
+			printf("stream %u: port %u -> %d latency (TSC clock, us): samples %" PRIu64
+			       " min %.3f mean %.3f p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f p99.99 %.3f "
+			       "max %.3f jitter %.3f\n", s, s, r, res.st.lat_count, res.st.lat_min / 1e3,
+			       res.st.lat_count ? res.st.lat_sum / res.st.lat_count / 1e3 : 0,
+			       sl_rx_hist_quantile(h, 0.5) / 1e3, sl_rx_hist_quantile(h, 0.9) / 1e3,
+			       sl_rx_hist_quantile(h, 0.99) / 1e3, sl_rx_hist_quantile(h, 0.999) / 1e3,
+			       sl_rx_hist_quantile(h, 0.9999) / 1e3, res.st.lat_max / 1e3,
+			       res.st.jitter_ns / 1e3);
+			free(h);
+		}
+	}
+	if (shown == 0)
+		printf("(nothing received%s: give --rx, or address a stream to a receiving port)\n",
+		       want >= 0 ? " on that stream" : "");
+}
+
+static void
+cmd_show_stream(struct sl_cli *cli, int argc, char **argv)
+{
+	stream_lines(cli, argc, argv, false);
+}
+
+static void
+cmd_show_latency(struct sl_cli *cli, int argc, char **argv)
+{
+	stream_lines(cli, argc, argv, true);
 }
 
 static void show_streams(const struct sl_opts *o, const struct sl_stream_conf *c, char *a,
@@ -247,6 +333,11 @@ const struct sl_cmd sl_cmds_show[] = {
 	{ "show txq stats [<port>]", cmd_show_txq,
 	  "per queue: mode, lcores, pkts, busy, collisions, requeued, backlog, dropped; <port> or all",
 	  "show" },
+	{ "show stream stats [<stream>]", cmd_show_stream,
+	  "per stream and receiving port: tx, rx, unique, lost, dup, reordered, late; <stream> or all",
+	  "show" },
+	{ "show latency [<stream>]", cmd_show_latency,
+	  "per stream and receiving port: latency min, mean, p50..p99.99, max, jitter (us)", "show" },
 	{ "show config [<what>]", cmd_show_config,
 	  "the configuration the next start uses: map, streams, ports, or all (default)", "show" },
 	{ NULL, NULL, NULL, NULL },

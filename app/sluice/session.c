@@ -467,6 +467,7 @@ session_release(struct sl_app *app)
 		app->rx[r] = NULL;
 		app->rx_lcore[r] = -1;
 	}
+	memset(app->rx_base, 0, sizeof(app->rx_base));
 	for (uint16_t i = 0; i < app->nb_workers; i++) {
 		struct sl_worker *w = app->workers[i];
 

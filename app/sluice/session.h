@@ -75,6 +75,10 @@ struct sl_app {
 	int16_t rx_lcore[SL_MAX_PORTS];  /* -1: not received */
 	bool rx_dedicated[SL_MAX_PORTS]; /* polled by a lcore that sends nothing */
 	uint64_t drain_end_tsc;          /* when the drain at stop ended */
+	/* clear stream stats: the view's baseline per (stream, receiving port). */
+	struct sl_stream_base {
+		uint64_t tx, rx, unique, duplicates, reordered, late;
+	} rx_base[SL_MAX_PORTS][SL_MAX_PORTS];
 };
 
 /* Open the ports and register telemetry; 0, or an exit code (message printed). */

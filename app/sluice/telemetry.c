@@ -110,6 +110,50 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* /sluice/streams: the stream ids; with an id: its results where it arrived. */
+static int
+tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	int s;
+
+	RTE_SET_USED(cmd);
+	if (params == NULL || *params == '\0') {
+		rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
+		for (uint16_t i = 0; i < tel_app->ports.n; i++)
+			rte_tel_data_add_array_u64(d, i);
+		return 0;
+	}
+	if (tel_port(params, &s) != 0)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&tel_app->tel_lock);
+	for (int r = 0; r < tel_app->ports.n; r++) {
+		struct sl_stream_result res;
+		struct rte_tel_data *c;
+		char name[16];
+
+		if (tel_app->rx[r] == NULL)
+			continue;
+		sl_report_stream(tel_app, (uint16_t)s, r, &res);
+		if (res.st.rx == 0 || (c = rte_tel_data_alloc()) == NULL)
+			continue;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_u64(c, "tx_packets", res.tx);
+		rte_tel_data_add_dict_u64(c, "rx_packets", res.st.rx);
+		rte_tel_data_add_dict_u64(c, "unique", res.unique);
+		rte_tel_data_add_dict_int(c, "lost", (int)RTE_MIN(res.lost, (int64_t)INT32_MAX));
+		rte_tel_data_add_dict_u64(c, "duplicates", res.st.duplicates);
+		rte_tel_data_add_dict_u64(c, "reordered", res.st.reordered);
+		rte_tel_data_add_dict_u64(c, "late", res.st.late);
+		rte_tel_data_add_dict_u64(c, "latency_min_ns", res.st.lat_min);
+		rte_tel_data_add_dict_u64(c, "latency_max_ns", res.st.lat_max);
+		snprintf(name, sizeof(name), "rx_port_%d", r);
+		rte_tel_data_add_dict_container(d, name, c, 0);
+	}
+	pthread_mutex_unlock(&tel_app->tel_lock);
+	return 0;
+}
+
 void
 sl_telemetry_init(struct sl_app *app)
 {
@@ -118,6 +162,9 @@ sl_telemetry_init(struct sl_app *app)
 				   "Sluice totals: generated, tx_packets, tx_bytes, dropped, backlog");
 	rte_telemetry_register_cmd("/sluice/ports", tel_ports,
 				   "Sluice ports; with a port id: its TX counters. Parameters: int port_id");
+	rte_telemetry_register_cmd("/sluice/streams", tel_streams,
+				   "Sluice streams; with a stream id: its results at each receiving port. "
+				   "Parameters: int stream_id");
 	rte_telemetry_register_cmd("/sluice/txqs", tel_txqs,
 				   "Sluice TX queues of a port: mode and counters. Parameters: int port_id");
 }
