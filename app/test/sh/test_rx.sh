@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# test_rx.sh - the receive side end to end on net_ring (a port's TX comes
+# back on its own RX): every frame counted exactly, with a dedicated RX lcore
+# and with the TX worker polling RX between bursts, one producer and three
+# sharing a queue (the engine's order makes reordered == 0 meaningful); the
+# JSON, the summary, the prompt and telemetry carry the results; bad RX
+# options are refused with exit 2 and nothing run.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
+eal=(--no-huge -m 512 --no-pci --log-level '*:error')
+n=0
+pfx() { n=$((n + 1)); prefix=slr$$x$n; prefixes+=("$prefix"); }
+jqe() { jq -e "$@" >/dev/null; }
+j() { jq -c "$1" "$T/r.json"; }
+
+# ring NAME LCORES SLUICE-OPTS...: a run on net_ring0 with --json; rc in $rc.
+ring() {
+	local name=$1 lcores=$2
+	shift 2
+	pfx
+	rm -f "$T/r.json"
+	timeout 60 "$bin" "${eal[@]}" --lcores "$lcores" --vdev net_ring0 --file-prefix "$prefix" \
+		-- --rx 0 --json "$T/r.json" "$@" >"$T/r.out" 2>&1 && rc=0 || rc=$?
+	if [ ! -s "$T/r.json" ]; then
+		ko "$name: no JSON (exit $rc): $(grep -m2 sluice: "$T/r.out" || tail -2 "$T/r.out")"
+		return 1
+	fi
+}
+exact() { # NAME COUNT: the run of $T/r.json counted every frame, once
+	local name=$1 count=$2
+	check "$name: exit $rc, stream $(j '.streams[0] | [.tx_packets, .rx_packets, .lost, .duplicates, .reordered, .late]') (tx rx lost dup reordered late)" \
+		jqe --argjson c "$count" '.streams[0] | .tx_packets == $c and .rx_packets == $c and .unique == $c and .lost == 0 and .duplicates == 0 and .reordered == 0 and .late == 0' "$T/r.json"
+	check "$name: port rx $(j '.ports[0] | [.rx_packets, .rx_signed, .rx_foreign, .rx_bad_signature, .rx_stale]') (frames signed foreign bad stale)" \
+		jqe --argjson c "$count" '.ports[0] | .rx_packets == $c and .rx_signed == $c and .rx_foreign == 0 and .rx_bad_signature == 0 and .rx_stale == 0' "$T/r.json"
+	check "$name: latency samples $(j '.streams[0].latency_ns | [.samples, .min, .p50, .p99, .max]'), buckets sum to them" \
+		jqe --argjson c "$count" '.streams[0].latency_ns | .samples == $c and .min > 0 and .min <= .p50 and .p50 <= .p99 and .p99 <= .max and ([.buckets[][1]] | add) == $c' "$T/r.json"
+	check "$name: TX conserved, mbufs back, verdict line" \
+		eval "jqe '.totals.conserved and .totals.mempool_in_use == 0' '$T/r.json' && grep -q '^verdict: every frame sent arrived' '$T/r.out'"
+}
+
+# (a) A dedicated RX lcore (lcore 2: the map leaves it spare).
+if ring "(a) dedicated RX lcore" '0,1,2@1' --map 1:0.0 --count 500000; then
+	grep -q "rxq 0: analyzed by lcore 2 (dedicated)" "$T/r.out" && ok "(a) the RX map is shown at start" ||
+		ko "(a) no RX map line: $(grep rxq "$T/r.out")"
+	exact "(a) dedicated RX lcore" 500000
+fi
+# (b) No spare lcore: the TX worker polls RX between its bursts.
+if ring "(b) RX between TX bursts" '0-1' --count 500000; then
+	grep -q "rxq 0: analyzed by lcore 1 (between its TX bursts)" "$T/r.out" &&
+		ok "(b) the RX map says the worker polls between bursts" || ko "(b) $(grep rxq "$T/r.out")"
+	exact "(b) RX between TX bursts" 500000
+fi
+# (c) Three producers sharing one queue, RX on a fourth lcore: per-producer order kept.
+if ring "(c) three producers on one queue" '0,(1-3)@1,4@0' --map 1-3:0.0 --rxmap 4:0.0 --count 600000; then
+	exact "(c) three producers on one queue" 600000
+	check "(c) the queue was shared (mode locked, collisions $(j '.txqs[0].collisions'))" \
+		jqe '.txqs[0].mode == "locked"' "$T/r.json"
+fi
+# (d) A duration run of a few seconds with a rate: nothing lost either.
+if ring "(d) --duration 2 --rate 2Mpps" '0,1,2@1' --map 1:0.0 --duration 2 --rate 2Mpps; then
+	c=$(j .streams[0].tx_packets)
+	check "(d) --duration 2 --rate 2Mpps: sent $c (about 4,000,000)" test "$c" -gt 3800000 -a "$c" -le 4000001
+	exact "(d) --duration 2 --rate 2Mpps" "$c"
+fi
+
+# (e) The prompt and telemetry see the same stream results as the JSON.
+pfx
+{
+	sleep 1.5
+	echo "show stream stats 0"
+	echo "show latency 0"
+	sleep 2 # telemetry is read here
+	echo quit
+} | timeout 60 "$bin" "${eal[@]}" --lcores '0,1,2@1' --vdev net_ring0 --file-prefix "$prefix" -- \
+	--rx 0 --map 1:0.0 --count 300000 --json "$T/e.json" -i -a >"$T/e.out" 2>&1 &
+runner=$!
+sleep 2.5
+echo "/sluice/streams,0" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1 >"$T/e.tel" || true
+wait "$runner" || true
+check "(e) show stream stats: $(grep -m1 '^stream 0: port 0 -> 0  tx' "$T/e.out")" \
+	grep -q "^stream 0: port 0 -> 0  tx 300000 rx 300000 unique 300000 lost 0 " "$T/e.out"
+check "(e) show latency: $(grep -m1 'latency (TSC clock' "$T/e.out" | cut -c1-80)" \
+	grep -q "^stream 0: port 0 -> 0 latency (TSC clock, us): samples 300000 " "$T/e.out"
+check "(e) telemetry /sluice/streams,0: $(cat "$T/e.tel")" \
+	jqe '."/sluice/streams".rx_port_0 | .rx_packets == 300000 and .lost == 0' "$T/e.tel"
+
+# (f) Bad RX options: one line naming the option, exit 2, nothing run.
+bad() { # WHAT EXPECTED-TEXT SLUICE-OPTS...
+	local what=$1 text=$2
+	shift 2
+	pfx
+	timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev net_ring0 --file-prefix "$prefix" -- "$@" \
+		--count 1000 --json "$T/bad.json" >"$T/bad.out" 2>&1 && rc=0 || rc=$?
+	if [ "$rc" = 2 ] && grep -q -- "$text" "$T/bad.out" && ! grep -q "sluice summary" "$T/bad.out"; then
+		ok "(f) $what: exit 2, $(grep -m1 -- "$text" "$T/bad.out")"
+	else
+		ko "(f) $what: exit $rc, want 2 and '$text': $(grep -m2 sluice: "$T/bad.out")"
+	fi
+}
+bad "--rx 3 (one port)" "sluice: --rx: port 3 does not exist" --rx 3
+bad "--rx x" "sluice: --rx:" --rx x
+bad "--rxmap 7:0.0 (not a worker)" "sluice: --rxmap: lcore 7 is not a worker lcore" --rx 0 --rxmap 7:0.0
+bad "--rxmap 1:0.1 (queue 1)" "sluice: --rxmap: port 0 queue 1: a port receives on queue 0 only" --rxmap 1:0.1
+bad "--rxmap 1:4.0 (no port 4)" "sluice: --rxmap: port 4 does not exist" --rx 0 --rxmap 1:4.0
+bad "--drain 61" "sluice: --drain: '61' is not a number of seconds from 0 to 60" --drain 61
+bad "--drain -1" "sluice: --drain:" --drain -1
+
+echo "test_rx: $pass passed, $fail failed"
+[ "$fail" = 0 ]
