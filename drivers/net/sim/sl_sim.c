@@ -246,14 +246,14 @@ dut_flow(struct sim_dut_q *m, uint32_t key, bool *created)
 			rte_free(m->flows);
 			m->flows = nf;
 			m->flow_mask = nsize - 1;
-		} else if (m->nb_flows == m->flow_mask) {
-			return NULL; /* full and no memory: not followed */
 		}
 	}
 	h = (key * UINT32_C(0x9e3779b1)) & m->flow_mask;
 	while (m->flows[h].key != 0 && m->flows[h].key != key)
 		h = (h + 1) & m->flow_mask;
 	*created = m->flows[h].key == 0;
+	if (*created && m->nb_flows == m->flow_mask)
+		return NULL; /* no memory to grow, one free slot left: a new flow is not followed */
 	if (*created) {
 		m->flows[h].key = key;
 		m->flows[h].max = 0;
