@@ -173,6 +173,69 @@ test_options(void)
 	T(sl_opts_parse(&o, 2, extra) == SL_OPTS_ERROR, "stray argument");
 }
 
+/* --sim 10G,dut=PORT,...: the DUT model's spec (sl_parse_sim). */
+static void
+test_sim_dut(void)
+{
+	struct sl_sim_conf c;
+	char err[256];
+	const struct {
+		const char *spec, *want; /* want: a piece of the error */
+	} bad[] = {
+		{ "10G,dut=0,foo=1", "unknown parameter 'foo=1'" },
+		{ "10G,dut=0,loss=1.5", "loss: '1.5' is not a probability" },
+		{ "10G,dut=0,loss=-0.1", "loss: '-0.1'" },
+		{ "10G,dut=0,dup=x", "dup: 'x'" },
+		{ "10G,dut=0,reorder=", "reorder: ''" },
+		{ "10G,dut=0,loss=nan", "loss: 'nan'" },
+		{ "10G,dut=0,capacity=5Gbps", "capacity: '5Gbps' is not a packet rate" },
+		{ "10G,dut=0,capacity=0pps", "capacity: '0pps'" },
+		{ "10G,dut=0,capacity=50%", "capacity: '50%'" },
+		{ "10G,dut=0,capacity=-5Mpps", "capacity: '-5Mpps'" },
+		{ "10G,dut=0,delay=-1", "delay: '-1'" },
+		{ "10G,dut=0,delay=1000001", "delay: '1000001'" },
+		{ "10G,dut=0,delay=10:2000000", "delay: '10:2000000'" },
+		{ "10G,dut=0,delay=10:", "delay: '10:'" },
+		{ "10G,dut=0,delay=5us", "delay: '5us'" },
+		{ "10G,dut=0,seed=-1", "seed: '-1'" },
+		{ "10G,dut=0,seed=18446744073709551616", "seed:" },
+		{ "10G,dut=-1", "dut: '-1'" },
+		{ "10G,dut=", "dut: ''" },
+		{ "10G,dut=32", "dut: '32'" },
+		{ "10G,dut=0,dut=1", "dut given twice" },
+		{ "10G,dut=0,loss=0.1,loss=0.2", "loss given twice" },
+		{ "10G,capacity=1Mpps", "capacity needs dut=PORT" },
+		{ "10G,loss=0.1", "loss needs dut=PORT" },
+		{ "10G,txd=64,delay=5", "delay needs dut=PORT" },
+		{ "10G,seed=7", "seed needs dut=PORT" },
+	};
+
+	c.speed_bps = 1;
+	T(sl_parse_sim("10G", &c, err, sizeof(err)) == 0 && c.dut.port == -1 &&
+	  c.dut.capacity_pps == 0 && c.dut.loss == 0 && c.dut.delay_ns == 0, "no dut");
+	T(sl_parse_sim("10G,dut=1,capacity=5Mpps,loss=0.01,dup=0.002,reorder=1,delay=50:10.5,"
+		       "seed=18446744073709551615", &c, err, sizeof(err)) == 0 &&
+	  c.dut.port == 1 && c.dut.capacity_pps == 5000000 && c.dut.loss == 0.01 &&
+	  c.dut.dup == 0.002 && c.dut.reorder == 1 && c.dut.delay_ns == 50000 &&
+	  c.dut.jitter_ns == 10500 && c.dut.seed == UINT64_MAX, "full spec: %s", err);
+	T(sl_parse_sim("10G,dut=0,capacity=800kpps", &c, err, sizeof(err)) == 0 &&
+	  c.dut.capacity_pps == 800000 && c.dut.jitter_ns == 0 && c.dut.seed == 0, "800kpps");
+	T(sl_parse_sim("10G,dut=0,capacity=1000pps,delay=0.5", &c, err, sizeof(err)) == 0 &&
+	  c.dut.capacity_pps == 1000 && c.dut.delay_ns == 500, "1000pps, 0.5 us");
+	T(sl_parse_sim("10G,dut=0,delay=1000000:1000000,loss=1,dup=0", &c, err, sizeof(err)) == 0 &&
+	  c.dut.delay_ns == 1000000000 && c.dut.jitter_ns == 1000000000 && c.dut.loss == 1,
+	  "1 s delay and jitter: %s", err);
+	T(sl_parse_sim("10G,txd=64,dut=0,verify=on", &c, err, sizeof(err)) == 0 && c.txd == 64 &&
+	  c.verify && c.dut.port == 0, "mixed with the wire's keys");
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		c.dut.port = 99;
+		err[0] = '\0';
+		T(sl_parse_sim(bad[i].spec, &c, err, sizeof(err)) != 0 && c.dut.port == 99 &&
+		  strstr(err, bad[i].want) != NULL, "'%s': got '%s', want '%s'", bad[i].spec, err,
+		  bad[i].want);
+	}
+}
+
 int
 main(void)
 {
@@ -180,6 +243,7 @@ main(void)
 	test_sizes_fields_maps();
 	test_rates();
 	test_options();
+	test_sim_dut();
 	printf("test_app: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }

@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -21,6 +22,9 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
+#include <rte_ring_peek.h>
 
 #include "sl_sig.h"
 #include "sl_stats.h"
@@ -49,8 +53,64 @@ struct sim_verify {
 	struct sim_flow flows[SIM_VERIFY_STREAMS][SL_SIG_MAX_PRODUCERS];
 };
 
+/* An element of an RX ring: a frame and the TSC at which it is delivered. */
+struct sim_rx_elem {
+	struct rte_mbuf *m;
+	uint64_t tsc;
+};
+
+struct sl_sim_rx {
+	struct rte_ring *ring;     /* MP enqueue, SC dequeue */
+	uint32_t on;               /* receiving this run */
+	uint64_t imissed;          /* atomic: refused by the ring or not receiving */
+	uint64_t received, flushed; /* by the consumer */
+};
+
+#define SIM_DUT_STAGE 64
+
+/* A (stream, producer) of the model: the highest sequence delivered. */
+struct dut_flow {
+	uint32_t key;  /* (stream << 8 | producer) + 1; 0: empty slot */
+	uint32_t max;
+};
+
+/* A delivery waiting to be enqueued, with what the accounting needs. */
+struct dut_meta {
+	uint64_t frame;   /* the model's frame number (copies share it) */
+	uint32_t key;     /* flow key, 0 when the frame has no valid signature */
+	uint32_t seq;
+};
+
+/* The model's state for one TX queue; written by the queue's user only. */
+struct sim_dut_q {
+	uint64_t rng;            /* splitmix64 state */
+	uint64_t tat;            /* GCRA theoretical arrival time, wire fixed point */
+	uint64_t last_tsc;       /* delivery time of the last delivery (FIFO) */
+	uint64_t frame_no, last_delivered_frame;
+	/* Reorder slot: a frame (with its copies) held behind the next one. */
+	struct rte_mbuf *slot;
+	uint32_t slot_copies;
+	struct dut_meta slot_meta;
+	uint64_t slot_tsc;       /* its own earliest delivery time (wire end + 0) */
+	/* Staged deliveries. */
+	uint32_t nb_stage;
+	struct sim_rx_elem stage[SIM_DUT_STAGE];
+	struct dut_meta stage_meta[SIM_DUT_STAGE];
+	/* Delivery times of frames enqueued, oldest first (for held). */
+	uint64_t *pend;
+	uint32_t pend_mask;
+	uint32_t pend_head, pend_tail; /* free running; tail written last (release) */
+	/* Flows: open addressing, linear probing, grown at half load. */
+	struct dut_flow *flows;
+	uint32_t flow_mask, nb_flows;
+	/* Counters (read relaxed by others). */
+	uint64_t in, enq, dropped_capacity, dropped_loss, dropped_full, duplicated, reordered;
+	uint64_t slot_held;
+};
+
 struct sim_txq {
 	struct sl_sim *sim;
+	struct sim_dut_q *dut; /* NULL: frames leaving the wire are freed */
 	uint32_t inside;  /* lltx off: entries in progress */
 	uint32_t lock;    /* lltx on: internal trylock */
 	uint32_t head, tail; /* free-running descriptor indexes */
@@ -70,10 +130,17 @@ struct sl_sim {
 	uint32_t txd;
 	uint16_t nb_txq;
 	bool lltx;
+	int socket_id;
 	uint32_t link_up;
 	uint32_t slowdown;
 	uint64_t wire_free __rte_cache_aligned; /* fixed point; CAS only */
 	uint64_t wire_idle;   /* fixed point: time the wire waited for frames (atomic add) */
+	struct sl_sim_dut dut;
+	struct sl_sim_rx *dut_rx; /* the receiving RX side, NULL: no model */
+	uint64_t dut_tol;     /* GCRA: tolerance (SL_SIM_DUT_BURST - 1 intervals), fixed point */
+	uint64_t dut_t;       /* GCRA: interval between frames of one queue, fixed point; 0: none */
+	uint64_t dut_delay;   /* TSC cycles */
+	uint64_t dut_jitter;  /* TSC cycles */
 	struct sim_txq q[];
 };
 
@@ -138,6 +205,199 @@ sim_verify(struct sl_sim *sim, struct sim_txq *q, const struct rte_mbuf *m, uint
 	}
 }
 
+/* ---- The DUT model ---- */
+
+static inline uint64_t
+dut_rand(struct sim_dut_q *m)
+{
+	uint64_t z = (m->rng += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* True with probability p (p 0: never, p 1: always). */
+static inline bool
+dut_chance(struct sim_dut_q *m, double p)
+{
+	return p > 0 && (double)(dut_rand(m) >> 11) * 0x1.0p-53 < p;
+}
+
+static struct dut_flow *
+dut_flow(struct sim_dut_q *m, uint32_t key, bool *created)
+{
+	uint32_t h;
+
+	if ((m->nb_flows + 1) * 2 > m->flow_mask + 1) {
+		/* Grow (rare: flows are streams x producers of this queue). */
+		uint32_t nsize = (m->flow_mask + 1) * 2;
+		struct dut_flow *nf = rte_zmalloc("sl_sim_flows", nsize * sizeof(*nf), 0);
+
+		if (nf != NULL) {
+			for (uint32_t i = 0; i <= m->flow_mask; i++) {
+				if (m->flows[i].key == 0)
+					continue;
+				h = (m->flows[i].key * UINT32_C(0x9e3779b1)) & (nsize - 1);
+				while (nf[h].key != 0)
+					h = (h + 1) & (nsize - 1);
+				nf[h] = m->flows[i];
+			}
+			rte_free(m->flows);
+			m->flows = nf;
+			m->flow_mask = nsize - 1;
+		}
+	}
+	h = (key * UINT32_C(0x9e3779b1)) & m->flow_mask;
+	while (m->flows[h].key != 0 && m->flows[h].key != key)
+		h = (h + 1) & m->flow_mask;
+	*created = m->flows[h].key == 0;
+	if (*created && m->nb_flows == m->flow_mask)
+		return NULL; /* no memory to grow, one free slot left: a new flow is not followed */
+	if (*created) {
+		m->flows[h].key = key;
+		m->flows[h].max = 0;
+		m->nb_flows++;
+	}
+	return &m->flows[h];
+}
+
+/* Enqueue the staged deliveries into the receiving ring and count them. */
+static void
+dut_flush(struct sl_sim *sim, struct sim_dut_q *m)
+{
+	struct sl_sim_rx *rx = sim->dut_rx;
+	uint32_t n = m->nb_stage, k = 0;
+	uint64_t now;
+
+	if (n == 0)
+		return;
+	if (__atomic_load_n(&rx->on, __ATOMIC_RELAXED))
+		k = rte_ring_mp_enqueue_burst_elem(rx->ring, m->stage, sizeof(m->stage[0]), n,
+						   NULL);
+	now = rte_rdtsc();
+	for (uint32_t i = 0; i < k; i++) {
+		const struct dut_meta *mt = &m->stage_meta[i];
+		uint32_t t = m->pend_tail;
+
+		if (mt->frame != m->last_delivered_frame && mt->key != 0) {
+			/* Not an extra copy: RFC 4737 against the flow's highest. */
+			bool first;
+			struct dut_flow *f = dut_flow(m, mt->key, &first);
+
+			if (f != NULL) {
+				if (first)
+					f->max = mt->seq;
+				else if ((int32_t)(mt->seq - f->max) < 0)
+					SL_CNT_ADD(m->reordered, 1);
+				else
+					f->max = mt->seq;
+			}
+		}
+		m->last_delivered_frame = mt->frame;
+		/* Record the delivery time; forget those already due if full. */
+		if (t - m->pend_head > m->pend_mask) {
+			while (m->pend_head != t && m->pend[m->pend_head & m->pend_mask] <= now)
+				m->pend_head++;
+			if (t - m->pend_head > m->pend_mask)
+				m->pend_head++; /* its frame was flushed from the ring */
+		}
+		m->pend[t & m->pend_mask] = m->stage[i].tsc;
+		__atomic_store_n(&m->pend_tail, t + 1, __ATOMIC_RELEASE);
+	}
+	SL_CNT_ADD(m->enq, k);
+	if (k < n) {
+		for (uint32_t i = k; i < n; i++)
+			rte_pktmbuf_free(m->stage[i].m);
+		SL_CNT_ADD(m->dropped_full, n - k);
+		__atomic_fetch_add(&rx->imissed, n - k, __ATOMIC_RELAXED);
+	}
+	m->nb_stage = 0;
+}
+
+/* Stage @p copies deliveries of m, each at its delay (FIFO kept). */
+static void
+dut_stage(struct sl_sim *sim, struct sim_dut_q *m, struct rte_mbuf *mb, uint32_t copies,
+	  const struct dut_meta *mt, uint64_t base_tsc)
+{
+	for (uint32_t c = 0; c < copies; c++) {
+		uint64_t t = base_tsc + sim->dut_delay;
+
+		if (sim->dut_jitter != 0)
+			t += (uint64_t)(((unsigned __int128)dut_rand(m) * (sim->dut_jitter + 1)) >> 64);
+		if (t < m->last_tsc)
+			t = m->last_tsc;
+		m->last_tsc = t;
+		if (m->nb_stage == SIM_DUT_STAGE)
+			dut_flush(sim, m);
+		m->stage[m->nb_stage] = (struct sim_rx_elem){ mb, t };
+		m->stage_meta[m->nb_stage] = *mt;
+		m->nb_stage++;
+	}
+}
+
+/* Release the reorder slot behind what was just staged. */
+static void
+dut_release_slot(struct sl_sim *sim, struct sim_dut_q *m)
+{
+	struct rte_mbuf *mb = m->slot;
+
+	if (mb == NULL)
+		return;
+	m->slot = NULL;
+	SL_CNT_ADD(m->slot_held, 0 - (uint64_t)m->slot_copies);
+	dut_stage(sim, m, mb, m->slot_copies, &m->slot_meta, m->slot_tsc);
+}
+
+/* A frame left the wire at fixed-point time @p done: through the model. */
+static void
+dut_in(struct sl_sim *sim, struct sim_dut_q *m, struct rte_mbuf *mb, uint64_t done)
+{
+	const struct sl_sim_dut *c = &sim->dut;
+	struct dut_meta mt = { .frame = ++m->frame_no };
+	struct sl_sig sig;
+	uint32_t copies = 1;
+
+	SL_CNT_ADD(m->in, 1);
+	/* 1. Capacity: GCRA, SL_SIM_DUT_BURST frames of tolerance. */
+	if (sim->dut_t != 0) {
+		if (m->tat > done + sim->dut_tol) {
+			SL_CNT_ADD(m->dropped_capacity, 1);
+			rte_pktmbuf_free(mb);
+			return;
+		}
+		m->tat = RTE_MAX(m->tat, done) + sim->dut_t;
+	}
+	/* 2. Loss. */
+	if (dut_chance(m, c->loss)) {
+		SL_CNT_ADD(m->dropped_loss, 1);
+		rte_pktmbuf_free(mb);
+		return;
+	}
+	/* 3. Duplication: the same mbuf twice. */
+	if (dut_chance(m, c->dup)) {
+		rte_mbuf_refcnt_update(mb, 1);
+		copies = 2;
+		SL_CNT_ADD(m->duplicated, 1);
+	}
+	if (sl_sig_parse(mb, &sig) == SL_SIG_OK) {
+		mt.key = ((uint32_t)sig.stream << 8 | sig.producer) + 1;
+		mt.seq = sig.seq;
+	}
+	/* 4. Reordering: hold this one behind the next (one slot). */
+	if (m->slot == NULL && dut_chance(m, c->reorder)) {
+		m->slot = mb;
+		m->slot_copies = copies;
+		m->slot_meta = mt;
+		m->slot_tsc = sim_tsc(sim, done);
+		SL_CNT_ADD(m->slot_held, copies);
+		return;
+	}
+	/* 5. Delay, then the held frame right after this one. */
+	dut_stage(sim, m, mb, copies, &mt, sim_tsc(sim, done));
+	dut_release_slot(sim, m);
+}
+
 /* Free the descriptors whose frames have left the wire by @p now. */
 static void
 sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now)
@@ -155,8 +415,12 @@ sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now)
 			sim_verify(sim, q, d->m, d->done);
 		frames++;
 		bytes += rte_pktmbuf_pkt_len(d->m);
-		done[k++] = d->m;
 		q->head++;
+		if (q->dut != NULL) {
+			dut_in(sim, q->dut, d->m, d->done);
+			continue;
+		}
+		done[k++] = d->m;
 		if (k == RTE_DIM(done)) {
 			rte_pktmbuf_free_bulk(done, k);
 			k = 0;
@@ -164,6 +428,8 @@ sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now)
 	}
 	if (k != 0)
 		rte_pktmbuf_free_bulk(done, k);
+	if (q->dut != NULL)
+		dut_flush(sim, q->dut);
 	SL_CNT_ADD(q->wire_frames, frames);
 	SL_CNT_ADD(q->wire_bytes, bytes);
 }
@@ -313,8 +579,216 @@ sl_sim_drain(struct sl_sim *sim, uint64_t timeout_us)
 			discarded++;
 			SL_CNT_ADD(q->discarded, 1);
 		}
+		/* Nothing follows the frame in the reorder slot: deliver it now. */
+		if (q->dut != NULL) {
+			dut_release_slot(sim, q->dut);
+			dut_flush(sim, q->dut);
+		}
 	}
 	return discarded;
+}
+
+/* ---- The RX side ---- */
+
+struct sl_sim_rx *
+sl_sim_rx_create(uint16_t idx, int socket_id)
+{
+	static uint32_t serial;
+	char name[RTE_RING_NAMESIZE];
+	struct sl_sim_rx *rx = rte_zmalloc_socket("sl_sim_rx", sizeof(*rx), RTE_CACHE_LINE_SIZE,
+						  socket_id);
+
+	if (rx == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(name, sizeof(name), "slsimrx%u_%u", idx,
+		 __atomic_fetch_add(&serial, 1, __ATOMIC_RELAXED));
+	rx->ring = rte_ring_create_elem(name, sizeof(struct sim_rx_elem), SL_SIM_RX_RING,
+					socket_id, RING_F_SC_DEQ);
+	if (rx->ring == NULL) {
+		int e = rte_errno;
+
+		rte_free(rx);
+		rte_errno = e;
+		return NULL;
+	}
+	return rx;
+}
+
+unsigned int
+sl_sim_rx_flush(struct sl_sim_rx *rx)
+{
+	struct sim_rx_elem e[64];
+	unsigned int n, total = 0;
+
+	while ((n = rte_ring_sc_dequeue_burst_elem(rx->ring, e, sizeof(e[0]), RTE_DIM(e),
+						   NULL)) != 0) {
+		for (unsigned int i = 0; i < n; i++)
+			rte_pktmbuf_free(e[i].m);
+		total += n;
+	}
+	SL_CNT_ADD(rx->flushed, total);
+	return total;
+}
+
+void
+sl_sim_rx_free(struct sl_sim_rx *rx)
+{
+	if (rx == NULL)
+		return;
+	sl_sim_rx_flush(rx);
+	rte_ring_free(rx->ring);
+	rte_free(rx);
+}
+
+void
+sl_sim_rx_start(struct sl_sim_rx *rx, bool on)
+{
+	__atomic_store_n(&rx->imissed, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rx->received, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rx->flushed, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rx->on, on ? 1 : 0, __ATOMIC_RELEASE);
+}
+
+uint16_t
+sl_sim_rx_burst(struct sl_sim_rx *rx, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct sim_rx_elem e[64];
+	uint16_t got = 0;
+
+	while (got < n) {
+		unsigned int want = RTE_MIN((unsigned int)(n - got), RTE_DIM(e)), k, i;
+		uint64_t now;
+
+		/* Peek (single consumer): take only the due prefix. */
+		k = rte_ring_dequeue_burst_elem_start(rx->ring, e, sizeof(e[0]), want, NULL);
+		if (k == 0)
+			break;
+		now = rte_rdtsc();
+		for (i = 0; i < k && e[i].tsc <= now; i++)
+			pkts[got + i] = e[i].m;
+		rte_ring_dequeue_elem_finish(rx->ring, i);
+		got += i;
+		if (i < k)
+			break;
+	}
+	SL_CNT_ADD(rx->received, got);
+	return got;
+}
+
+void
+sl_sim_rx_drops(const struct sl_sim_rx *rx, struct sl_port_rx_drops *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->imissed = __atomic_load_n(&rx->imissed, __ATOMIC_RELAXED);
+}
+
+void
+sl_sim_rx_counts(const struct sl_sim_rx *rx, uint64_t *received, uint64_t *flushed)
+{
+	*received = SL_CNT_READ(rx->received);
+	*flushed = SL_CNT_READ(rx->flushed);
+}
+
+/* ---- The model's set-up and ground truth ---- */
+
+int
+sl_sim_dut_attach(struct sl_sim *sim, struct sl_sim_rx *rx)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint32_t pend = rte_align32pow2(rte_ring_get_capacity(rx->ring));
+
+	if (sim->dut.port < 0 || sim->dut_rx != NULL)
+		return -EINVAL;
+	if (sim->dut.capacity_pps != 0) {
+		/* Each queue gets an equal share of the capacity. */
+		sim->dut_t = (uint64_t)((double)hz * (1 << SIM_FP_SHIFT) * sim->nb_txq /
+					(double)sim->dut.capacity_pps + 0.5);
+		sim->dut_tol = (SL_SIM_DUT_BURST - 1) * sim->dut_t;
+	}
+	sim->dut_delay = (uint64_t)((unsigned __int128)sim->dut.delay_ns * hz / NS_PER_S);
+	sim->dut_jitter = (uint64_t)((unsigned __int128)sim->dut.jitter_ns * hz / NS_PER_S);
+	for (uint16_t i = 0; i < sim->nb_txq; i++) {
+		struct sim_dut_q *m = rte_zmalloc_socket("sl_sim_dut", sizeof(*m),
+							 RTE_CACHE_LINE_SIZE, sim->socket_id);
+
+		if (m == NULL)
+			return -ENOMEM;
+		sim->q[i].dut = m;
+		m->rng = sim->dut.seed ^ (UINT64_C(0xd1b54a32d192ed03) * (i + 1));
+		m->pend = rte_malloc_socket("sl_sim_pend", pend * sizeof(m->pend[0]), 0,
+					    sim->socket_id);
+		m->flows = rte_zmalloc_socket("sl_sim_flows", 256 * sizeof(m->flows[0]), 0,
+					      sim->socket_id);
+		if (m->pend == NULL || m->flows == NULL)
+			return -ENOMEM;
+		m->pend_mask = pend - 1;
+		m->flow_mask = 255;
+	}
+	sim->dut_rx = rx;
+	return 0;
+}
+
+/* Deliveries of @p m not yet due at @p now (their delivery times are in order). */
+static uint64_t
+dut_pending(const struct sim_dut_q *m, uint64_t now)
+{
+	uint32_t tail = __atomic_load_n(&m->pend_tail, __ATOMIC_ACQUIRE);
+	uint32_t lo = __atomic_load_n(&m->pend_head, __ATOMIC_RELAXED), hi = tail;
+
+	if (tail - lo > m->pend_mask + 1)
+		lo = tail - (m->pend_mask + 1);
+	/* First entry due later than now. */
+	while (lo != hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (m->pend[mid & m->pend_mask] <= now)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return tail - lo;
+}
+
+bool
+sl_sim_dut_get(const struct sl_sim *sim, struct sl_port_dut *d)
+{
+	uint64_t now = rte_rdtsc();
+
+	memset(d, 0, sizeof(*d));
+	if (sim->dut_rx == NULL)
+		return false;
+	for (uint16_t i = 0; i < sim->nb_txq; i++) {
+		const struct sim_dut_q *m = sim->q[i].dut;
+		uint64_t pending = dut_pending(m, now);
+
+		d->in += SL_CNT_READ(m->in);
+		d->delivered += SL_CNT_READ(m->enq) - pending;
+		d->dropped_capacity += SL_CNT_READ(m->dropped_capacity);
+		d->dropped_loss += SL_CNT_READ(m->dropped_loss);
+		d->dropped_full += SL_CNT_READ(m->dropped_full);
+		d->duplicated += SL_CNT_READ(m->duplicated);
+		d->reordered += SL_CNT_READ(m->reordered);
+		d->held += pending + SL_CNT_READ(m->slot_held);
+	}
+	return true;
+}
+
+void
+sl_sim_dut_discard(struct sl_sim *sim)
+{
+	for (uint16_t i = 0; i < sim->nb_txq; i++) {
+		struct sim_dut_q *m = sim->q[i].dut;
+
+		if (m == NULL || m->slot == NULL)
+			continue;
+		for (uint32_t c = 0; c < m->slot_copies; c++)
+			rte_pktmbuf_free(m->slot);
+		SL_CNT_ADD(sim->q[i].discarded, m->slot_copies);
+		SL_CNT_ADD(m->slot_held, 0 - (uint64_t)m->slot_copies);
+		m->slot = NULL;
+	}
 }
 
 void
@@ -409,6 +883,8 @@ sl_sim_create(const struct sl_sim_conf *c)
 	sim->txd = c->txd;
 	sim->nb_txq = c->nb_txq;
 	sim->lltx = c->lltx;
+	sim->socket_id = c->socket_id;
+	sim->dut = c->dut;
 	sim->link_up = 1;
 	sim->slowdown = 1;
 	for (uint16_t i = 0; i < c->nb_txq; i++) {
@@ -449,6 +925,14 @@ sl_sim_free(struct sl_sim *sim)
 				rte_pktmbuf_free(q->ring[q->head++ & q->size_mask].m);
 		rte_free(q->ring);
 		rte_free(q->ver);
+		if (q->dut != NULL) {
+			/* Staged deliveries are always flushed; the slot may hold one. */
+			for (uint32_t c = 0; q->dut->slot != NULL && c < q->dut->slot_copies; c++)
+				rte_pktmbuf_free(q->dut->slot);
+			rte_free(q->dut->pend);
+			rte_free(q->dut->flows);
+			rte_free(q->dut);
+		}
 	}
 	rte_free(sim);
 }

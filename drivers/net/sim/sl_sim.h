@@ -53,6 +53,13 @@ struct sl_sim_dut {
 	uint64_t seed;
 };
 
+/** Frames the DUT model lets through above capacity_pps at once (token bucket depth). */
+#define SL_SIM_DUT_BURST 4
+/** Largest delay and jitter, nanoseconds (1 s each). */
+#define SL_SIM_DUT_MAX_DELAY_NS 1000000000ull
+/** Slots of a sim port's RX ring (it holds SL_SIM_RX_RING - 1 frames). */
+#define SL_SIM_RX_RING 65536
+
 struct sl_sim_conf {
 	uint64_t speed_bps;  /**< line rate, bit/s (> 0) */
 	uint32_t txd;        /**< descriptors per queue (1..65536) */
@@ -116,16 +123,30 @@ void sl_sim_set_slowdown(struct sl_sim *sim, uint32_t factor);
 
 /**
  * At stop: wait (at most timeout_us) for every frame to leave the wire, then
- * free and count the frames still in descriptors as discarded. Call only when
- * no lcore transmits on the port.
+ * free and count the frames still in descriptors as discarded. With a DUT
+ * model, the frames it holds in its reorder slots are then delivered to the
+ * receiving ring (so that only frames waiting for their delivery time stay
+ * held). Call only when no lcore transmits on the port.
  * @return frames discarded.
  */
 uint64_t sl_sim_drain(struct sl_sim *sim, uint64_t timeout_us);
 
 /**
  * Open a simulated port as a Sluice port (sl_port.h): @p conf gives its line
- * rate, default descriptors, personality and verifier (nb_txq and socket_id
- * are set by each setup); @p idx numbers it (name simN, MAC 02:51:ce:00:00:N).
+ * rate, default descriptors, personality, verifier and DUT (nb_txq and
+ * socket_id are set by each setup); @p idx numbers it (name simN, MAC
+ * 02:51:ce:00:00:N). Its RX side is created here.
+ *
+ * conf->dut.port is a port number as the application numbers ports: every
+ * ethdev port first, then the sims by idx (port P is the sim of idx
+ * P - rte_eth_dev_count_avail()). It is resolved at each setup (the
+ * receiving sim may be opened after this one): a port that is not a sim, or
+ * does not exist, refuses the setup with an error naming it.
+ *
+ * The table offers rx_burst, rx_drops (imissed: frames the RX side refused)
+ * and dut (the model of the frames this port sends). Setup with rx starts
+ * receiving; stop empties the RX ring (frames not collected by then are
+ * freed: xstat rx_flushed).
  * @return 0, or -ENOMEM.
  */
 int sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_info *info,
@@ -133,5 +154,80 @@ int sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_por
 
 /** Sum the counters. MT-safe; exact after sl_sim_drain(). */
 void sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st);
+
+/*
+ * The receive side and the DUT model.
+ *
+ * Each sim port has an RX side (struct sl_sim_rx), created when the port is
+ * opened and freed when it is closed: an rte_ring of SL_SIM_RX_RING slots,
+ * multi-producer (every TX queue of every sim whose dut names this port
+ * enqueues into it) and single-consumer (rx_burst). Each element carries an
+ * mbuf and the TSC at which it is delivered; rx_burst returns frames in ring
+ * order (FIFO) and only while the frame at the head is due, so a frame is
+ * never received before its delivery time (it may be after it, when a frame
+ * before it in the ring is due later).
+ *
+ * A sim created with dut.port >= 0 and attached to a receiving RX side
+ * (sl_sim_dut_attach) passes every frame that leaves its wire through the
+ * model instead of freeing it. The model's state is per TX queue (no lock;
+ * deterministic from dut.seed and the queue index): capacity (a GCRA token
+ * bucket in wire time, of capacity_pps / nb_txq per queue and depth
+ * SL_SIM_DUT_BURST frames), loss, duplication (the same mbuf delivered
+ * twice, its reference count raised), reordering (one frame held back and
+ * delivered right after the next frame the model delivers), delay (fixed
+ * plus uniform jitter, in order: a frame's delivery time is never before the
+ * previous one's on its queue). Frames the RX side refuses (its ring full, or
+ * the port not set up to receive this run) are freed and counted in the
+ * model as dropped_full and at the receiver as imissed (rx_nombuf stays 0:
+ * the sim never allocates to receive).
+ */
+struct sl_sim_rx;
+
+/** An RX side on @p socket_id; @p idx only names its ring. NULL with rte_errno set. */
+struct sl_sim_rx *sl_sim_rx_create(uint16_t idx, int socket_id);
+
+/** Free the RX side and the frames in its ring. */
+void sl_sim_rx_free(struct sl_sim_rx *rx);
+
+/**
+ * At the port's setup: counters from zero; @p on: frames arriving are kept
+ * in the ring, else refused (imissed). Frames already in the ring stay.
+ */
+void sl_sim_rx_start(struct sl_sim_rx *rx, bool on);
+
+/** Free the frames in the ring (due or not); returns how many. No rx_burst meanwhile. */
+unsigned int sl_sim_rx_flush(struct sl_sim_rx *rx);
+
+/** Up to @p n frames whose delivery time has come, in ring order. Single consumer. */
+uint16_t sl_sim_rx_burst(struct sl_sim_rx *rx, struct rte_mbuf **pkts, uint16_t n);
+
+/** The RX side's own drops since sl_sim_rx_start() (imissed: refused frames). */
+void sl_sim_rx_drops(const struct sl_sim_rx *rx, struct sl_port_rx_drops *d);
+
+/** Frames received (returned by rx_burst) and flushed since sl_sim_rx_start(). */
+void sl_sim_rx_counts(const struct sl_sim_rx *rx, uint64_t *received, uint64_t *flushed);
+
+/**
+ * Connect @p sim's wire (created with conf.dut.port >= 0) to @p rx through
+ * the model. Before any frame is sent. 0, -EINVAL (no dut in the conf) or
+ * -ENOMEM.
+ */
+int sl_sim_dut_attach(struct sl_sim *sim, struct sl_sim_rx *rx);
+
+/**
+ * The model's ground truth since the sim was created; false if it has none.
+ * MT-safe (a snapshot while frames flow); exact when no lcore transmits.
+ * delivered counts the frames in the receiving ring whose delivery time has
+ * come (received or not) and held the others plus the reorder slots, so
+ * in + duplicated = delivered + dropped_* + held at every quiet moment.
+ */
+bool sl_sim_dut_get(const struct sl_sim *sim, struct sl_port_dut *d);
+
+/**
+ * Free what the model's reorder slots hold without delivering it (a stop
+ * without sl_sim_drain()); counted as discarded. sl_sim_drain() instead
+ * delivers them.
+ */
+void sl_sim_dut_discard(struct sl_sim *sim);
 
 #endif /* SL_SIM_H */

@@ -12,14 +12,69 @@
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
 
 #include "sl_sim.h"
 
 struct sim_port {
-	struct sl_sim_conf conf;   /* as opened: speed, default txd, lltx, verify */
+	struct sl_sim_conf conf;   /* as opened: speed, default txd, lltx, verify, dut */
 	struct sl_sim *sim;        /* this run's, NULL before the first setup */
+	struct sl_sim_rx *rx;      /* the receive side, from open to close */
+	uint16_t idx;
 };
+
+/*
+ * The sims of the process by index, for dut=PORT. The application numbers
+ * its ports as ethdev ports first (every one DPDK has), then the sims by
+ * index: port P is sim P - (ethdev ports).
+ */
+#define SIM_REG_MAX 256
+static struct sim_port *sim_reg[SIM_REG_MAX];
+
+static uint16_t
+sim_ethdev_count(void)
+{
+	uint16_t pid, n = 0;
+
+	RTE_ETH_FOREACH_DEV(pid)
+		n++;
+	return n;
+}
+
+/* The sim port user port number @p port names, or NULL with err saying why. */
+static struct sim_port *
+sim_dut_peer(int32_t port, char *err, size_t len)
+{
+	uint16_t base = sim_ethdev_count(), pid, k = 0, nb_sims = 0;
+
+	for (uint16_t i = 0; i < SIM_REG_MAX; i++)
+		if (sim_reg[i] != NULL)
+			nb_sims = i + 1;
+	if (port < base) {
+		char name[RTE_ETH_NAME_MAX_LEN] = "?";
+
+		RTE_ETH_FOREACH_DEV(pid) {
+			if (k++ == port) {
+				rte_eth_dev_get_name_by_port(pid, name);
+				break;
+			}
+		}
+		snprintf(err, len, "dut=%d: port %d (%s) is not a sim port: the DUT model "
+			 "delivers only to sim ports (%u..%d)", port, port, name, base,
+			 base + nb_sims - 1);
+		return NULL;
+	}
+	if (port - base >= SIM_REG_MAX || sim_reg[port - base] == NULL) {
+		if (nb_sims == 0)
+			snprintf(err, len, "dut=%d: there is no port %d", port, port);
+		else
+			snprintf(err, len, "dut=%d: there is no port %d (the sim ports are %u..%d)",
+				 port, port, base, base + nb_sims - 1);
+		return NULL;
+	}
+	return sim_reg[port - base];
+}
 
 static int
 sim_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
@@ -32,11 +87,26 @@ sim_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
 	sc.nb_txq = c->nb_txq;
 	if (c->nb_txd != 0)
 		sc.txd = c->nb_txd;
+	if (sc.dut.port >= 0 && sim_dut_peer(sc.dut.port, err, len) == NULL)
+		return -EINVAL;
 	sp->sim = sl_sim_create(&sc);
 	if (sp->sim == NULL) {
 		snprintf(err, len, "cannot create the simulated port (%s)", rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
+	if (sc.dut.port >= 0) {
+		struct sim_port *peer = sim_dut_peer(sc.dut.port, err, len);
+		int ret = sl_sim_dut_attach(sp->sim, peer->rx);
+
+		if (ret != 0) {
+			snprintf(err, len, "dut=%d: cannot set up the DUT model (%s)",
+				 sc.dut.port, strerror(-ret));
+			sl_sim_free(sp->sim);
+			sp->sim = NULL;
+			return ret;
+		}
+	}
+	sl_sim_rx_start(sp->rx, c->rx);
 	/*
 	 * lltx off: the engine does not use the capability (it locks the queue
 	 * itself); the driver keeps its own lock, as an LLTX NIC driver would.
@@ -62,10 +132,45 @@ sim_quiesce(void *dev, uint64_t timeout_us)
 	return sp->sim != NULL ? sl_sim_drain(sp->sim, timeout_us) : 0;
 }
 
+/*
+ * The wire keeps its frames until the next setup or close (quiesce drained
+ * it). The RX ring is emptied here: the application frees its pools after
+ * stop, before the next setup or close; frames it did not collect in its
+ * drain are freed (xstat rx_flushed). A model's reorder slot is discarded
+ * (empty after quiesce), not delivered into a ring that may be stopped.
+ */
 static void
 sim_stop(void *dev)
 {
-	RTE_SET_USED(dev); /* the wire keeps its frames until the next setup or close */
+	struct sim_port *sp = dev;
+
+	if (sp->sim != NULL)
+		sl_sim_dut_discard(sp->sim);
+	sl_sim_rx_flush(sp->rx);
+}
+
+static uint16_t
+sim_rx_burst(void *dev, struct rte_mbuf **pkts, uint16_t n)
+{
+	return sl_sim_rx_burst(((struct sim_port *)dev)->rx, pkts, n);
+}
+
+static void
+sim_rx_drops(void *dev, struct sl_port_rx_drops *d)
+{
+	sl_sim_rx_drops(((struct sim_port *)dev)->rx, d);
+}
+
+static bool
+sim_dut(void *dev, struct sl_port_dut *d)
+{
+	struct sim_port *sp = dev;
+
+	if (sp->sim == NULL) {
+		memset(d, 0, sizeof(*d));
+		return false;
+	}
+	return sl_sim_dut_get(sp->sim, d);
 }
 
 static int
@@ -73,6 +178,8 @@ sim_xstats(void *dev, struct sl_port_stat *st, int max)
 {
 	struct sim_port *sp = dev;
 	struct sl_sim_stats s;
+	struct sl_port_rx_drops d;
+	uint64_t rx_packets, rx_flushed;
 	const struct {
 		const char *name;
 		const uint64_t *v;
@@ -80,6 +187,8 @@ sim_xstats(void *dev, struct sl_port_stat *st, int max)
 		{ "frames", &s.frames }, { "wire_frames", &s.wire_frames }, { "busy", &s.busy },
 		{ "locked", &s.locked }, { "violations", &s.violations }, { "lost", &s.lost },
 		{ "duplicates", &s.duplicates }, { "reordered", &s.reordered },
+		{ "rx_packets", &rx_packets }, { "rx_imissed", &d.imissed },
+		{ "rx_flushed", &rx_flushed },
 	};
 	int k;
 
@@ -88,6 +197,8 @@ sim_xstats(void *dev, struct sl_port_stat *st, int max)
 	if (sp->sim == NULL)
 		return 0;
 	sl_sim_stats_get(sp->sim, &s);
+	sl_sim_rx_drops(sp->rx, &d);
+	sl_sim_rx_counts(sp->rx, &rx_packets, &rx_flushed);
 	for (k = 0; k < (int)RTE_DIM(t) && k < max; k++) {
 		snprintf(st[k].name, sizeof(st[k].name), "%s", t[k].name);
 		st[k].value = *t[k].v;
@@ -142,7 +253,10 @@ sim_close(void *dev)
 {
 	struct sim_port *sp = dev;
 
+	if (sp->idx < SIM_REG_MAX && sim_reg[sp->idx] == sp)
+		sim_reg[sp->idx] = NULL;
 	sl_sim_free(sp->sim);
+	sl_sim_rx_free(sp->rx);
 	free(sp);
 }
 
@@ -158,6 +272,9 @@ static const struct sl_port_ops sim_ops = {
 	.wire = sim_wire,
 	.verify = sim_verify,
 	.close = sim_close,
+	.rx_burst = sim_rx_burst,
+	.rx_drops = sim_rx_drops,
+	.dut = sim_dut,
 };
 
 int
@@ -170,6 +287,14 @@ sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_in
 		return -ENOMEM;
 	sp->conf = *conf;
 	sp->conf.socket_id = (int)rte_socket_id();
+	sp->idx = idx;
+	sp->rx = sl_sim_rx_create(idx, sp->conf.socket_id);
+	if (sp->rx == NULL) {
+		free(sp);
+		return -ENOMEM;
+	}
+	if (idx < SIM_REG_MAX)
+		sim_reg[idx] = sp;
 	memset(info, 0, sizeof(*info));
 	snprintf(info->name, sizeof(info->name), "sim%u", idx);
 	snprintf(info->driver, sizeof(info->driver), "sl_sim");
