@@ -16,6 +16,26 @@ from collections import Counter, defaultdict
 from scapy.all import IP, TCP, UDP, Dot1Q, Ether, IPv6  # noqa: E402
 
 
+
+M64 = (1 << 64) - 1
+
+
+def sig_check(w0, w1):
+    """The signature's check, from lib/sig/sl_sig.h's definition (written anew here)."""
+    h = (((w0 & ~0xFFFFFF) & M64) ^ ((w1 * 0x9E3779B97F4A7C15) & M64)) * 0xFF51AFD7ED558CCD & M64
+    h ^= h >> 29
+    h ^= h >> 32
+    return (h ^ (h >> 16)) & 0xFFFF
+
+
+def sig_v2(b):
+    """(stream, producer, seq, tsc40, run) of a 16-byte signature, or None."""
+    w0, w1 = struct.unpack("<QQ", b)
+    if w0 & 0xFF != 0xCE or (w0 >> 8) & 0xFFFF != sig_check(w0, w1):
+        return None
+    return ((w0 >> 32) & 0xFFFF, (w0 >> 48) & 0xFF, w1 & 0xFFFFFFFF,
+            ((w0 >> 56) << 32) | (w1 >> 32), (w0 >> 24) & 0xFF)
+
 def csum_ok(pkt, layer):
     """True if scapy, rebuilding the layer's checksum, gets the same value."""
     got = pkt[layer].chksum
@@ -67,8 +87,9 @@ def main():
         if fl is not None:
             flows[fl] += 1
         if len(raw) >= 16:
-            magic, stream, producer, seq, _tsc = struct.unpack_from("<HBBIQ", raw, len(raw) - 16)
-            if magic == 0x51CE:
+            sig = sig_v2(raw[len(raw) - 16:])
+            if sig is not None:
+                stream, producer, seq = sig[0], sig[1], sig[2]
                 seqs[f"{stream}/{producer}"].append(seq)
         if n > limit:
             continue

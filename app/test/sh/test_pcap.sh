@@ -54,6 +54,25 @@ frames() { tshark_fields "$1" frame.number | wc -l; }
 cat >"$T/pcapsum.py" <<'EOF'
 import json, struct, sys
 
+M64 = (1 << 64) - 1
+
+
+def sig_check(w0, w1):
+    """The signature's check, from lib/sig/sl_sig.h's definition (written anew here)."""
+    h = (((w0 & ~0xFFFFFF) & M64) ^ ((w1 * 0x9E3779B97F4A7C15) & M64)) * 0xFF51AFD7ED558CCD & M64
+    h ^= h >> 29
+    h ^= h >> 32
+    return (h ^ (h >> 16)) & 0xFFFF
+
+
+def sig_v2(b):
+    """(stream, producer, seq, tsc40, run) of a 16-byte signature, or None."""
+    w0, w1 = struct.unpack("<QQ", b)
+    if w0 & 0xFF != 0xCE or (w0 >> 8) & 0xFFFF != sig_check(w0, w1):
+        return None
+    return ((w0 >> 32) & 0xFFFF, (w0 >> 48) & 0xFF, w1 & 0xFFFFFFFF,
+            ((w0 >> 56) << 32) | (w1 >> 32), (w0 >> 24) & 0xFF)
+
 def csum(data):
     if len(data) % 2:
         data += b"\0"
@@ -116,10 +135,11 @@ while off + 16 <= len(raw):
     if len(payload) < 16:
         out["no_sig"] += 1
         continue
-    mg, stream, prod, seq, tsc = struct.unpack("<HBBIQ", payload[-16:])
-    if mg != 0x51CE:
+    sig = sig_v2(payload[-16:])
+    if sig is None:
         out["no_sig"] += 1
         continue
+    stream, prod, seq, tsc, _run = sig
     if any(payload[:-16]):
         out["payload_dirty"] += 1
     sets["streams"].add(stream)
@@ -195,9 +215,9 @@ check "(a) JSON totals.tx_bytes equals the bytes in the file" \
 	eq "$(js "$A.json" .totals.tx_bytes)" "$(jq .bytes <<<"$S")"
 
 # (c) Sequence numbers: one producer (lcore 1), from 0, no gap, in order.
-check "(c) every frame carries a signature (magic 0x51ce)" eq "$(jq .no_sig <<<"$S")" 0
-check "(c) one producer, lcore 1, with all 1000 frames" eq "$(jq -c .producers <<<"$S")" '{"1":1000}'
-check "(c) its sequence numbers are 0..999 in order" eq "$(jq -c .seq_contiguous <<<"$S")" '{"1":true}'
+check "(c) every frame carries a signature (magic 0xce, check recomputed)" eq "$(jq .no_sig <<<"$S")" 0
+check "(c) one producer (the port's only lcore-queue pair: id 0) with all 1000 frames" eq "$(jq -c .producers <<<"$S")" '{"0":1000}'
+check "(c) its sequence numbers are 0..999 in order" eq "$(jq -c .seq_contiguous <<<"$S")" '{"0":true}'
 check "(c) one stream id (0)" eq "$(jq -c .streams <<<"$S")" "[0]"
 check "(c) the TSC in the signature never goes backwards" eq "$(jq .tsc_backwards <<<"$S")" 0
 check "(c) payload before the signature is all zero" eq "$(jq .payload_dirty <<<"$S")" 0
@@ -207,6 +227,25 @@ check "(c) payload before the signature is all zero" eq "$(jq .payload_dirty <<<
 # breaks its UDP checksum).
 "$PY" - "$A" "$T/bad.pcap" <<'EOF'
 import struct, sys
+
+M64 = (1 << 64) - 1
+
+
+def sig_check(w0, w1):
+    """The signature's check, from lib/sig/sl_sig.h's definition (written anew here)."""
+    h = (((w0 & ~0xFFFFFF) & M64) ^ ((w1 * 0x9E3779B97F4A7C15) & M64)) * 0xFF51AFD7ED558CCD & M64
+    h ^= h >> 29
+    h ^= h >> 32
+    return (h ^ (h >> 16)) & 0xFFFF
+
+
+def sig_v2(b):
+    """(stream, producer, seq, tsc40, run) of a 16-byte signature, or None."""
+    w0, w1 = struct.unpack("<QQ", b)
+    if w0 & 0xFF != 0xCE or (w0 >> 8) & 0xFFFF != sig_check(w0, w1):
+        return None
+    return ((w0 >> 32) & 0xFFFF, (w0 >> 48) & 0xFF, w1 & 0xFFFFFFFF,
+            ((w0 >> 56) << 32) | (w1 >> 32), (w0 >> 24) & 0xFF)
 raw = bytearray(open(sys.argv[1], "rb").read())
 offs, off = [], 24
 while off + 16 <= len(raw):
@@ -216,10 +255,13 @@ while off + 16 <= len(raw):
 f1, f2, f3 = offs[0], offs[1], offs[2]
 raw[f1 + 24] ^= 0x01                         # IPv4 checksum
 raw[f2 + 40] ^= 0x01                         # UDP checksum
-# seq + 1: LE u32 at 12 bytes from the end of the 60-byte frame.
-s = f3 + 60 - 12
-seq = struct.unpack("<I", raw[s:s + 4])[0]
-raw[s:s + 4] = struct.pack("<I", seq + 1)
+# seq + 1 in the signature (the last 16 bytes of the 60-byte frame), with
+# its check recomputed so that the parser sees a valid signature with a gap.
+s = f3 + 60 - 16
+w0, w1 = struct.unpack("<QQ", raw[s:s + 16])
+w1 = (w1 & ~0xFFFFFFFF) | ((w1 + 1) & 0xFFFFFFFF)
+w0 = (w0 & ~0xFFFF00) | (sig_check(w0, w1) << 8)
+raw[s:s + 16] = struct.pack("<QQ", w0, w1)
 open(sys.argv[2], "wb").write(raw)
 EOF
 B=$(pcapsum "$T/bad.pcap")
@@ -227,7 +269,7 @@ check "self-test: tshark sees the corrupted copy: 997 Good, 3 Bad" \
 	eq "$(good_csums "$T/bad.pcap") $(tshark_count 'ip.checksum.status == "Bad" || udp.checksum.status == "Bad"' "$T/bad.pcap")" "997 3"
 check "self-test: the parser finds 1 bad IPv4 and 2 bad UDP checksums (frames 2 and 3)" \
 	eq "$(jq -c '[.ip_bad, .udp_bad]' <<<"$B")" "[1,2]"
-check "self-test: the parser finds the sequence gap" eq "$(jq -c .seq_contiguous <<<"$B")" '{"1":false}'
+check "self-test: the parser finds the sequence gap" eq "$(jq -c .seq_contiguous <<<"$B")" '{"0":false}'
 [ "$sc" = none ] ||
 	check "self-test: scapy finds the 3 corrupted frames" eq "$(scapy_csum "$T/bad.pcap")" "1000 3"
 
@@ -257,7 +299,7 @@ check "(b) parser: no bad IPv4/UDP checksum, length fields right" \
 check "(b) payload before the signature is all zero (no stale bytes from larger frames)" \
 	eq "$(jq .payload_dirty <<<"$S")" 0
 check "(c) sizes in turn: sequence numbers still 0..998 in order" \
-	eq "$(jq -c '[.no_sig, .producers, .seq_contiguous]' <<<"$S")" '[0,{"1":999},{"1":true}]'
+	eq "$(jq -c '[.no_sig, .producers, .seq_contiguous]' <<<"$S")" '[0,{"0":999},{"0":true}]'
 check "(d) JSON totals.tx_packets equals the frames in the file (999)" \
 	eq "$(js "$Bp.json" .totals.tx_packets)" "$(jq .frames <<<"$S")"
 check "(d) JSON totals.tx_bytes equals the bytes in the file" \
@@ -274,7 +316,7 @@ check "(b) odd sizes: tshark: checksums Good on all 1000 frames" eq "$(good_csum
 check "(b) odd sizes: parser: no bad checksum" \
 	eq "$(jq -c '[.not_ipv4_udp, .len_fields_bad, .ip_bad, .udp_bad, .udp_zero]' <<<"$S")" "[0,0,0,0,0]"
 check "(c) odd sizes: sequence numbers 0..999 in order" \
-	eq "$(jq -c '[.no_sig, .seq_contiguous]' <<<"$S")" '[0,{"1":true}]'
+	eq "$(jq -c '[.no_sig, .seq_contiguous]' <<<"$S")" '[0,{"0":true}]'
 check "(d) odd sizes: JSON tx_packets equals the frames in the file" \
 	eq "$(js "$O.json" .totals.tx_packets)" "$(jq .frames <<<"$S")"
 
@@ -292,7 +334,7 @@ check "(b) mixed: parser: no bad checksum, no stale payload" \
 	eq "$(jq -c '[.not_ipv4_udp, .len_fields_bad, .ip_bad, .udp_bad, .udp_zero, .payload_dirty]' <<<"$S")" \
 	"[0,0,0,0,0,0]"
 check "(c) mixed: sequence numbers 0..29999 in order" \
-	eq "$(jq -c '[.no_sig, .producers, .seq_contiguous]' <<<"$S")" '[0,{"1":30000},{"1":true}]'
+	eq "$(jq -c '[.no_sig, .producers, .seq_contiguous]' <<<"$S")" '[0,{"0":30000},{"0":true}]'
 check "(d) mixed: JSON tx_packets and tx_bytes equal the file's" \
 	eq "$(js "$M.json" '[.totals.tx_packets, .totals.tx_bytes]')" "$(jq -c '[.frames, .bytes]' <<<"$S")"
 
@@ -316,7 +358,7 @@ check "two ports: each port sends from its own MAC" \
 check "two ports: checksums good in both files" \
 	eq "$(jq -c '[.ip_bad, .udp_bad]' <<<"$S0")$(jq -c '[.ip_bad, .udp_bad]' <<<"$S1")" "[0,0][0,0]"
 check "two ports: sequence numbers 0..499 in each file" \
-	eq "$(jq -c .seq_contiguous <<<"$S0")$(jq -c .seq_contiguous <<<"$S1")" '{"1":true}{"1":true}'
+	eq "$(jq -c .seq_contiguous <<<"$S0")$(jq -c .seq_contiguous <<<"$S1")" '{"0":true}{"0":true}'
 
 echo "test_pcap: $pass passed, $fail failed"
 [ "$fail" = 0 ]

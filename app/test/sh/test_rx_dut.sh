@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# test_rx_dut.sh - the analyzer against the sim DUT's own ground truth (a
+# model that counts what it dropped, duplicated and reordered independently
+# of the analyzer; docs/sim-dut.md): each impairment alone and all together,
+# with 1, 2 and 4 producer lcores sharing one TX queue, must give exactly
+#   lost       == dropped_capacity + dropped_loss + dropped_full + held
+#   duplicates == duplicated
+#   reordered  == reordered (RFC 4737 per (stream, producer))
+# and exit 3 (frames lost) when the DUT dropped any, 0 when it did not.
+# SL_RX_DUT_COUNT frames per run (default 200000); SL_RX_DUT_SET=all runs only
+# the all-impairments case (the stress suite: 10 million frames each).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
+count=${SL_RX_DUT_COUNT:-200000}
+n=0
+pfx() { n=$((n + 1)); prefix=slrd$$x$n; prefixes+=("$prefix"); }
+
+run() { # PRODUCERS IMPAIRMENT RATE
+	local np=$1 imp=$2 rate=$3 lcores map rc want
+	case $np in
+	1) lcores='0,1,2@0'; map=1:0.0 ;;
+	2) lcores='0,(1-2)@1,3@0'; map=1-2:0.0 ;;
+	4) lcores='0,(1-4)@1,5@0'; map=1-4:0.0 ;;
+	esac
+	pfx
+	rm -f "$T/d.json"
+	timeout 300 "$bin" --no-huge -m 1024 --no-pci --lcores "$lcores" --log-level '*:error' \
+		--file-prefix "$prefix" -- --sim "10G,dut=0$imp,seed=$n" --map "$map" --count "$count" \
+		--rate "$rate" --drain 1 --json "$T/d.json" >"$T/d.out" 2>&1 && rc=0 || rc=$?
+	if [ ! -s "$T/d.json" ]; then
+		ko "$np producer(s), ${imp#,}: no JSON (exit $rc): $(tail -2 "$T/d.out")"
+		return
+	fi
+	read -r lost dups reord tlost tdup treord tx rx < <(jq -r '[.streams[0].lost, .streams[0].duplicates,
+		.streams[0].reordered, (.ports[0].dut | .dropped_capacity + .dropped_loss + .dropped_full + .held),
+		.ports[0].dut.duplicated, .ports[0].dut.reordered, .streams[0].tx_packets,
+		.streams[0].rx_packets] | @tsv' "$T/d.json")
+	want=0
+	[ "$tlost" != 0 ] && want=3
+	if [ "$lost" = "$tlost" ] && [ "$dups" = "$tdup" ] && [ "$reord" = "$treord" ] &&
+		[ "$tx" = "$count" ] && [ "$rc" = "$want" ]; then
+		ok "$np producer(s), ${imp#,}: lost $lost dup $dups reordered $reord == the DUT's, exit $rc (tx $tx rx $rx)"
+	else
+		ko "$np producer(s), ${imp#,}: analyzer lost $lost dup $dups reordered $reord vs DUT $tlost $tdup $treord; tx $tx rx $rx; exit $rc (want $want)"
+	fi
+}
+
+all=",capacity=1500kpps,loss=0.01,dup=0.01,reorder=0.02,delay=30:20"
+if [ "${SL_RX_DUT_SET:-each}" = all ]; then
+	# The stress suite: every impairment at once, over many frames.
+	for np in 1 2 4; do
+		run $np "$all" 4Mpps
+	done
+	echo "test_rx_dut: $pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	exit
+fi
+for np in 1 2 4; do
+	run $np "" 2Mpps
+	run $np ",loss=0.02" 2Mpps
+	run $np ",dup=0.02" 2Mpps
+	run $np ",reorder=0.03" 2Mpps
+	run $np ",capacity=1Mpps" 2Mpps
+	run $np ",delay=50:40" 2Mpps
+	run $np "$all" 2Mpps
+done
+
+echo "test_rx_dut: $pass passed, $fail failed"
+[ "$fail" = 0 ]
