@@ -8,12 +8,14 @@
 #
 # Sizes: Sluice counts the FCS (64 -> 60 bytes handed to the PMD); testpmd's
 # --txpkts is the mbuf length, so --txpkts=60 is the same frame.
-# Usage: scripts/bench-gen.sh [SECONDS] [ROUNDS]   (default 5 3)
+# Usage: scripts/bench-gen.sh [SECONDS] [ROUNDS]   (default 5 3; SECONDS >= 3: testpmd's
+# first per-second line is dropped, and a median needs some left)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
 secs=${1:-5}
+[ "$secs" -ge 3 ] 2>/dev/null || { echo "bench: SECONDS must be a whole number >= 3" >&2; exit 2; }
 rounds=${2:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -63,7 +65,7 @@ for w in single multi imix; do
 	multi) name="64 B, 1024 flows" ;;
 	imix) name="IMIX 64/594/1518 7:4:1" ;;
 	esac
-	if [ "$t" = 0 ]; then
+	if [ -z "$t" ] || awk -v t="$t" 'BEGIN { exit !(t + 0 == 0) }'; then
 		printf "%-24s %12s %12s %8s\n" "$name" "n/a" "$s" "-"
 	else
 		printf "%-24s %12s %12s %8.2f\n" "$name" "$t" "$s" "$(echo "$s / $t" | bc -l)"

@@ -65,6 +65,7 @@ struct sl_rx_port_stats {
 	uint64_t frames, bytes;            /**< everything received */
 	uint64_t rx;                       /**< valid signatures of this run */
 	uint64_t foreign, bad_signature, stale;
+	uint64_t cycles;                   /**< TSC cycles spent analyzing (sl_rx_analyze) */
 };
 
 /** Allocate an analyzer. NULL with rte_errno set (EINVAL, ENOMEM). */

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Receive-side benchmark, one invocation, figures side by side:
+#
+#  1. per frame size (64 B, 1518 B), one TX lcore, unpaced:
+#       TX only          net_null, nothing received
+#       TX + analysis    net_ring0 loops TX into its own RX; one dedicated RX
+#                        lcore analyzes every frame (signature, window, latency)
+#     with the frames lost (must be 0), the analyzer's own cost per frame
+#     (TSC cycles inside sl_rx_analyze(), as ns) and the rate one RX lcore
+#     could analyze at that cost (1e9 / ns);
+#  2. self-calibration: the loopback's latency at a low rate (100 kpps): the
+#     floor that generation, the ring and the analysis add, with no DUT;
+#  3. scripts/bench-gen.sh: TX with signatures against testpmd txonly.
+#
+# Usage: scripts/bench-rx.sh [SECONDS] [ROUNDS]   (default 3 3; medians)
+# On a 2-CPU machine the TX and RX lcores get one CPU each (the main lcore
+# shares CPU 0 with the RX lcore and sleeps). Figures vary with the machine's
+# load: compare columns of one run.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+secs=${1:-3}
+rounds=${2:-3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ -x "$bin" ] || { echo "bench: build first (scripts/setup.sh)" >&2; exit 1; }
+eal=(--no-huge -m 1024 --no-pci --log-level '*:error' --file-prefix slbrx$$)
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+json() { jq -r "$1" "$tmp/r.json"; }
+
+txonly() { # SIZE -> Mpps
+	"$bin" "${eal[@]}" -l 0-1 --vdev net_null0 -- --size "$1" --duration "$secs" \
+		--json "$tmp/r.json" >/dev/null 2>&1
+	json '.totals.tx_pps / 1e6'
+}
+loop() { # SIZE [OPTS] -> writes $tmp/r.json
+	local sz=$1
+	shift
+	"$bin" "${eal[@]}" --lcores '0,1@1,2@0' --vdev net_ring0 -- --rx 0 --map 1:0.0 \
+		--size "$sz" --json "$tmp/r.json" "$@" >/dev/null 2>&1 || true
+}
+
+echo "# Sluice receive side, net_ring0 loopback, ${secs}s runs, median of $rounds ($(nproc) CPUs, $(date -u +%F))"
+printf "%-6s %10s %12s %8s %12s %14s\n" size "TX Mpps" "TX+RX Mpps" lost "ns/frame" "RX lcore Mpps"
+for sz in 64 1518; do
+	: >"$tmp/a"; : >"$tmp/b"; : >"$tmp/l"; : >"$tmp/c"
+	for ((i = 0; i < rounds; i++)); do
+		txonly "$sz" >>"$tmp/a"
+		loop "$sz" --duration "$secs"
+		json '.ports[0].rx_packets / .duration_s / 1e6' >>"$tmp/b"
+		json '.rx.lost' >>"$tmp/l"
+		json '.ports[0].rx_ns_per_frame' >>"$tmp/c"
+	done
+	a=$(median <"$tmp/a"); b=$(median <"$tmp/b"); c=$(median <"$tmp/c")
+	printf "%-6s %10.2f %12.2f %8s %12.1f %14.1f\n" "$sz" "$a" "$b" "$(sort -g "$tmp/l" | tail -1)" \
+		"$c" "$(echo "1000 / $c" | bc -l)"
+done
+echo "(TX+RX Mpps: frames analyzed per second of the run; lost: the worst round;"
+echo " RX lcore Mpps: what one RX lcore could analyze at that cost per frame)"
+
+echo
+echo "# Self-calibration: loopback latency at 100 kpps, 64 B ($((secs)) s), the floor Sluice adds"
+loop 64 --rate 100kpps --duration "$secs"
+json '.streams[0].latency_ns | "min \(.min/1000) us  p50 \(.p50/1000) us  p99 \(.p99/1000) us  p99.9 \(.p99_9/1000) us  max \(.max/1000) us  jitter \(.jitter/1000 * 1000 | round / 1000) us  (clock \(.clock), \(.samples) samples)"'
+
+echo
+"$top/scripts/bench-gen.sh" "$((secs < 3 ? 3 : secs))" "$rounds"
