@@ -428,7 +428,7 @@ cmd_status() {
 			echo
 		done
 		echo "impairment: $(nsx "$FWD" nft list chain ip "$NFT_T" dir_0to1 |
-			awk '/counter name drop_/ { sub(/^[ \t]+/, ""); sub(/ counter name.*/, ""); print; f = 1 }
+			awk '/counter name "?drop_/ { sub(/^[ \t]+/, ""); sub(/ counter name.*/, ""); print; f = 1 }
 			     END { if (!f) print "none" }')"
 		echo "dst-mac0 $(cmd_dst_mac 0)"
 		echo "dst-mac1 $(cmd_dst_mac 1)"
