@@ -335,6 +335,8 @@ cmd_impair() {
 		n=$(awk -v p="$1" 'BEGIN { printf "%d", p * 1000000 + 0.5 }')
 		if [ "$n" = 0 ]; then
 			nft_load ""
+		elif [ "$n" -ge 1000000 ]; then
+			nft_load "numgen random mod 1000000 <= 999999"
 		else
 			nft_load "numgen random mod 1000000 < $n"
 		fi
