@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# test_kdut.sh - the kernel as DUT: Sluice's two ports (net_af_packet or
+# net_af_xdp) on scripts/testbed.sh's --dut topology, a Linux router in a
+# namespace between them, impaired with nftables. Sluice's per-stream
+# results must match the router's nftables counters exactly: lost = the
+# impairment's drops, received = what the router forwarded, no duplicates,
+# no reordering. Needs root and nft (skips otherwise). Own SL_TB_PREFIX.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+tb=$top/scripts/testbed.sh
+P=$(printf 'slkd%s' "$$" | cut -c1-11)
+export SL_TB_PREFIX=$P
+T=$(mktemp -d)
+pass=0 fail=0 skip=0 runs=0
+COUNT=${KDUT_COUNT:-20000}  # frames per sending port and case
+RATE=${KDUT_RATE:-20kpps}   # per port: the kernel forwards it without loss here
+
+cleanup() {
+	"$tb" down >/dev/null 2>&1 || true
+	rm -rf "$T" /var/run/dpdk/kd-$$-*
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ok() { echo "ok   - $*"; pass=$((pass + 1)); }
+ko() { echo "FAIL - $*"; fail=$((fail + 1)); }
+sk() { echo "skip - $*"; skip=$((skip + 1)); }
+summary() { echo "test_kdut: $pass passed, $fail failed, $skip skipped"; }
+
+if [ "$(id -u)" != 0 ]; then
+	sk "the kernel as DUT: needs root (network namespaces, veth, nftables)"
+	summary
+	exit 0
+fi
+if ! command -v nft >/dev/null; then
+	sk "the kernel as DUT: no nft command (apt-get install nftables)"
+	summary
+	exit 0
+fi
+if [ ! -x "$bin" ]; then
+	ko "no Sluice binary at $bin"
+	summary
+	exit 1
+fi
+
+if ! "$tb" up --dut >"$T/up" 2>&1; then
+	ko "testbed up --dut: $(tail -2 "$T/up")"
+	summary
+	exit 1
+fi
+mac0=$(awk '$1 == "dst-mac0" { print $2 }' "$T/up")
+mac1=$(awk '$1 == "dst-mac1" { print $2 }' "$T/up")
+ip01=$(awk '$1 == "tx-ip-0to1" { print $2 }' "$T/up")
+[[ $mac0 =~ ^([0-9a-f]{2}:){5}[0-9a-f]{2}$ && $mac1 =~ ^([0-9a-f]{2}:){5}[0-9a-f]{2}$ && -n $ip01 ]] &&
+	ok "up --dut prints dst-mac0 $mac0, dst-mac1 $mac1, tx-ip-0to1 $ip01" ||
+	ko "up --dut output: $(tr '\n' ' ' <"$T/up")"
+
+# ctr FILE KEY: a value from a dut-counters dump.
+ctr() { awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print "?" }' "$1"; }
+
+# run NAME PMD DIR: COUNT frames per sending port at RATE through the DUT
+# as it is impaired now. DIR 0to1: port 0 sends, port 1 receives; both:
+# each port sends to the other and receives. Leaves $T/NAME.{json,log,rc,
+# before,after}; returns 1 (with a FAIL line) if Sluice did not run.
+run() {
+	local name=$1 pmd=$2 dir=$3 rc=0 opts
+	runs=$((runs + 1))
+	if [ "$dir" = 0to1 ]; then
+		opts=(--map 1:0.0 --rx 1 --tx-ip "$ip01")
+	else
+		opts=(--rx "0,1")
+	fi
+	"$tb" dut-counters >"$T/$name.before"
+	timeout 90 "$tb" exec "$bin" --no-huge -m 512 --no-pci -l 0-1 \
+		--file-prefix "kd-$$-$runs" --log-level '*:error' \
+		--vdev "net_${pmd}0,iface=$P-g0" --vdev "net_${pmd}1,iface=$P-g1" -- \
+		--eth-peer "0,$mac0" --eth-peer "1,$mac1" --count "$COUNT" --rate "$RATE" \
+		--drain 1 --json "$T/$name.json" "${opts[@]}" >"$T/$name.log" 2>&1 || rc=$?
+	echo "$rc" >"$T/$name.rc"
+	sleep 0.2
+	"$tb" dut-counters >"$T/$name.after"
+	if [ "$rc" != 0 ] && [ "$rc" != 3 ] || [ ! -s "$T/$name.json" ]; then
+		ko "$name: sluice exited $rc: $(grep -v '^libxdp' "$T/$name.log" | tail -3 | tr '\n' ' ')"
+		return 1
+	fi
+}
+
+# kernel_check NAME: the kernel dropped nothing outside the impairment.
+kernel_check() {
+	local name=$1 k s b a d=0 fig=""
+	for k in kernel_dropped fwd_ip_in_discards fwd_ip_out_discards fwd_ip_in_hdr_errors \
+		fwd_ip_in_addr_errors fwd_ip_out_no_routes; do
+		b=$(ctr "$T/$name.before" "$k") a=$(ctr "$T/$name.after" "$k")
+		[ "$a" = "?" ] && continue
+		s=$((a - b))
+		fig+=" ${k#fwd_} $s"
+		d=$((d + s))
+	done
+	[ "$d" = 0 ] && ok "$name: the kernel dropped nothing itself:$fig" ||
+		ko "$name: the kernel dropped or refused frames itself:$fig"
+}
+
+# port_check NAME PORT: no foreign, corrupt or stale frame, no RX drops.
+port_check() {
+	local name=$1 p=$2 fig
+	fig=$(jq -r --argjson p "$p" '.ports[$p] |
+		"rx_packets \(.rx_packets) signed \(.rx_signed) foreign \(.rx_foreign) bad_signature \(.rx_bad_signature) stale \(.rx_stale) imissed \(.imissed) ierrors \(.ierrors) rx_nombuf \(.rx_nombuf)"' \
+		"$T/$name.json")
+	if jq -e --argjson p "$p" '.ports[$p] | .rx_foreign == 0 and .rx_bad_signature == 0 and
+		.rx_stale == 0 and .imissed == 0 and .ierrors == 0 and .rx_nombuf == 0 and
+		.rx_packets == .rx_signed' "$T/$name.json" >/dev/null; then
+		ok "$name: port $p receives only its own frames, drops none: $fig"
+	else
+		ko "$name: port $p: $fig"
+	fi
+}
+
+# stream_check NAME STREAM DIR EXPECT: stream STREAM's results against the
+# router's counters for direction DIR. EXPECT: clean (nothing lost), nft
+# (lost = the impairment's drops), every:N (the same, and N-th exactly).
+stream_check() {
+	local name=$1 s=$2 dir=$3 expect=$4 tx rx u lost dup reo late nd nf fig good
+	read -r tx rx u lost dup reo late < <(jq -r --argjson s "$s" \
+		'.streams[] | select(.stream == $s) |
+		"\(.tx_packets) \(.rx_packets) \(.unique) \(.lost) \(.duplicates) \(.reordered) \(.late)"' \
+		"$T/$name.json")
+	nd=$(ctr "$T/$name.after" "nft_dropped_$dir") nf=$(ctr "$T/$name.after" "nft_forwarded_$dir")
+	fig="tx $tx rx $rx unique $u lost $lost dup $dup reordered $reo late $late; nft dropped $nd forwarded $nf"
+	if [ -z "${tx:-}" ]; then
+		ko "$name: stream $s missing from the JSON"
+		return
+	fi
+	good=0
+	if [ "$dup" = 0 ] && [ "$reo" = 0 ] && [ "$late" = 0 ] && [ "$rx" = "$u" ] && [ "$rx" = "$nf" ]; then
+		case $expect in
+		clean) [ "$lost" = 0 ] && [ "$rx" = "$tx" ] && [ "$nd" = 0 ] && good=1 ;;
+		*) [ "$lost" = "$nd" ] && [ "$lost" -gt 0 ] && [ $((rx + lost)) = "$tx" ] && good=1 ;;
+		esac
+	fi
+	if [ "$good" = 1 ]; then
+		if [ "$expect" = clean ]; then
+			ok "$name: stream $s ($dir) lost nothing, rx = tx: $fig"
+		else
+			ok "$name: stream $s ($dir) lost = nft drops exactly, rx = forwarded: $fig"
+		fi
+	else
+		ko "$name: stream $s ($dir): $fig"
+	fi
+	if [[ $expect == every:* ]]; then
+		local n=${expect#every:} want
+		want=$(((tx + n - 1) / n))
+		[ "$nd" = "$want" ] && ok "$name: nft dropped every ${n}th of $tx: $nd = ceil($tx/$n)" ||
+			ko "$name: nft dropped $nd of $tx with drop-every $n, want $want"
+	fi
+}
+
+# rc_check NAME WANT: Sluice's exit code (0: nothing lost, 3: frames lost).
+rc_check() {
+	local got
+	got=$(cat "$T/$1.rc")
+	[ "$got" = "$2" ] && ok "$1: sluice exit code $got ($(grep '^verdict' "$T/$1.log" || true))" ||
+		ko "$1: sluice exit code $got, want $2"
+}
+
+impair() { "$tb" impair "$@" >/dev/null || ko "impair $*: exit $?"; }
+
+xdp=0
+if compgen -G '/usr/lib/*/dpdk/pmds-*/librte_net_af_xdp.so*' >/dev/null; then xdp=1; fi
+
+# (a) no impairment, af_packet, port 0 -> port 1.
+impair clear
+if run clean-afp af_packet 0to1; then
+	stream_check clean-afp 0 0to1 clean
+	port_check clean-afp 1
+	kernel_check clean-afp
+	rc_check clean-afp 0
+fi
+
+# (b) every 7th frame dropped.
+impair drop-every 7
+if run every7-afp af_packet 0to1; then
+	stream_check every7-afp 0 0to1 every:7
+	port_check every7-afp 1
+	kernel_check every7-afp
+	rc_check every7-afp 3
+fi
+
+# (c) 5 % dropped at random.
+impair drop-ratio 0.05
+if run ratio5-afp af_packet 0to1; then
+	stream_check ratio5-afp 0 0to1 nft
+	port_check ratio5-afp 1
+	kernel_check ratio5-afp
+fi
+
+# A DUT with a capacity: 10000 packets/s (burst 1000) offered 20 kpps.
+impair rate 10000
+if run rate10k-afp af_packet 0to1; then
+	stream_check rate10k-afp 0 0to1 nft
+	port_check rate10k-afp 1
+	kernel_check rate10k-afp
+fi
+
+# (d) both ways at once, 2 % at random in each direction, each with its
+# own nftables state and counters.
+impair drop-ratio 0.02
+if run bidir-afp af_packet both; then
+	stream_check bidir-afp 0 0to1 nft
+	stream_check bidir-afp 1 1to0 nft
+	port_check bidir-afp 0
+	port_check bidir-afp 1
+	kernel_check bidir-afp
+fi
+
+# (e) the same through net_af_xdp.
+if [ "$xdp" = 1 ]; then
+	impair clear
+	if run clean-xdp af_xdp 0to1; then
+		stream_check clean-xdp 0 0to1 clean
+		port_check clean-xdp 1
+		kernel_check clean-xdp
+		rc_check clean-xdp 0
+	fi
+	impair drop-every 7
+	if run bidir-every7-xdp af_xdp both; then
+		stream_check bidir-every7-xdp 0 0to1 every:7
+		stream_check bidir-every7-xdp 1 1to0 every:7
+		port_check bidir-every7-xdp 0
+		port_check bidir-every7-xdp 1
+		kernel_check bidir-every7-xdp
+	fi
+	impair drop-ratio 0.05
+	if run ratio5-xdp af_xdp 0to1; then
+		stream_check ratio5-xdp 0 0to1 nft
+		port_check ratio5-xdp 1
+		kernel_check ratio5-xdp
+	fi
+else
+	sk "af_xdp cases: DPDK has no net_af_xdp PMD here"
+fi
+
+# tc netem, where the kernel has it.
+rc=0
+"$tb" impair netem delay 1ms >"$T/netem" 2>&1 || rc=$?
+case $rc in
+0) ok "impair netem delay 1ms applied" ;;
+3) sk "tc netem: $(sed 's/^testbed: impair netem: skipped: //' "$T/netem" | head -1)" ;;
+*) ko "impair netem exited $rc: $(head -1 "$T/netem")" ;;
+esac
+"$tb" impair clear >/dev/null
+
+# The counters reset with each impairment, and clear leaves none.
+d=$("$tb" dut-counters | awk '$1 == "nft_dropped" || $1 == "nft_forwarded" { s += $2 } END { print s + 0 }')
+[ "$d" = 0 ] && ok "impair clear resets the nftables counters (dropped + forwarded = $d)" ||
+	ko "after impair clear: nft dropped + forwarded = $d"
+
+"$tb" down >/dev/null
+left=$({ ip netns list | awk '{print $1}'; ip -o link show | awk -F': ' '{sub(/@.*/, "", $2); print $2}'; } |
+	grep -E "^$P-" || true)
+[ -z "$left" ] && ok "down leaves nothing named $P-*" || ko "left after down: $left"
+
+summary
+[ "$fail" -eq 0 ]
