@@ -62,16 +62,30 @@ struct sl_sig {
 	uint64_t tsc;     /**< low SL_SIG_TSC_BITS bits */
 };
 
-/** The check of w0 (without magic and check) and w1. */
+/**
+ * The check of w0 (without magic and check) and w1, in two steps so that a
+ * generator pays one multiply per frame: sl_sig_check_base() once per burst
+ * (w0's upper bits are the same for every frame of a burst), then
+ * sl_sig_check_w1() per frame.
+ */
+static inline uint64_t
+sl_sig_check_base(uint64_t w0)
+{
+	return (w0 & ~UINT64_C(0xffffff)) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+static inline uint16_t
+sl_sig_check_w1(uint64_t base, uint64_t w1)
+{
+	uint64_t h = (w1 ^ base) * UINT64_C(0xff51afd7ed558ccd);
+
+	return (uint16_t)((h >> 48) ^ (h >> 24));
+}
+
 static inline uint16_t
 sl_sig_check(uint64_t w0, uint64_t w1)
 {
-	uint64_t h = ((w0 & ~UINT64_C(0xffffff)) ^ (w1 * UINT64_C(0x9e3779b97f4a7c15))) *
-		     UINT64_C(0xff51afd7ed558ccd);
-
-	h ^= h >> 29;
-	h ^= h >> 32;
-	return (uint16_t)(h ^ (h >> 16));
+	return sl_sig_check_w1(sl_sig_check_base(w0), w1);
 }
 
 /** The two words of a signature (what the generator writes). */

@@ -22,10 +22,9 @@ M64 = (1 << 64) - 1
 
 def sig_check(w0, w1):
     """The signature's check, from lib/sig/sl_sig.h's definition (written anew here)."""
-    h = (((w0 & ~0xFFFFFF) & M64) ^ ((w1 * 0x9E3779B97F4A7C15) & M64)) * 0xFF51AFD7ED558CCD & M64
-    h ^= h >> 29
-    h ^= h >> 32
-    return (h ^ (h >> 16)) & 0xFFFF
+    base = ((w0 & ~0xFFFFFF) & M64) * 0x9E3779B97F4A7C15 & M64
+    h = (w1 ^ base) * 0xFF51AFD7ED558CCD & M64
+    return ((h >> 48) ^ (h >> 24)) & 0xFFFF
 
 
 def sig_v2(b):

@@ -119,6 +119,7 @@ struct sim_txq {
 	struct sim_verify *ver;
 	/* Written by the queue's current user only; read relaxed. */
 	uint64_t frames, bytes, wire_frames, wire_bytes, busy, discarded;
+	uint64_t wire_idle;  /* fixed point: wire time that waited for this queue's frames */
 	uint64_t locked, violations; /* atomic: written by contenders */
 	uint64_t first_start, last_start, last_end; /* fixed point, +1 (0 = none) */
 } __rte_cache_aligned;
@@ -134,7 +135,6 @@ struct sl_sim {
 	uint32_t link_up;
 	uint32_t slowdown;
 	uint64_t wire_free __rte_cache_aligned; /* fixed point; CAS only */
-	uint64_t wire_idle;   /* fixed point: time the wire waited for frames (atomic add) */
 	struct sl_sim_dut dut;
 	struct sl_sim_rx *dut_rx; /* the receiving RX side, NULL: no model */
 	uint64_t dut_tol;     /* GCRA: tolerance (SL_SIM_DUT_BURST - 1 intervals), fixed point */
@@ -436,7 +436,7 @@ sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now)
 
 /* Reserve @p total fixed-point units of wire time; returns the start. */
 static uint64_t
-sim_wire_reserve(struct sl_sim *sim, uint64_t now, uint64_t total)
+sim_wire_reserve(struct sl_sim *sim, struct sim_txq *q, uint64_t now, uint64_t total)
 {
 	uint64_t w = __atomic_load_n(&sim->wire_free, __ATOMIC_RELAXED);
 	uint64_t start;
@@ -445,9 +445,13 @@ sim_wire_reserve(struct sl_sim *sim, uint64_t now, uint64_t total)
 		start = RTE_MAX(w, now);
 	} while (!__atomic_compare_exchange_n(&sim->wire_free, &w, start + total, 1,
 					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	/* The wire sat idle from w to now: nobody gave it a frame (not the first). */
+	/*
+	 * The wire sat idle from w to now: nobody gave it a frame (not the
+	 * first). Counted on the queue (one writer: its current user), not on
+	 * the wire's own line, which every queue's CAS already contends for.
+	 */
 	if (w != 0 && start > w)
-		__atomic_fetch_add(&sim->wire_idle, start - w, __ATOMIC_RELAXED);
+		SL_CNT_ADD(q->wire_idle, start - w);
 	return start;
 }
 
@@ -475,7 +479,7 @@ sim_xmit_locked(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, u
 		bytes += len;
 		total += (uint64_t)sl_wire_l1_bytes(len) * per_byte;
 	}
-	t = sim_wire_reserve(sim, now, total);
+	t = sim_wire_reserve(sim, q, now, total);
 	if (q->first_start == 0)
 		q->first_start = t + 1;
 	for (uint16_t i = 0; i < k; i++) {
@@ -817,6 +821,7 @@ sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st)
 			last = RTE_MAX(last, q->last_start - 1);
 		if (q->last_end != 0)
 			end = RTE_MAX(end, q->last_end - 1);
+		st->wire_idle_tsc += SL_CNT_READ(q->wire_idle) >> SIM_FP_SHIFT;
 		if (v == NULL)
 			continue;
 		st->signed_frames += v->signed_frames;
@@ -828,7 +833,6 @@ sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st)
 		lat_min = RTE_MIN(lat_min, v->lat_min);
 		lat_max = RTE_MAX(lat_max, v->lat_max);
 	}
-	st->wire_idle_tsc = __atomic_load_n(&sim->wire_idle, __ATOMIC_RELAXED) >> SIM_FP_SHIFT;
 	if (first != UINT64_MAX) {
 		st->first_start_tsc = sim_tsc(sim, first);
 		st->last_start_tsc = sim_tsc(sim, last);
