@@ -588,8 +588,8 @@ sl_opts_default(struct sl_opts *o)
 	o->sc.sizes[0] = 64;
 	o->sc.weights[0] = 1;
 	o->sc.nb_sizes = 1;
-	o->sc.src_ip = RTE_IPV4(198, 18, 0, 1);
-	o->sc.dst_ip = RTE_IPV4(198, 18, 0, 2);
+	o->sc.src_ip = RTE_IPV4(198u, 18, 0, 1); /* 198u: 198 << 24 overflows int */
+	o->sc.dst_ip = RTE_IPV4(198u, 18, 0, 2);
 	/* RFC 5180's benchmarking prefix, 2001:2::/48 */
 	inet_pton(AF_INET6, "2001:2::1", o->sc.src_ip6);
 	inet_pton(AF_INET6, "2001:2::2", o->sc.dst_ip6);

@@ -44,7 +44,9 @@
 #include <rte_ring_peek.h>
 
 #include "sl_xmit.h"
+#ifdef SL_XMIT_TEST
 #include "sl_xmit_pvt.h"
+#endif
 
 RTE_LOG_REGISTER(sl_xmit_logtype, sluice.xmit, INFO);
 
@@ -138,6 +140,41 @@ txq_count_refusal(struct sl_txq_lcore *lc, enum sl_xmit_status st)
 	}
 }
 
+#ifdef SL_XMIT_TEST
+static sl_txq_test_hook_t txq_enq_hook;
+static void *txq_enq_hook_arg;
+
+void
+sl_txq_test_set_enq_hook(sl_txq_test_hook_t fn, void *arg)
+{
+	txq_enq_hook_arg = arg;
+	__atomic_store_n(&txq_enq_hook, fn, __ATOMIC_RELEASE);
+}
+
+/* The RTS enqueue of rte_ring_enqueue_burst(), in its steps, with the hook. */
+static unsigned int
+txq_enqueue(struct sl_txq *q, struct rte_mbuf **pkts, unsigned int n)
+{
+	sl_txq_test_hook_t fn = __atomic_load_n(&txq_enq_hook, __ATOMIC_ACQUIRE);
+	struct rte_ring *r = q->backlog;
+	uint32_t head, free;
+
+	if (fn == NULL)
+		return rte_ring_enqueue_burst(r, (void **)pkts, n, NULL);
+	n = __rte_ring_rts_move_prod_head(r, n, RTE_RING_QUEUE_VARIABLE, &head, &free);
+	if (n != 0) {
+		__rte_ring_enqueue_elems(r, head, pkts, sizeof(void *), n);
+		fn(q, txq_enq_hook_arg);
+		__rte_ring_rts_update_tail(&r->rts_prod);
+	}
+	return n;
+}
+#define TXQ_TEST_FLAG(q, f) (unlikely(((q)->test_flags & (f)) != 0))
+#else
+#define txq_enqueue(q, pkts, n) rte_ring_enqueue_burst((q)->backlog, (void **)(pkts), (n), NULL)
+#define TXQ_TEST_FLAG(q, f) 0
+#endif
+
 /*
  * Put pkts behind whatever is in the backlog. Returns how many the engine
  * took: all of them with SL_TXQ_F_DROP_ON_FULL (the excess freed and
@@ -146,7 +183,7 @@ txq_count_refusal(struct sl_txq_lcore *lc, enum sl_xmit_status st)
 static uint16_t
 txq_requeue(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
 {
-	unsigned int k = rte_ring_enqueue_burst(q->backlog, (void **)pkts, n, NULL);
+	unsigned int k = txq_enqueue(q, pkts, n);
 
 	SL_CNT_ADD(lc->requeued, k);
 	if (k < n && (q->flags & SL_TXQ_F_DROP_ON_FULL)) {
@@ -208,7 +245,7 @@ txq_release(struct sl_txq *q, struct sl_txq_lcore *lc)
 {
 	for (int i = 0;; i++) {
 		txq_unlock(q);
-		if (unlikely(q->test_flags & SL_TXQ_T_NO_RECHECK))
+		if (TXQ_TEST_FLAG(q, SL_TXQ_T_NO_RECHECK))
 			return;
 		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (likely(!__atomic_load_n(&q->missed, __ATOMIC_ACQUIRE)))
@@ -542,6 +579,7 @@ sl_txq_free(struct sl_txq *q)
 	rte_free(q);
 }
 
+#ifdef SL_XMIT_TEST
 int
 sl_txq_test_trylock(struct sl_txq *q)
 {
@@ -553,3 +591,4 @@ sl_txq_test_release(struct sl_txq *q)
 {
 	txq_release(q, sl_txq_lcore(q));
 }
+#endif
