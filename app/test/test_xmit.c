@@ -77,7 +77,12 @@ busy_tail_in_order(enum sl_txq_mode mode)
 	k = sl_xmit(q, pk, 32);
 	CHECK(k == 32, "engine took %u of 32", k);
 	sl_txq_stats_get(q, &st);
-	CHECK(st.tx_packets == 10 && st.busy == 1 && st.requeued == 22 && st.backlog == 22,
+	/*
+	 * lltx: a BUSY tail is kicked like any enqueue (issue 10, hole 1), so
+	 * the kick's drain asks the full device once more: a second BUSY.
+	 */
+	CHECK(st.tx_packets == 10 && st.busy == (mode == SL_TXQ_LLTX ? 2u : 1u) &&
+	      st.requeued == 22 && st.backlog == 22,
 	      "tx %lu busy %lu requeued %lu backlog %u", st.tx_packets, st.busy, st.requeued,
 	      st.backlog);
 	d.budget = UINT64_MAX;
@@ -121,22 +126,24 @@ SL_TEST(xmit_backlog_full_backpressure, "fast")
 	int dropped;
 
 	CHECK(mp != NULL && q != NULL, "setup");
-	for (int i = 0; i < 2; i++) {
-		CHECK(burst(mp, &g, pk, 32) == 32, "alloc");
-		CHECK(sl_xmit(q, pk, 32) == 32, "burst %d refused", i);
-	}
+	/* A backlog of 64 slots holds 63 packets. */
+	CHECK(burst(mp, &g, pk, 32) == 32, "alloc");
+	CHECK(sl_xmit(q, pk, 32) == 32, "burst 0 refused");
+	CHECK(burst(mp, &g, pk, 32) == 32, "alloc");
+	CHECK(sl_xmit(q, pk, 32) == 31, "burst 1: the backlog should take 31");
+	rte_pktmbuf_free(pk[31]); /* ours: the engine did not take it */
 	CHECK(burst(mp, &g, pk, 32) == 32, "alloc");
 	CHECK(sl_xmit(q, pk, 32) == 0, "a full backlog took more");
 	sl_txq_stats_get(q, &st);
-	CHECK(st.dropped == 0 && st.backlog == 64 && st.tx_packets == 0, "dropped %lu backlog %u",
+	CHECK(st.dropped == 0 && st.backlog == 63 && st.tx_packets == 0, "dropped %lu backlog %u",
 	      st.dropped, st.backlog);
 	rte_pktmbuf_free_bulk(pk, 32); /* ours: the engine did not take them */
 	t0 = rte_rdtsc();
 	dropped = sl_txq_flush(q, 2000);
-	CHECK(dropped == 64, "flush dropped %d", dropped);
+	CHECK(dropped == 63, "flush dropped %d", dropped);
 	CHECK(rte_rdtsc() - t0 < rte_get_tsc_hz(), "flush of a stuck device did not time out");
 	sl_txq_stats_get(q, &st);
-	CHECK(st.backlog == 0 && st.dropped == 64 && st.drop_flush == 64, "after flush");
+	CHECK(st.backlog == 0 && st.dropped == 63 && st.drop_flush == 63, "after flush");
 	sl_txq_free(q);
 	CHECK(rte_mempool_in_use_count(mp) == 0, "%u mbufs leaked", rte_mempool_in_use_count(mp));
 	rte_mempool_free(mp);
@@ -158,9 +165,10 @@ SL_TEST(xmit_backlog_full_drop_policy, "fast")
 		CHECK(sl_xmit(q, pk, 32) == 32, "drop policy must take every packet");
 	}
 	sl_txq_stats_get(q, &st);
-	CHECK(st.backlog == 32 && st.dropped == 64 && st.drop_backlog_full == 64,
+	/* 32 slots hold 31 packets */
+	CHECK(st.backlog == 31 && st.dropped == 65 && st.drop_backlog_full == 65,
 	      "backlog %u dropped %lu", st.backlog, st.dropped);
-	CHECK(sl_txq_flush(q, 100) == 32, "flush");
+	CHECK(sl_txq_flush(q, 100) == 31, "flush");
 	sl_txq_free(q);
 	CHECK(rte_mempool_in_use_count(mp) == 0, "%u mbufs leaked", rte_mempool_in_use_count(mp));
 	rte_mempool_free(mp);
