@@ -66,7 +66,7 @@ struct sl_txq_conf {
 	void *drv_queue;        /**< driver's queue handle, passed to xmit */
 	uint32_t drv_caps;      /**< SL_DRV_CAP_* */
 	enum sl_txq_mode mode;  /**< see sl_txq_mode_select() */
-	uint32_t backlog_size;  /**< ring slots, a power of two >= 2; holds backlog_size - 1 packets; 0 = 1024 */
+	uint32_t backlog_size;  /**< ring slots, power of two >= 2 (holds one less); 0 = 1024 */
 	uint16_t drain_burst;   /**< packets per driver call when draining; 0 = 32 */
 	uint16_t port_id;       /**< for names and logs only */
 	uint16_t queue_id;      /**< for names and logs only */
@@ -84,7 +84,7 @@ struct sl_txq_lcore {
 	uint64_t requeued;    /**< packets put into the backlog */
 	uint64_t dropped;     /**< packets freed without being sent, all reasons */
 	uint64_t dead_loops;  /**< re-entrant calls refused */
-	uint32_t in_xmit;     /**< this lcore is inside this queue's engine code; always 1 in the shared slot */
+	uint32_t in_xmit;     /**< inside this queue's engine code (shared slot: always 1) */
 	uint32_t warned_s;    /**< rate limit of the dead-loop warning (seconds) */
 } __rte_cache_aligned;
 
