@@ -422,7 +422,7 @@ sl_opts_default(struct sl_opts *o)
 	o->sc.sizes[0] = 64;
 	o->sc.weights[0] = 1;
 	o->sc.nb_sizes = 1;
-	o->sc.src_ip = RTE_IPV4(198u, 18u, 0u, 1u);
+	o->sc.src_ip = RTE_IPV4(198u, 18u, 0u, 1u); /* 198u: 198 << 24 overflows int */
 	o->sc.dst_ip = RTE_IPV4(198u, 18u, 0u, 2u);
 	/* RFC 5180's benchmarking prefix, 2001:2::/48 */
 	inet_pton(AF_INET6, "2001:2::1", o->sc.src_ip6);

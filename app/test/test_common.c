@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <sched.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -14,6 +15,7 @@ tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 	struct tdrv *d = dq;
 	uint16_t k;
 
+	__atomic_fetch_add(&d->calls, 1, __ATOMIC_RELAXED);
 	if (d->lltx) {
 		uint32_t exp = 0;
 
@@ -31,8 +33,15 @@ tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 
 		d->reenter_ret = m != NULL ? sl_xmit(d->reenter, &m, 1) : 0;
 	}
+	if (__atomic_load_n(&d->park, __ATOMIC_ACQUIRE) &&
+	    __atomic_exchange_n(&d->park, 0, __ATOMIC_ACQ_REL)) {
+		__atomic_store_n(&d->parked, 1, __ATOMIC_RELEASE);
+		test_wait_flag(&d->unpark);
+	}
 	for (uint32_t i = 0; i < d->hold_loops; i++)
 		rte_pause();
+	if (d->yield_inside)
+		sched_yield();
 	k = (uint16_t)RTE_MIN((uint64_t)n, d->budget);
 	if (d->budget != UINT64_MAX)
 		d->budget -= k;
@@ -66,8 +75,8 @@ test_stream(void)
 		struct sl_stream_conf c = {
 			.src_mac = { { 0x02, 0, 0, 0, 0, 1 } },
 			.dst_mac = { { 0x02, 0, 0, 0, 0, 2 } },
-			.src_ip = RTE_IPV4(198, 18, 0, 1),
-			.dst_ip = RTE_IPV4(198, 18, 0, 2),
+			.src_ip = RTE_IPV4(198u, 18, 0, 1), /* unsigned: 198 << 24 overflows int */
+			.dst_ip = RTE_IPV4(198u, 18, 0, 2),
 			.src_port = 9,
 			.dst_port = 9,
 			.sizes = { 64 },
@@ -85,6 +94,13 @@ struct rte_mempool *
 test_pool(const char *name, unsigned int n)
 {
 	return sl_stream_pool_create(test_stream(), name, n, SOCKET_ID_ANY);
+}
+
+void
+test_wait_flag(const uint32_t *flag)
+{
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+		sched_yield();
 }
 
 int

@@ -20,7 +20,9 @@
  * A scripted driver: takes up to `budget` packets in all (then BUSY), checks
  * per-producer order from the signatures, frees what it takes. With lltx it
  * has its own trylock and answers LOCKED; without, it counts concurrent
- * entries as violations. With `reenter` it calls sl_xmit() on that queue from
+ * entries as violations. With `park` the next call that gets in stops inside,
+ * holding the driver's lock (lltx) or the engine's (otherwise), until the
+ * test sets `unpark`. With `reenter` it calls sl_xmit() on that queue from
  * inside its own xmit (a dead loop).
  */
 struct tdrv {
@@ -34,6 +36,11 @@ struct tdrv {
 	uint64_t order_errors;
 	uint32_t next_seq[256];
 	uint32_t hold_loops;      /* rte_pause() loops inside, widens races */
+	uint32_t yield_inside;    /* sched_yield() inside (lock held): provokes collisions */
+	uint32_t park;            /* the next call parks inside (lock held) until unpark */
+	uint32_t parked;          /* set by the parked call */
+	uint32_t unpark;          /* set by the test to let it go */
+	uint64_t calls;           /* atomic: every call, LOCKED answers included */
 	struct sl_txq *reenter;
 	struct rte_mempool *reenter_mp;
 	uint16_t reenter_ret;
@@ -59,6 +66,9 @@ struct prod {
 };
 
 int producer_main(void *arg);
+
+/* Wait (yielding the CPU) until *flag is non-zero. */
+void test_wait_flag(const uint32_t *flag);
 
 /* Create a queue or return NULL; the test checks. */
 struct sl_txq *test_txq(sl_drv_xmit_t xmit, void *drv, uint32_t caps, enum sl_txq_mode mode,

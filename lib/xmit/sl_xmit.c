@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The TX queue engine: lock policy, backlog, missed flag, dead loops.
+ * The TX queue engine: lock policy, backlog, missed flags, dead loops.
  *
- * Memory ordering, in one place. Three protocols meet here:
+ * Memory ordering, in one place. Three protocols meet here (docs/lltx.md
+ * states them as rules, with the test that proves each):
  *
  * 1. The lock word (q->lock): CAS with acquire to take, store-release to
  *    drop. Whoever holds it is the only consumer of the backlog ring (which
@@ -10,25 +11,44 @@
  *    of the driver.
  *
  * 2. "missed" (the kernel's __QDISC_STATE_MISSED, after the 2021 lockless
- *    qdisc fix). A producer that could not take the lock, after putting its
- *    burst in the backlog, stores missed = 1 (release), issues a full fence
- *    and tries the lock once more. The owner, after unlocking, issues a full
- *    fence and loads missed (acquire). This is a store-buffering (Dekker)
- *    pattern: with the two seq_cst fences, either the producer's second
- *    trylock succeeds or the owner sees missed == 1 and drains again. The
- *    owner clears missed with an atomic exchange (acq_rel) *before* each
- *    look at the ring, so a producer's enqueue is either seen by that look
- *    or flagged again afterwards.
+ *    qdisc fix). Every enqueue into the backlog is followed either by a
+ *    trylock-or-miss or by a release that re-checks. Trylock-or-miss: try
+ *    the lock; on failure set missed with an atomic RMW (fetch_or, release;
+ *    an RMW so that several producers' sets form one release sequence and
+ *    the owner's exchange synchronises with all of them, as the kernel's
+ *    set_bit), issue a full fence and try the lock once more. The owner,
+ *    after unlocking, issues a full fence and loads missed. This is a
+ *    store-buffering (Dekker) pair: with the two seq_cst fences, either the
+ *    producer's second trylock succeeds or the owner sees missed == 1 and
+ *    drains again. The owner clears missed with an atomic exchange (acq_rel)
+ *    *before* each look at the ring, so an enqueue is either seen by that
+ *    look or flagged again afterwards. In lltx mode this includes the tail
+ *    of a BUSY send: an RTS enqueue becomes visible only when every enqueue
+ *    in flight has finished, so another producer's drain may have missed it.
  *
- * 3. LLTX drivers have their own lock, which we cannot hook. A drainer that
- *    gets SL_XMIT_LOCKED sets missed; every direct sender issues a full fence
- *    after the driver call (which released the driver's lock) and checks
- *    missed, so the driver lock's holder takes over the drain.
+ * 3. The driver-LOCKED hand-off (lltx). LLTX drivers have their own lock,
+ *    which we cannot hook. A drainer (the lock word's owner) whose driver
+ *    call answers LOCKED sets drv_missed with an atomic RMW, issues a full
+ *    fence and calls the driver once more. Every direct sender, after its
+ *    driver call returned (which released the driver's lock), issues a full
+ *    fence and loads drv_missed; if set, it kicks (trylock-or-miss, drain).
+ *    Store-buffering again: either the drainer's retry gets the driver lock
+ *    or the holder sees the flag. drv_missed is cleared only by a drainer,
+ *    before its look at the ring; a drainer never sets plain "missed" for a
+ *    LOCKED answer, so its own release does not re-drain into the same
+ *    held lock (one collision is counted per event, not per retry).
  *
  * Draining is bounded (SL_DRAIN_ROUNDS bursts) and so is re-checking
  * (SL_RECHECK_MAX): a producer returns to its generator in bounded time.
  * Whatever is left is flagged, found by the next producer, or by the
  * scheduler poll.
+ *
+ * Callers. EAL lcores and registered threads have a counter slot each
+ * (plain single-writer adds) and an exact per-slot re-entry flag (in_xmit).
+ * Every other thread shares slot RTE_MAX_LCORE: its counters take atomic
+ * adds, its in_xmit is pinned to 1 so that the inline fast path sends it
+ * here, and its re-entry marker is a thread-local chain of the queues the
+ * thread is inside (struct txq_ctx, on the stack).
  */
 
 #include <errno.h>
@@ -44,7 +64,9 @@
 #include <rte_ring_peek.h>
 
 #include "sl_xmit.h"
+#ifdef SL_XMIT_TEST
 #include "sl_xmit_pvt.h"
+#endif
 
 RTE_LOG_REGISTER(sl_xmit_logtype, sluice.xmit, INFO);
 
@@ -63,6 +85,64 @@ sl_xmit_slot_init(void)
 
 	sl_xmit_slot1 = (id < RTE_MAX_LCORE ? id : RTE_MAX_LCORE) + 1;
 	return sl_xmit_slot1;
+}
+
+/* One engine call: who makes it, and what it has counted already. */
+struct txq_ctx {
+	struct sl_txq *q;
+	struct sl_txq_lcore *lc;
+	struct txq_ctx *up;   /* shared slot: the next queue this thread is inside */
+	bool shared;          /* lc is the shared slot: atomic counter adds */
+	bool locked_seen;     /* a driver LOCKED was counted in this call */
+};
+
+/* Shared-slot callers only: the queues this thread is inside, innermost first. */
+static __thread struct txq_ctx *txq_chain;
+
+#define TXQ_ADD(c, f, v)                                                        \
+	do {                                                                    \
+		if (unlikely((c)->shared))                                      \
+			__atomic_fetch_add(&(c)->lc->f, (v), __ATOMIC_RELAXED); \
+		else                                                            \
+			SL_CNT_ADD((c)->lc->f, (v));                            \
+	} while (0)
+
+static inline void
+txq_ctx_init(struct sl_txq *q, struct txq_ctx *c)
+{
+	c->q = q;
+	c->lc = sl_txq_lcore(q);
+	c->up = NULL;
+	c->shared = c->lc == &q->lc[RTE_MAX_LCORE];
+	c->locked_seen = false;
+}
+
+/* Mark this thread inside q; 0 if it already is (a dead loop). */
+static inline int
+txq_enter(struct sl_txq *q, struct txq_ctx *c)
+{
+	txq_ctx_init(q, c);
+	if (likely(!c->shared)) {
+		if (unlikely(c->lc->in_xmit))
+			return 0;
+		c->lc->in_xmit = 1;
+		return 1;
+	}
+	for (const struct txq_ctx *p = txq_chain; p != NULL; p = p->up)
+		if (p->q == q)
+			return 0;
+	c->up = txq_chain;
+	txq_chain = c;
+	return 1;
+}
+
+static inline void
+txq_leave(struct txq_ctx *c)
+{
+	if (likely(!c->shared))
+		c->lc->in_xmit = 0;
+	else
+		txq_chain = c->up;
 }
 
 /* Lock word value of the caller: its slot + 1, never 0. */
@@ -90,10 +170,11 @@ txq_unlock(struct sl_txq *q)
 	__atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE);
 }
 
+/* Protocol 2: an RMW, never a plain store (release sequence, see above). */
 static inline void
 txq_set_missed(struct sl_txq *q)
 {
-	__atomic_store_n(&q->missed, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&q->missed, 1, __ATOMIC_RELEASE);
 }
 
 /* Producer side of protocol 2: the caller has already queued its work. */
@@ -112,9 +193,9 @@ txq_trylock_or_miss(struct sl_txq *q)
  * afterwards the driver owns pkts[0..sent) and may already have freed them.
  */
 static inline uint16_t
-txq_drv(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n,
-	enum sl_xmit_status *st)
+txq_drv(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 {
+	struct sl_txq *q = c->q;
 	uint64_t bytes = sl_xmit_bytes(pkts, n);
 	uint16_t sent;
 
@@ -122,21 +203,60 @@ txq_drv(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint1
 	sent = q->xmit(q->drv_queue, pkts, n, st);
 	if (sent != n)
 		bytes -= sl_xmit_bytes(pkts + sent, n - sent);
-	SL_CNT_ADD(lc->tx_packets, sent);
-	SL_CNT_ADD(lc->tx_bytes, bytes);
+	TXQ_ADD(c, tx_packets, sent);
+	TXQ_ADD(c, tx_bytes, bytes);
 	return sent;
 }
 
+/* BUSY: one per answer. LOCKED: one collision per engine call (per event). */
 static inline void
-txq_count_refusal(struct sl_txq_lcore *lc, enum sl_xmit_status st)
+txq_count_refusal(struct txq_ctx *c, enum sl_xmit_status st)
 {
 	if (st == SL_XMIT_LOCKED) {
-		SL_CNT_ADD(lc->locked, 1);
-		SL_CNT_ADD(lc->collisions, 1);
+		if (!c->locked_seen) {
+			c->locked_seen = true;
+			TXQ_ADD(c, locked, 1);
+			TXQ_ADD(c, collisions, 1);
+		}
 	} else {
-		SL_CNT_ADD(lc->busy, 1);
+		TXQ_ADD(c, busy, 1);
 	}
 }
+
+#ifdef SL_XMIT_TEST
+static sl_txq_test_hook_t txq_enq_hook;
+static void *txq_enq_hook_arg;
+
+void
+sl_txq_test_set_enq_hook(sl_txq_test_hook_t fn, void *arg)
+{
+	txq_enq_hook_arg = arg;
+	__atomic_store_n(&txq_enq_hook, fn, __ATOMIC_RELEASE);
+}
+
+/* The RTS enqueue of rte_ring_enqueue_burst(), in its steps, with the hook. */
+static unsigned int
+txq_enqueue(struct sl_txq *q, struct rte_mbuf **pkts, unsigned int n)
+{
+	sl_txq_test_hook_t fn = __atomic_load_n(&txq_enq_hook, __ATOMIC_ACQUIRE);
+	struct rte_ring *r = q->backlog;
+	uint32_t head, free;
+
+	if (fn == NULL)
+		return rte_ring_enqueue_burst(r, (void **)pkts, n, NULL);
+	n = __rte_ring_rts_move_prod_head(r, n, RTE_RING_QUEUE_VARIABLE, &head, &free);
+	if (n != 0) {
+		__rte_ring_enqueue_elems(r, head, pkts, sizeof(void *), n);
+		fn(q, txq_enq_hook_arg);
+		__rte_ring_rts_update_tail(&r->rts_prod);
+	}
+	return n;
+}
+#define TXQ_TEST_FLAG(q, f) (unlikely(((q)->test_flags & (f)) != 0))
+#else
+#define txq_enqueue(q, pkts, n) rte_ring_enqueue_burst((q)->backlog, (void **)(pkts), (n), NULL)
+#define TXQ_TEST_FLAG(q, f) 0
+#endif
 
 /*
  * Put pkts behind whatever is in the backlog. Returns how many the engine
@@ -144,14 +264,15 @@ txq_count_refusal(struct sl_txq_lcore *lc, enum sl_xmit_status st)
  * counted), otherwise as many as fit (back-pressure).
  */
 static uint16_t
-txq_requeue(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
+txq_requeue(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 {
-	unsigned int k = rte_ring_enqueue_burst(q->backlog, (void **)pkts, n, NULL);
+	struct sl_txq *q = c->q;
+	unsigned int k = txq_enqueue(q, pkts, n);
 
-	SL_CNT_ADD(lc->requeued, k);
+	TXQ_ADD(c, requeued, k);
 	if (k < n && (q->flags & SL_TXQ_F_DROP_ON_FULL)) {
 		rte_pktmbuf_free_bulk(pkts + k, n - k);
-		SL_CNT_ADD(lc->dropped, n - k);
+		TXQ_ADD(c, dropped, n - k);
 		__atomic_fetch_add(&q->drop_backlog_full, n - k, __ATOMIC_RELAXED);
 		return n;
 	}
@@ -164,8 +285,9 @@ txq_requeue(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, u
  * Unsent packets stay at the head. Returns packets handed to the driver.
  */
 static unsigned int
-txq_drain(struct sl_txq *q, struct sl_txq_lcore *lc)
+txq_drain(struct txq_ctx *c)
 {
+	struct sl_txq *q = c->q;
 	struct rte_mbuf *pkts[SL_DRAIN_MAX];
 	unsigned int total = 0;
 
@@ -176,23 +298,38 @@ txq_drain(struct sl_txq *q, struct sl_txq_lcore *lc)
 
 		/* Clear before looking: later enqueues are seen or re-flagged. */
 		__atomic_exchange_n(&q->missed, 0, __ATOMIC_ACQ_REL);
+		/* Only a drainer sets drv_missed, so only earlier drainers' flags go. */
+		if (unlikely(__atomic_load_n(&q->drv_missed, __ATOMIC_RELAXED)))
+			__atomic_exchange_n(&q->drv_missed, 0, __ATOMIC_ACQ_REL);
 		n = rte_ring_dequeue_burst_start(q->backlog, (void **)pkts, q->drain_burst, NULL);
 		if (n == 0) {
 			rte_ring_dequeue_finish(q->backlog, 0);
 			return total;
 		}
-		sent = txq_drv(q, lc, pkts, n, &st);
+		sent = txq_drv(c, pkts, n, &st);
+		if (unlikely(st == SL_XMIT_LOCKED)) {
+			/*
+			 * Protocol 3: a direct sender holds the driver's lock.
+			 * Flag (RMW), fence, retry once: either we get in, or
+			 * the holder, after its own fence, sees the flag.
+			 */
+			txq_count_refusal(c, st);
+			__atomic_fetch_or(&q->drv_missed, 1, __ATOMIC_RELEASE);
+			rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+			sent = txq_drv(c, pkts, n, &st);
+			if (st == SL_XMIT_LOCKED) {
+				rte_ring_dequeue_finish(q->backlog, 0);
+				return total; /* the holder takes the drain over */
+			}
+		}
 		rte_ring_dequeue_finish(q->backlog, sent);
 		total += sent;
 		if (sent < n) {
-			txq_count_refusal(lc, st);
 			/*
 			 * BUSY: the device is full; leave the rest for the next
 			 * producer or the poll (no immediate retry: back off).
-			 * LOCKED: the driver lock's holder re-checks missed.
 			 */
-			if (st == SL_XMIT_LOCKED)
-				txq_set_missed(q);
+			txq_count_refusal(c, st);
 			return total;
 		}
 	}
@@ -202,204 +339,216 @@ txq_drain(struct sl_txq *q, struct sl_txq_lcore *lc)
 	return total;
 }
 
-/* Unlock, then re-check missed (protocol 2) and drain again if set. */
-static void
-txq_release(struct sl_txq *q, struct sl_txq_lcore *lc)
+/*
+ * Unlock, then re-check missed (protocol 2) and drain again if set.
+ * Returns the packets it drained.
+ */
+static unsigned int
+txq_release(struct txq_ctx *c)
 {
+	struct sl_txq *q = c->q;
+	unsigned int total = 0;
+
 	for (int i = 0;; i++) {
 		txq_unlock(q);
-		if (unlikely(q->test_flags & SL_TXQ_T_NO_RECHECK))
-			return;
+		if (TXQ_TEST_FLAG(q, SL_TXQ_T_NO_RECHECK))
+			return total;
 		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (likely(!__atomic_load_n(&q->missed, __ATOMIC_ACQUIRE)))
-			return;
+			return total;
 		if (i == SL_RECHECK_MAX || !txq_trylock(q))
-			return; /* the poll, or the new owner, takes it from here */
-		txq_drain(q, lc);
+			return total; /* the poll, or the new owner, takes it from here */
+		total += txq_drain(c);
 	}
 }
 
 /* Hand pkts to the driver; the unsent tail goes to the backlog. */
 static uint16_t
-txq_send(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n,
-	 enum sl_xmit_status *st)
+txq_send(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 {
-	uint16_t sent = txq_drv(q, lc, pkts, n, st);
+	uint16_t sent = txq_drv(c, pkts, n, st);
 
 	if (likely(sent == n))
 		return n;
-	txq_count_refusal(lc, *st);
-	return sent + txq_requeue(q, lc, pkts + sent, n - sent);
+	txq_count_refusal(c, *st);
+	return sent + txq_requeue(c, pkts + sent, n - sent);
 }
 
 /* The caller owns the queue: what is ahead of us goes first. */
 static uint16_t
-txq_xmit_owner(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
+txq_xmit_owner(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 {
 	enum sl_xmit_status st;
 
-	if (sl_txq_pending(q) != 0) {
-		txq_drain(q, lc);
-		if (sl_txq_pending(q) != 0)
-			return txq_requeue(q, lc, pkts, n);
+	if (sl_txq_pending(c->q) != 0) {
+		txq_drain(c);
+		if (sl_txq_pending(c->q) != 0)
+			return txq_requeue(c, pkts, n);
 	}
-	return txq_send(q, lc, pkts, n, &st);
+	return txq_send(c, pkts, n, &st);
 }
 
-static void
-txq_kick(struct sl_txq *q, struct sl_txq_lcore *lc)
+/* After an enqueue: become the owner and drain, or leave it flagged. */
+static unsigned int
+txq_kick(struct txq_ctx *c)
 {
-	if (txq_trylock_or_miss(q)) {
-		txq_drain(q, lc);
-		txq_release(q, lc);
+	unsigned int sent = 0;
+
+	if (txq_trylock_or_miss(c->q)) {
+		sent = txq_drain(c);
+		sent += txq_release(c);
 	}
+	return sent;
 }
 
 static uint16_t
-txq_xmit_locked(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
+txq_xmit_locked(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t k;
 
-	if (txq_trylock(q)) {
-		k = txq_xmit_owner(q, lc, pkts, n);
-		txq_release(q, lc);
+	if (txq_trylock(c->q)) {
+		k = txq_xmit_owner(c, pkts, n);
+		txq_release(c);
 		return k;
 	}
 	/* Collision: queue behind the owner, flag it, never spin. */
-	SL_CNT_ADD(lc->collisions, 1);
-	k = txq_requeue(q, lc, pkts, n);
-	txq_kick(q, lc);
+	TXQ_ADD(c, collisions, 1);
+	k = txq_requeue(c, pkts, n);
+	txq_kick(c);
 	return k;
 }
 
 static uint16_t
-txq_xmit_lltx(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
+txq_xmit_lltx(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 {
 	enum sl_xmit_status st;
 	uint16_t k;
 
-	if (sl_txq_pending(q) != 0) {
+	if (sl_txq_pending(c->q) != 0) {
 		/* Behind earlier packets, possibly our own. */
-		k = txq_requeue(q, lc, pkts, n);
+		k = txq_requeue(c, pkts, n);
 	} else {
-		k = txq_send(q, lc, pkts, n, &st);
-		if (st == SL_XMIT_BUSY)
-			return k; /* device full: back off, do not drain now */
-		if (st == SL_XMIT_OK) {
-			/* Protocol 3: did a drainer hit the driver lock we held? */
+		k = txq_send(c, pkts, n, &st);
+		if (likely(st == SL_XMIT_OK)) {
+			/* Protocol 3: did a drainer find the driver lock we held? */
 			rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-			if (likely(!__atomic_load_n(&q->missed, __ATOMIC_ACQUIRE)))
+			if (likely(!__atomic_load_n(&c->q->drv_missed, __ATOMIC_RELAXED)))
 				return k;
 		}
+		/*
+		 * BUSY or LOCKED: our tail went to the backlog, and like every
+		 * enqueue it needs a trylock-or-miss. Without it, a producer
+		 * that queued behind our half-published RTS enqueue, drained
+		 * an empty ring and released, strands its packets (issue 10).
+		 */
 	}
-	txq_kick(q, lc);
+	txq_kick(c);
 	return k;
 }
 
 static uint16_t
-txq_xmit_spin(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
+txq_xmit_spin(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t k;
 
-	if (!txq_trylock(q)) {
-		SL_CNT_ADD(lc->collisions, 1);
-		while (!txq_trylock(q))
+	if (!txq_trylock(c->q)) {
+		TXQ_ADD(c, collisions, 1);
+		while (!txq_trylock(c->q))
 			rte_pause();
 	}
-	k = txq_xmit_owner(q, lc, pkts, n);
-	txq_unlock(q);
+	k = txq_xmit_owner(c, pkts, n);
+	txq_unlock(c->q);
 	return k;
 }
 
 static uint16_t
-txq_dead_loop(struct sl_txq *q, struct sl_txq_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
+txq_dead_loop(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 {
+	struct sl_txq *q = c->q;
 	uint32_t now_s = (uint32_t)(rte_get_timer_cycles() / rte_get_timer_hz()) + 1;
 
 	rte_pktmbuf_free_bulk(pkts, n);
-	SL_CNT_ADD(lc->dead_loops, 1);
-	SL_CNT_ADD(lc->dropped, n);
+	TXQ_ADD(c, dead_loops, 1);
+	TXQ_ADD(c, dropped, n);
 	__atomic_fetch_add(&q->drop_dead_loop, n, __ATOMIC_RELAXED);
-	if (lc->warned_s != now_s) {
-		lc->warned_s = now_s;
+	if (__atomic_exchange_n(&c->lc->warned_s, now_s, __ATOMIC_RELAXED) != now_s)
 		rte_log(RTE_LOG_WARNING, sl_xmit_logtype,
-			"Dead loop on port %u queue %u: lcore %u re-entered its own xmit, burst of %u dropped\n",
-			q->port_id, q->queue_id, rte_lcore_id(), n);
-	}
+			"Dead loop on port %u queue %u: lcore %d re-entered its own xmit, burst of %u dropped\n",
+			q->port_id, q->queue_id, (int)rte_lcore_id(), n);
 	return n;
 }
 
 uint16_t
 sl_xmit_slow(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct sl_txq_lcore *lc = sl_txq_lcore(q);
+	struct txq_ctx c;
 	uint16_t k;
 
 	if (unlikely(n == 0))
 		return 0;
-	if (unlikely(lc->in_xmit))
-		return txq_dead_loop(q, lc, pkts, n);
-	lc->in_xmit = 1;
+	if (unlikely(!txq_enter(q, &c)))
+		return txq_dead_loop(&c, pkts, n);
 	switch (q->mode) {
 	case SL_TXQ_LOCKED:
-		k = txq_xmit_locked(q, lc, pkts, n);
+		k = txq_xmit_locked(&c, pkts, n);
 		break;
 	case SL_TXQ_LLTX:
-		k = txq_xmit_lltx(q, lc, pkts, n);
+		k = txq_xmit_lltx(&c, pkts, n);
 		break;
 	case SL_TXQ_SPIN:
-		k = txq_xmit_spin(q, lc, pkts, n);
+		k = txq_xmit_spin(&c, pkts, n);
 		break;
 	case SL_TXQ_EXCLUSIVE:
 	default:
-		k = txq_xmit_owner(q, lc, pkts, n);
+		k = txq_xmit_owner(&c, pkts, n);
 		break;
 	}
-	lc->in_xmit = 0;
+	txq_leave(&c);
 	return k;
 }
 
+/* Exclusive fast path, a registered caller (never the shared slot). */
 uint16_t
-sl_xmit_tail(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
+sl_xmit_tail(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status st)
 {
-	struct sl_txq_lcore *lc = sl_txq_lcore(q);
+	struct txq_ctx c;
 
-	SL_CNT_ADD(lc->busy, 1);
-	return txq_requeue(q, lc, pkts, n);
+	txq_ctx_init(q, &c);
+	txq_count_refusal(&c, st);
+	return txq_requeue(&c, pkts, n);
 }
 
 unsigned int
 sl_txq_poll(struct sl_txq *q)
 {
-	struct sl_txq_lcore *lc;
+	struct txq_ctx c;
 	unsigned int sent;
 
 	if (q->mode == SL_TXQ_EXCLUSIVE || rte_ring_count(q->backlog) == 0)
 		return 0;
-	lc = sl_txq_lcore(q);
-	if (lc->in_xmit || !txq_trylock(q))
+	if (!txq_enter(q, &c))
 		return 0;
-	lc->in_xmit = 1;
-	sent = txq_drain(q, lc);
-	txq_release(q, lc);
-	lc->in_xmit = 0;
+	sent = 0;
+	if (txq_trylock(q)) {
+		sent = txq_drain(&c);
+		sent += txq_release(&c);
+	}
+	txq_leave(&c);
 	return sent;
 }
 
 unsigned int
 sl_txq_drain_own(struct sl_txq *q)
 {
-	struct sl_txq_lcore *lc;
+	struct txq_ctx c;
 	unsigned int sent;
 
 	if (q->mode != SL_TXQ_EXCLUSIVE || sl_txq_pending(q) == 0)
 		return 0;
-	lc = sl_txq_lcore(q);
-	if (lc->in_xmit)
+	if (!txq_enter(q, &c))
 		return 0;
-	lc->in_xmit = 1;
-	sent = txq_drain(q, lc);
-	lc->in_xmit = 0;
+	sent = txq_drain(&c);
+	txq_leave(&c);
 	return sent;
 }
 
@@ -407,15 +556,18 @@ int
 sl_txq_flush(struct sl_txq *q, uint64_t timeout_us)
 {
 	uint64_t deadline = rte_get_timer_cycles() + timeout_us * rte_get_timer_hz() / US_PER_S;
-	struct sl_txq_lcore *lc = sl_txq_lcore(q);
 	struct rte_mbuf *pkts[SL_DRAIN_MAX];
 	unsigned int n, dropped = 0;
+	struct txq_ctx c;
 
-	if (q->mode != SL_TXQ_EXCLUSIVE && !txq_trylock(q))
+	if (!txq_enter(q, &c))
 		return -EBUSY;
-	lc->in_xmit = 1;
+	if (q->mode != SL_TXQ_EXCLUSIVE && !txq_trylock(q)) {
+		txq_leave(&c);
+		return -EBUSY;
+	}
 	while (rte_ring_count(q->backlog) != 0 && rte_get_timer_cycles() < deadline) {
-		if (txq_drain(q, lc) == 0)
+		if (txq_drain(&c) == 0)
 			rte_delay_us_sleep(20); /* device full or stalled: back off */
 	}
 	while ((n = rte_ring_sc_dequeue_burst(q->backlog, (void **)pkts, RTE_DIM(pkts),
@@ -423,10 +575,11 @@ sl_txq_flush(struct sl_txq *q, uint64_t timeout_us)
 		rte_pktmbuf_free_bulk(pkts, n);
 		dropped += n;
 	}
-	SL_CNT_ADD(lc->dropped, dropped);
+	TXQ_ADD(&c, dropped, dropped);
 	__atomic_fetch_add(&q->drop_flush, dropped, __ATOMIC_RELAXED);
 	__atomic_store_n(&q->missed, 0, __ATOMIC_RELAXED);
-	lc->in_xmit = 0;
+	__atomic_store_n(&q->drv_missed, 0, __ATOMIC_RELAXED);
+	txq_leave(&c);
 	if (q->mode != SL_TXQ_EXCLUSIVE)
 		txq_unlock(q);
 	return (int)dropped;
@@ -486,7 +639,7 @@ sl_txq_create(const struct sl_txq_conf *conf)
 	struct sl_txq *q;
 
 	if (conf->xmit == NULL || (unsigned int)conf->mode > SL_TXQ_SPIN ||
-	    !rte_is_power_of_2(size) || burst > SL_DRAIN_MAX ||
+	    !rte_is_power_of_2(size) || size < 2 || burst > SL_DRAIN_MAX ||
 	    (conf->flags & ~SL_TXQ_F_MASK) != 0 ||
 	    (conf->mode == SL_TXQ_LLTX && !(conf->drv_caps & SL_DRV_CAP_LLTX))) {
 		rte_errno = EINVAL;
@@ -506,13 +659,21 @@ sl_txq_create(const struct sl_txq_conf *conf)
 	 * the others (measured: 95 % of CPU in the enqueue, line rate down to
 	 * 1 %). RTS lets them finish; the head may run ahead of the tail by the
 	 * whole ring. Consumer: single (the owner of the lock word), which the
-	 * peek API needs.
+	 * peek API needs. `size` slots, size - 1 packets: no RING_F_EXACT_SZ,
+	 * which would round size + 1 up to a ring twice as large.
 	 */
 	q->backlog = rte_ring_create(name, size, conf->socket_id,
-				     RING_F_MP_RTS_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+				     RING_F_MP_RTS_ENQ | RING_F_SC_DEQ);
 	if (q->backlog == NULL)
 		goto err;
-	rte_ring_set_prod_htd_max(q->backlog, size);
+	/* sl_txq_pending() reads the RTS producer head: make sure it is one. */
+	if (rte_ring_get_prod_sync_type(q->backlog) != RTE_RING_SYNC_MT_RTS ||
+	    rte_ring_set_prod_htd_max(q->backlog, rte_ring_get_capacity(q->backlog)) != 0) {
+		rte_ring_free(q->backlog);
+		rte_free(q);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
 	q->xmit = conf->xmit;
 	q->drv_queue = conf->drv_queue;
 	q->caps = conf->drv_caps;
@@ -521,6 +682,8 @@ sl_txq_create(const struct sl_txq_conf *conf)
 	q->drain_burst = burst;
 	q->port_id = conf->port_id;
 	q->queue_id = conf->queue_id;
+	/* The shared slot never takes the inline fast path (see sl_xmit_sized). */
+	q->lc[RTE_MAX_LCORE].in_xmit = 1;
 	return q;
 err:
 	rte_free(q);
@@ -542,6 +705,7 @@ sl_txq_free(struct sl_txq *q)
 	rte_free(q);
 }
 
+#ifdef SL_XMIT_TEST
 int
 sl_txq_test_trylock(struct sl_txq *q)
 {
@@ -551,5 +715,9 @@ sl_txq_test_trylock(struct sl_txq *q)
 void
 sl_txq_test_release(struct sl_txq *q)
 {
-	txq_release(q, sl_txq_lcore(q));
+	struct txq_ctx c;
+
+	txq_ctx_init(q, &c);
+	txq_release(&c);
 }
+#endif

@@ -25,6 +25,7 @@
  * from one producer leave in the order they were given, in every mode.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
@@ -65,7 +66,7 @@ struct sl_txq_conf {
 	void *drv_queue;        /**< driver's queue handle, passed to xmit */
 	uint32_t drv_caps;      /**< SL_DRV_CAP_* */
 	enum sl_txq_mode mode;  /**< see sl_txq_mode_select() */
-	uint32_t backlog_size;  /**< ring size, power of two; 0 = 1024 */
+	uint32_t backlog_size;  /**< ring slots, power of two >= 2 (holds one less); 0 = 1024 */
 	uint16_t drain_burst;   /**< packets per driver call when draining; 0 = 32 */
 	uint16_t port_id;       /**< for names and logs only */
 	uint16_t queue_id;      /**< for names and logs only */
@@ -83,7 +84,7 @@ struct sl_txq_lcore {
 	uint64_t requeued;    /**< packets put into the backlog */
 	uint64_t dropped;     /**< packets freed without being sent, all reasons */
 	uint64_t dead_loops;  /**< re-entrant calls refused */
-	uint32_t in_xmit;     /**< this lcore is inside this queue's engine code */
+	uint32_t in_xmit;     /**< inside this queue's engine code (shared slot: always 1) */
 	uint32_t warned_s;    /**< rate limit of the dead-loop warning (seconds) */
 } __rte_cache_aligned;
 
@@ -110,14 +111,19 @@ struct sl_txq {
 	uint16_t queue_id;
 	/** 0: free; otherwise the owner's lcore id + 1. Own cache line. */
 	uint32_t lock __rte_cache_aligned;
-	/** Set by a producer that left work it could not drain. Own cache line. */
+	/**
+	 * Set (atomic RMW) by a producer that left work it could not drain.
+	 * Own cache line, shared with drv_missed.
+	 */
 	uint32_t missed __rte_cache_aligned;
+	/** lltx: set (atomic RMW) by a drainer whose driver call answered LOCKED. */
+	uint32_t drv_missed;
 	/** Drop reasons, written by whoever drops (rare): atomic adds. */
 	uint64_t drop_dead_loop __rte_cache_aligned;
 	uint64_t drop_backlog_full;
 	uint64_t drop_flush;
-	uint32_t test_flags;  /**< sl_xmit_pvt.h: fault switches for tests */
-	/** Slot RTE_MAX_LCORE is shared by unregistered threads (not exact). */
+	uint32_t test_flags;  /**< sl_xmit_pvt.h: fault switches, read by the test build only */
+	/** Slot RTE_MAX_LCORE is shared by unregistered threads (atomic adds). */
 	struct sl_txq_lcore lc[RTE_MAX_LCORE + 1];
 };
 
@@ -141,8 +147,11 @@ const char *sl_txq_mode_name(enum sl_txq_mode mode);
  * drv_caps: the engine will call the driver concurrently.
  *
  * @return the queue, or NULL with rte_errno set: EINVAL (no xmit, bad mode,
- *   backlog_size not a power of two, unknown flag, LLTX mode without the
- *   capability), ENOMEM, EEXIST (a ring of the same port/queue exists).
+ *   backlog_size not a power of two or below 2, unknown flag, LLTX mode without
+ *   the capability), ENOMEM (queue or ring), ENOTSUP (the backlog ring is not
+ *   RTS on its producer side: cannot happen with this DPDK, checked because
+ *   sl_txq_pending() depends on it). Ring names carry a sequence number, so
+ *   EEXIST cannot happen.
  */
 struct sl_txq *sl_txq_create(const struct sl_txq_conf *conf);
 
@@ -168,14 +177,25 @@ sl_txq_pending(const struct sl_txq *q)
 {
 	const struct rte_ring *r = q->backlog;
 
+	/*
+	 * The layout this reads (DPDK 22.11): the RTS head shares the producer
+	 * union; positions are 32-bit and wrap together. sl_txq_create()
+	 * checks at run time that the ring is RTS.
+	 */
+	RTE_BUILD_BUG_ON(offsetof(struct rte_ring, rts_prod) != offsetof(struct rte_ring, prod));
+	RTE_BUILD_BUG_ON(sizeof(r->rts_prod.head.val.pos) != sizeof(uint32_t));
+	RTE_BUILD_BUG_ON(sizeof(r->rts_prod.head) != sizeof(uint64_t));
+	RTE_BUILD_BUG_ON(sizeof(r->cons.tail) != sizeof(uint32_t));
+
 	return __atomic_load_n(&r->rts_prod.head.val.pos, __ATOMIC_ACQUIRE) -
 	       __atomic_load_n(&r->cons.tail, __ATOMIC_ACQUIRE);
 }
 
 /* Slow paths, in sl_xmit.c: shared modes, non-empty backlog, dead loops. */
 uint16_t sl_xmit_slow(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n);
-/* Exclusive mode: the driver answered BUSY; count it and requeue the tail. */
-uint16_t sl_xmit_tail(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n);
+/* Exclusive mode: the driver answered BUSY or LOCKED; count it and requeue the tail. */
+uint16_t sl_xmit_tail(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n,
+		      enum sl_xmit_status st);
 
 /*
  * The calling thread's counter slot + 1 (0: not looked up yet). Our own TLS
@@ -222,15 +242,20 @@ sl_xmit_bytes(struct rte_mbuf **pkts, uint16_t n)
  * up. The caller should back off (not retry in a tight loop) and offer
  * pkts[ret..n) again later, in order, or free them.
  *
- * MT-safety: SL_TXQ_EXCLUSIVE queues accept one producer lcore only; the
- * other modes accept any number of lcores concurrently. Never blocks, except
- * in SL_TXQ_SPIN mode (by design). Must be called from an EAL lcore or a
- * thread registered with rte_thread_register() (counters are per lcore).
+ * MT-safety: SL_TXQ_EXCLUSIVE queues accept one producer thread only; the
+ * other modes accept any number of threads concurrently. Never blocks, except
+ * in SL_TXQ_SPIN mode (by design). Any thread may call: EAL lcores and
+ * threads registered with rte_thread_register() have a counter slot each
+ * (plain adds) and take the inline fast path; other threads share one slot,
+ * whose counters are updated with atomic adds, and always take the slow
+ * path (correct, a little slower: register threads that send a lot).
  *
- * A call made while the same lcore is already inside sl_xmit() for this
+ * A call made while the same thread is already inside the engine for this
  * queue (from a driver callback, say) is a dead loop: the burst is freed,
  * counted in dead_loops and dropped, a rate-limited warning is logged, and
- * n is returned.
+ * n is returned. The re-entry marker is per thread and per queue, shared
+ * slot included: a call on another queue from a driver callback is not a
+ * dead loop, and another thread's call never looks like one.
  *
  * @return the number of packets the engine took, 0..n.
  */
@@ -264,7 +289,7 @@ sl_xmit_sized(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t byt
 	SL_CNT_ADD(lc->tx_bytes, bytes);
 	if (likely(sent == n))
 		return n;
-	return sent + sl_xmit_tail(q, pkts + sent, n - sent);
+	return sent + sl_xmit_tail(q, pkts + sent, n - sent, st);
 }
 
 static inline uint16_t
@@ -283,7 +308,8 @@ sl_xmit(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
  * shared queues. Called periodically by the main lcore so that no packet
  * stays in a backlog after its producers went quiet.
  *
- * @return packets handed to the driver.
+ * @return packets handed to the driver, including what its release's
+ *   re-check drained.
  */
 unsigned int sl_txq_poll(struct sl_txq *q);
 

@@ -3,10 +3,19 @@
 #define SL_XMIT_PVT_H
 
 /*
- * Internals shared with the tests only. Not part of the API.
+ * Internals shared with the tests only. Not part of the API, and compiled
+ * only into the test build of the engine (lib sl_xmit_test, -DSL_XMIT_TEST,
+ * linked into sluice-test alone): the production engine has no fault switch
+ * and no hook in its code. struct sl_txq keeps the same layout in both
+ * builds (test_flags sits in a cold line), so the inline code of sl_xmit.h
+ * agrees with either library.
  */
 
 #include "sl_xmit.h"
+
+#ifndef SL_XMIT_TEST
+#error "sl_xmit_pvt.h is for the test build only (-DSL_XMIT_TEST)"
+#endif
 
 /*
  * Test switch: the owner does not re-check "missed" after unlocking. Exists
@@ -19,5 +28,15 @@
 int sl_txq_test_trylock(struct sl_txq *q);
 /* Release it, with the missed re-check unless SL_TXQ_T_NO_RECHECK. */
 void sl_txq_test_release(struct sl_txq *q);
+
+/*
+ * Split-enqueue hook. While one is set, every backlog enqueue is done in its
+ * steps (move the RTS producer head, copy the pointers, call fn, publish
+ * the tail), so that a test can stop a producer between moving the head
+ * and publishing the tail. fn runs on the enqueuing thread, for every
+ * queue: it must check q and the thread itself. NULL removes it.
+ */
+typedef void (*sl_txq_test_hook_t)(struct sl_txq *q, void *arg);
+void sl_txq_test_set_enq_hook(sl_txq_test_hook_t fn, void *arg);
 
 #endif /* SL_XMIT_PVT_H */
