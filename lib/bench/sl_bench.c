@@ -215,6 +215,8 @@ mlr_next_load(struct sl_search *s, unsigned int gi, int ph)
 	bounds(s, gi, ph, &rlb, &rub, &und);
 	if (und != 0)
 		return und;
+	if (rub > mx + EPS * mx)
+		rub = 0;  /* above what the generator can offer: no upper bound in reach */
 	if (rub != 0 && rlb != 0)
 		s->expand = 0;
 	if (rub == 0) {
@@ -268,6 +270,10 @@ rfc2544_next(struct sl_search *s, struct sl_trial_req *req)
 	}
 	if (s->hi == 0 && s->lo == 0) {
 		req->load = mx;
+		return true;
+	}
+	if (s->hi == 0 && s->lo < mx - EPS * mx) {
+		req->load = mx;  /* the generator's ceiling came down: try it */
 		return true;
 	}
 	if (s->hi == 0 || (s->lo != 0 && s->hi - s->lo <= g->width * s->hi + EPS * s->hi)) {
@@ -416,6 +422,8 @@ sl_search_result(const struct sl_search *s, unsigned int goal, double *load, dou
 	bounds(s, goal, 1, &rlb, &rub, &und);
 	*load = rlb;
 	*upper = rub;
+	if (rub > max_eff(s) + EPS * max_eff(s))
+		rub = 0;
 	if (rub == 0)
 		return rlb >= max_eff(s) - EPS * max_eff(s);
 	if (rub <= s->p.min_load + EPS * s->p.min_load)
