@@ -350,6 +350,19 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 		double cap = res->achieved * 0.999;
 
 		s->invalid++;
+		/* A stall is not a ceiling: the same trial again, up to
+		 * SL_BENCH_RETRIES times, before the loads come down. */
+		if (s->inv_load == req->load && s->inv_streak < SL_BENCH_RETRIES) {
+			s->inv_streak++;
+			return;
+		}
+		if (s->inv_load != req->load) {
+			s->inv_load = req->load;
+			s->inv_streak = 1;
+			return;
+		}
+		s->inv_streak = 0;
+		s->inv_load = 0;
 		s->gen_limited = true;
 		if (cap < s->gen_max)
 			s->gen_max = cap;
@@ -365,6 +378,8 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 			s->hi = 0;
 		return;
 	}
+	s->inv_streak = 0;
+	s->inv_load = 0;
 	if (s->p.method == SL_BENCH_RFC2544) {
 		bool pass = res->loss_ratio <= s->p.goals[0].loss_ratio + EPS;
 

@@ -27,6 +27,7 @@ enum sl_bench_method { SL_BENCH_NONE = 0, SL_BENCH_RFC2544, SL_BENCH_MLR };
 #define SL_BENCH_MAX_GOALS 4
 #define SL_BENCH_MAX_LOADS 256   /* distinct loads one search may measure */
 #define SL_BENCH_MAX_TRIALS 512  /* trials one search may run */
+#define SL_BENCH_RETRIES 3       /* invalid trials in a row at one load before it is out of reach */
 
 /** An RFC 9971 search goal. */
 struct sl_bench_goal {
@@ -83,6 +84,8 @@ struct sl_search {
 	unsigned int invalid;        /**< trials the generator could not offer */
 	double gen_max;              /**< highest load the generator managed (0: max_load) */
 	bool gen_limited;            /**< the generator capped max_load */
+	double inv_load;             /**< the load of the invalid trials in a row */
+	unsigned int inv_streak;     /**< invalid trials in a row at inv_load */
 	double fwd_at_max;           /**< forwarding rate of the first lossy trial (mlr's start) */
 	unsigned int goal;           /**< the goal being searched */
 	unsigned int phase;          /**< mlr: 0 initial-duration trials, 1 final */
