@@ -51,6 +51,7 @@ extern const struct sl_cmd sl_cmds_show[];
 extern const struct sl_cmd sl_cmds_set[];
 extern const struct sl_cmd sl_cmds_port[];
 extern const struct sl_cmd sl_cmds_run[];
+extern const struct sl_cmd sl_cmds_bench[];
 /* Every family, in help order, NULL-terminated (cli_families.c). */
 extern const struct sl_cmd *const sl_cli_families[];
 

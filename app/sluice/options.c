@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 #include <rte_ip.h>
 
+#include "bench.h"
 #include "opts.h"
 #include "sl_err.h"
 
@@ -25,7 +26,7 @@ enum {
 	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
-	OPT_RX, OPT_RXMAP, OPT_DRAIN,
+	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_BENCH,
 };
 
 static const struct option long_opts[] = {
@@ -56,6 +57,7 @@ static const struct option long_opts[] = {
 	{ "rx", required_argument, NULL, OPT_RX },
 	{ "rxmap", required_argument, NULL, OPT_RXMAP },
 	{ "drain", required_argument, NULL, OPT_DRAIN },
+	{ "bench", required_argument, NULL, OPT_BENCH },
 	{ "tx-port", required_argument, NULL, OPT_TX_UDP },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "auto-start", no_argument, NULL, 'a' },
@@ -113,6 +115,11 @@ sl_usage(void)
 	       "                        default: a spare worker lcore, else the TX workers\n"
 	       "  --drain S             after TX stops, keep receiving S seconds (default 0.1;\n"
 	       "                        ends sooner once every frame sent has arrived)\n"
+	       "  --bench M[,K=V...]    run a benchmark instead of one run: M is mlr (RFC 9971\n"
+	       "                        NDR/PDR) or rfc2544; keys min, max (loads per port),\n"
+	       "                        width, loss=R[:R...], exceed, initial, final, sum,\n"
+	       "                        trial, lat (seconds), sizes=64:1518:imix|rfc2544,\n"
+	       "                        tx=P[:P] (docs/benchmarking.md)\n"
 	       "  --xmit engine|direct  direct: call rte_eth_tx_burst() without the engine\n"
 	       "                        (benchmark baseline; exclusive ethdev queues only)\n"
 	       "  -i, --interactive     the prompt sluice> (help lists the commands)\n"
@@ -343,6 +350,17 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 			return -EINVAL;
 		}
 		o->drain_us = (uint64_t)(d * 1e6 + 0.5);
+		return 0;
+	}
+	case OPT_BENCH: {
+		static struct sl_bench_conf bc;
+		char m[16], *comma = strchr(arg, ',');
+
+		snprintf(m, sizeof(m), "%.*s", comma != NULL ? (int)(comma - arg) : (int)strlen(arg),
+			 arg);
+		if (sl_bench_parse(m, comma != NULL ? comma + 1 : NULL, &bc, err, len) != 0)
+			return -EINVAL;
+		o->bench = &bc;
 		return 0;
 	}
 	case OPT_CMDLINE_FILE:

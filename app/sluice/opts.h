@@ -18,6 +18,8 @@
 #include "sl_sim.h"
 #include "sl_xmit.h"
 
+struct sl_bench_conf;
+
 #define SL_MAX_SIMS 8
 
 /* What can be set per port (options set every port; the prompt one or all). */
@@ -56,6 +58,7 @@ struct sl_opts {
 	bool interactive;      /* -i */
 	bool auto_start;       /* -a */
 	const char *cmdline_file;
+	struct sl_bench_conf *bench; /* --bench: run this benchmark instead of a run */
 };
 
 /* What sl_opts_parse() asks the program to do. */

@@ -436,7 +436,7 @@ sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 	}
 	while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
 		static const char *const dut_keys[] = { "dut=", "capacity=", "loss=", "dup=",
-							 "reorder=", "delay=", "seed=" };
+							 "reorder=", "delay=", "seed=", "queue=" };
 		const char *val = strchr(tok, '=') != NULL ? strchr(tok, '=') + 1 : "";
 		int key = -1;
 
@@ -534,9 +534,18 @@ sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 				return -EINVAL;
 			}
 			s.dut.seed = v;
+		} else if (key == 7) {
+			char e2[128];
+
+			if (sl_parse_u64(val, 1, SL_SIM_DUT_MAX_QUEUE, &v, e2, sizeof(e2)) != 0) {
+				snprintf(err, len, "queue: '%s': %s (frames the DUT queues ahead "
+					 "of its capacity, 1..%u)", val, e2, SL_SIM_DUT_MAX_QUEUE);
+				return -EINVAL;
+			}
+			s.dut.queue = (uint32_t)v;
 		} else {
 			snprintf(err, len, "unknown parameter '%s' (txd=N, lltx=on|off, verify=on|off, "
-				 "dut=PORT, capacity=RATE, loss=P, dup=P, reorder=P, "
+				 "dut=PORT, capacity=RATE, queue=N, loss=P, dup=P, reorder=P, "
 				 "delay=US[:JITTER_US], seed=N)", tok);
 			return -EINVAL;
 		}

@@ -13,6 +13,7 @@
 #include <rte_cycles.h>
 #include <rte_version.h>
 
+#include "bench.h"
 #include "report.h"
 #include "sl_err.h"
 #include "sl_wire.h"
@@ -703,6 +704,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 	sl_json_arr_close(&j);
 	json_verify(&j, app);
 	json_streams(&j, app);
+	sl_bench_json(&j);
 	sl_json_obj_close(&j);
 	ret = sl_json_end(&j);
 	if (fclose(f) != 0 || ret != 0) {

@@ -62,6 +62,7 @@ struct sl_app {
 	uint64_t pool_in_use;        /* mbufs not back in their pools after the run */
 	uint64_t discarded;          /* frames drivers freed at quiesce, never sent */
 	bool running;
+	bool quiet;                  /* a benchmark trial: stop reports nothing (bench.c) */
 	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
 	/* A sleeping lock: a start can hold it for a while (port setup, pool
 	 * filling), and a telemetry reader must not spin on a 2-CPU machine. */

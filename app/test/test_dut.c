@@ -384,7 +384,7 @@ SL_TEST(dut_capacity, "fast")
 	dut_note("capacity 1 Mpps", &r);
 	CHECK(dut_check(&r) == 0, "check");
 	/* At most capacity x wire time plus the bucket; at least that minus the idle wire. */
-	hi = 1e6 * r.wire.span_s + SL_SIM_DUT_BURST + 1;
+	hi = 1e6 * r.wire.span_s + SL_SIM_DUT_QUEUE + 1;
 	lo = 1e6 * (r.wire.span_s - r.wire.idle_s) - 2;
 	NOTE("wire span %.1f us, idle %.1f us: delivered %" PRIu64 ", bounds %.1f..%.1f",
 	     r.wire.span_s * 1e6, r.wire.idle_s * 1e6, r.t.delivered, lo, hi);

@@ -137,7 +137,7 @@ struct sl_sim {
 	uint64_t wire_free __rte_cache_aligned; /* fixed point; CAS only */
 	struct sl_sim_dut dut;
 	struct sl_sim_rx *dut_rx; /* the receiving RX side, NULL: no model */
-	uint64_t dut_tol;     /* GCRA: tolerance (SL_SIM_DUT_BURST - 1 intervals), fixed point */
+	uint64_t dut_tol;     /* GCRA: tolerance (queue - 1 intervals), fixed point */
 	uint64_t dut_t;       /* GCRA: interval between frames of one queue, fixed point; 0: none */
 	uint64_t dut_delay;   /* TSC cycles */
 	uint64_t dut_jitter;  /* TSC cycles */
@@ -359,14 +359,27 @@ dut_in(struct sl_sim *sim, struct sim_dut_q *m, struct rte_mbuf *mb, uint64_t do
 	uint32_t copies = 1;
 
 	SL_CNT_ADD(m->in, 1);
-	/* 1. Capacity: GCRA, SL_SIM_DUT_BURST frames of tolerance. */
+	/*
+	 * 1. Capacity: a FIFO of `queue` frames served at capacity/nb_txq, as
+	 * GCRA with queue - 1 intervals of tolerance (tat is when the queue will
+	 * have served everything it holds). A frame that finds it full is
+	 * dropped; one that is accepted waits tat - done before it is served:
+	 * that wait is added to its delivery time (the queueing delay).
+	 */
 	if (sim->dut_t != 0) {
 		if (m->tat > done + sim->dut_tol) {
 			SL_CNT_ADD(m->dropped_capacity, 1);
 			rte_pktmbuf_free(mb);
 			return;
 		}
-		m->tat = RTE_MAX(m->tat, done) + sim->dut_t;
+		if (m->tat > done) {
+			uint64_t wait = m->tat - done;
+
+			m->tat += sim->dut_t;
+			done += wait;
+		} else {
+			m->tat = done + sim->dut_t;
+		}
 	}
 	/* 2. Loss. */
 	if (dut_chance(m, c->loss)) {
@@ -709,7 +722,9 @@ sl_sim_dut_attach(struct sl_sim *sim, struct sl_sim_rx *rx)
 		/* Each queue gets an equal share of the capacity. */
 		sim->dut_t = (uint64_t)((double)hz * (1 << SIM_FP_SHIFT) * sim->nb_txq /
 					(double)sim->dut.capacity_pps + 0.5);
-		sim->dut_tol = (SL_SIM_DUT_BURST - 1) * sim->dut_t;
+		uint32_t q = sim->dut.queue != 0 ? sim->dut.queue : SL_SIM_DUT_QUEUE;
+
+		sim->dut_tol = (uint64_t)(q - 1) * sim->dut_t;
 	}
 	sim->dut_delay = (uint64_t)((unsigned __int128)sim->dut.delay_ns * hz / NS_PER_S);
 	sim->dut_jitter = (uint64_t)((unsigned __int128)sim->dut.jitter_ns * hz / NS_PER_S);

@@ -45,6 +45,7 @@ struct sl_sim;
 struct sl_sim_dut {
 	int32_t port;          /**< receiving port (a sim's port number), -1: none */
 	uint64_t capacity_pps; /**< forwarding capacity, 0: unlimited */
+	uint32_t queue;        /**< frames the DUT queues ahead of its capacity; 0: SL_SIM_DUT_QUEUE */
 	double loss;           /**< probability a frame is dropped, 0..1 */
 	double dup;            /**< probability a frame is delivered twice */
 	double reorder;        /**< probability a frame is held back behind the next one */
@@ -53,8 +54,13 @@ struct sl_sim_dut {
 	uint64_t seed;
 };
 
-/** Frames the DUT model lets through above capacity_pps at once (token bucket depth). */
-#define SL_SIM_DUT_BURST 4
+/**
+ * Default depth of the DUT's queue in front of its capacity (frames): a
+ * queue of Q frames served at capacity_pps, i.e. a token bucket of depth Q.
+ */
+#define SL_SIM_DUT_QUEUE 512
+/** Largest queue=. */
+#define SL_SIM_DUT_MAX_QUEUE 65536
 /** Largest delay and jitter, nanoseconds (1 s each). */
 #define SL_SIM_DUT_MAX_DELAY_NS 1000000000ull
 /** Slots of a sim port's RX ring (it holds SL_SIM_RX_RING - 1 frames). */
@@ -170,9 +176,9 @@ void sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st);
  * A sim created with dut.port >= 0 and attached to a receiving RX side
  * (sl_sim_dut_attach) passes every frame that leaves its wire through the
  * model instead of freeing it. The model's state is per TX queue (no lock;
- * deterministic from dut.seed and the queue index): capacity (a GCRA token
- * bucket in wire time, of capacity_pps / nb_txq per queue and depth
- * SL_SIM_DUT_BURST frames), loss, duplication (the same mbuf delivered
+ * deterministic from dut.seed and the queue index): capacity (a FIFO of
+ * dut.queue frames served at capacity_pps / nb_txq per queue, in wire time:
+ * GCRA of that depth, the wait added to the delivery time), loss, duplication (the same mbuf delivered
  * twice, its reference count raised), reordering (one frame held back and
  * delivered right after the next frame the model delivers), delay (fixed
  * plus uniform jitter, in order: a frame's delivery time is never before the

@@ -1,0 +1,815 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Benchmarks on the run session (bench.h). A trial is a run: the rate set
+ * on every sending port, the duration, start, wait, stop with its quiesce
+ * and drain (session.h), the summary and JSON held back (app->quiet); then
+ * the counters of the receive side are read as a trial's results.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "bench.h"
+#include "report.h"
+#include "session.h"
+#include "sl_err.h"
+#include "sl_hist.h"
+#include "sl_rx.h"
+#include "sl_wire.h"
+#include "worker.h"
+
+#define BENCH_MAX_SIZES 9
+#define BENCH_SHORTFALL 0.999  /* achieved below this share of the offered load: invalid */
+static const double lat_fracs[] = { 0, 0.1, 0.5, 0.9 };
+static const char *const lat_names[] = { "0%", "10%", "50%", "90%" };
+#define NB_LAT 4
+
+struct bench_lat {
+	bool valid;
+	uint64_t min, p50, p90, p99, p99_9, max;
+	double mean;
+};
+
+struct bench_trial {
+	unsigned int size;          /* index in results */
+	const char *kind;           /* "search", "final", "latency" */
+	unsigned int goal;
+	double load;                /* pps per port, asked */
+	double duration_s;          /* asked */
+	bool valid;
+	double offered_pps, tx_pps, rx_pps, fwd_pps, loss_ratio, eff_s;
+	uint64_t tx, rx, lost, dropped, backlog, rx_drops;
+	struct bench_lat lat;
+	double lo, hi;              /* the search's bounds after this trial (goal) */
+};
+
+struct bench_result {
+	char name[16];              /* "64", "imix" */
+	double mean_l1;             /* bits per frame on the wire */
+	double line_pps;            /* aggregate line rate, pps */
+	unsigned int nb_tx;         /* sending ports */
+	double goal_pps[SL_BENCH_MAX_GOALS], goal_upper[SL_BENCH_MAX_GOALS];
+	bool goal_ok[SL_BENCH_MAX_GOALS];
+	bool gen_limited, done;
+	struct bench_lat lat[NB_LAT];
+	double lat_load[NB_LAT];
+};
+
+static struct {
+	bool ran, running, interrupted;
+	struct sl_bench_conf c;
+	struct bench_trial *trials;
+	unsigned int nb_trials, cap_trials;
+	struct bench_result res[BENCH_MAX_SIZES];
+	unsigned int nb_sizes, cur_size;
+	char sizes[BENCH_MAX_SIZES][16];
+	char status[256];
+} B;
+
+/* ---- parsing ---- */
+
+static int
+parse_dbl(const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (*v == '\0' || *end != '\0' || errno != 0 || !(d >= lo && d <= hi))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+int
+sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, char *err,
+	       size_t len)
+{
+	char buf[512], *save = NULL, *tok;
+	enum sl_bench_method m;
+
+	memset(c, 0, sizeof(*c));
+	if (strcmp(method, "mlr") == 0)
+		m = SL_BENCH_MLR;
+	else if (strcmp(method, "rfc2544") == 0)
+		m = SL_BENCH_RFC2544;
+	else {
+		snprintf(err, len, "'%s' is not a method (mlr or rfc2544)", method);
+		return -EINVAL;
+	}
+	sl_bench_params_default(&c->p, m);
+	c->min = (struct sl_rate){ SL_RATE_PCT, 0.1 };
+	c->max = (struct sl_rate){ SL_RATE_PCT, 100 };
+	c->lat_s = 5;
+	if (params == NULL)
+		return 0;
+	if (strlen(params) >= sizeof(buf)) {
+		snprintf(err, len, "parameters too long");
+		return -EINVAL;
+	}
+	strcpy(buf, params);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *v = strchr(tok, '=');
+		double d;
+
+		if (v == NULL) {
+			snprintf(err, len, "'%s' is not key=value", tok);
+			return -EINVAL;
+		}
+		*v++ = '\0';
+		if (strcmp(tok, "min") == 0 || strcmp(tok, "max") == 0) {
+			struct sl_rate r;
+
+			if (sl_rate_parse(v, &r) != 0 || r.unit == SL_RATE_NONE || !(r.value > 0)) {
+				snprintf(err, len, "%s: '%s' is not a load (%s)", tok, v,
+					 SL_RATE_SYNTAX);
+				return -EINVAL;
+			}
+			*(tok[1] == 'i' ? &c->min : &c->max) = r;
+		} else if (strcmp(tok, "width") == 0) {
+			if (parse_dbl(v, -1e9, 1e9, &d) != 0 || !(d > 0 && d < 1)) {
+				snprintf(err, len, "width: '%s' is not a relative goal width above 0 "
+					 "and below 1 (such as 0.005)", v);
+				return -EINVAL;
+			}
+			for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++)
+				c->p.goals[i].width = d;
+		} else if (strcmp(tok, "loss") == 0) {
+			/* rfc2544: the tolerance; mlr: the goals' loss ratios, NDR first */
+			char *s2 = NULL, *x;
+			unsigned int n = 0;
+			struct sl_bench_goal g0 = c->p.goals[0];
+
+			for (x = strtok_r(v, ":", &s2); x != NULL; x = strtok_r(NULL, ":", &s2)) {
+				if (parse_dbl(x, -1e9, 1e9, &d) != 0 || !(d >= 0 && d <= 1)) {
+					snprintf(err, len, "loss: goal loss ratio '%s' is not from 0 to "
+						 "1 (such as 0 or 0.005)", x);
+					return -EINVAL;
+				}
+				if (n == SL_BENCH_MAX_GOALS || (m == SL_BENCH_RFC2544 && n == 1)) {
+					snprintf(err, len, "loss: at most %d goals",
+						 m == SL_BENCH_RFC2544 ? 1 : SL_BENCH_MAX_GOALS);
+					return -EINVAL;
+				}
+				c->p.goals[n] = g0;
+				c->p.goals[n].loss_ratio = d;
+				snprintf(c->p.goals[n].name, sizeof(c->p.goals[n].name), "%s",
+					 d == 0 ? "NDR" : n == 0 ? "LR" : "PDR");
+				n++;
+			}
+			if (n == 0) {
+				snprintf(err, len, "loss: no goal loss ratio");
+				return -EINVAL;
+			}
+			c->p.nb_goals = n;
+		} else if (strcmp(tok, "exceed") == 0 || strcmp(tok, "initial") == 0 ||
+			   strcmp(tok, "final") == 0 || strcmp(tok, "sum") == 0 ||
+			   strcmp(tok, "trial") == 0 || strcmp(tok, "lat") == 0) {
+			bool ratio = tok[0] == 'e';
+
+			if (parse_dbl(v, -1e9, 1e9, &d) != 0 ||
+			    !(ratio ? (d >= 0 && d < 1) : (d > 0 && d <= 86400))) {
+				snprintf(err, len, ratio ? "%s: '%s' is not a ratio from 0 to 1 "
+					 "(1 excluded)" : "%s: '%s' is not a duration in seconds "
+					 "above 0", tok, v);
+				return -EINVAL;
+			}
+			for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++) {
+				struct sl_bench_goal *g = &c->p.goals[i];
+
+				if (tok[0] == 'e')
+					g->exceed_ratio = d;
+				else if (tok[0] == 'i')
+					g->initial_s = d;
+				else if (tok[0] == 'f')
+					g->final_s = d, g->sum_s = fmax(g->sum_s, d);
+				else if (tok[0] == 's')
+					g->sum_s = d;
+				else if (tok[0] == 't')
+					g->initial_s = g->final_s = g->sum_s = d;
+			}
+			if (tok[0] == 'l')
+				c->lat_s = d;
+			if (tok[0] == 't')
+				c->trial_s = d;
+		} else if (strcmp(tok, "sizes") == 0) {
+			snprintf(c->sizes, sizeof(c->sizes), "%s",
+				 strcmp(v, "rfc2544") == 0 ? "64:128:256:512:1024:1280:1518:imix" : v);
+		} else if (strcmp(tok, "tx") == 0) {
+			char *s2 = NULL, *x;
+
+			for (x = strtok_r(v, ":", &s2); x != NULL; x = strtok_r(NULL, ":", &s2)) {
+				if (parse_dbl(x, 0, 31, &d) != 0 || d != floor(d)) {
+					snprintf(err, len, "tx: '%s' is not a port number", x);
+					return -EINVAL;
+				}
+				c->tx[(int)d] = true;
+				c->tx_given = true;
+			}
+		} else {
+			snprintf(err, len, "unknown parameter '%s' (min, max, width, loss, exceed, "
+				 "initial, final, sum, trial, lat, sizes, tx)", tok);
+			return -EINVAL;
+		}
+	}
+	/* The sum only matters in mlr; keep it consistent with the final duration. */
+	for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++)
+		if (c->p.goals[i].sum_s < c->p.goals[i].final_s)
+			c->p.goals[i].sum_s = c->p.goals[i].final_s;
+	if (c->min.unit == c->max.unit && c->min.value > c->max.value) {
+		snprintf(err, len, "min: the minimum load is above max");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- the trial ---- */
+
+/* Where stream s is received (the first receiving port it is addressed to), or -1. */
+static int
+rx_of(const struct sl_app *app, uint16_t s)
+{
+	for (uint16_t r = 0; r < app->ports.n; r++)
+		if (app->rx[r] != NULL && sl_session_addressed(app, s, r))
+			return r;
+	return -1;
+}
+
+static void
+lat_from_hist(const uint64_t *h, struct bench_lat *l)
+{
+	uint64_t n = 0;
+	double sum = 0;
+
+	for (uint32_t b = 0; b < SL_HIST_BUCKETS; b++) {
+		n += h[b];
+		sum += (double)h[b] * (double)sl_hist_low(b);
+	}
+	l->valid = n != 0;
+	if (!l->valid)
+		return;
+	l->p50 = sl_rx_hist_quantile(h, 0.5);
+	l->p90 = sl_rx_hist_quantile(h, 0.9);
+	l->p99 = sl_rx_hist_quantile(h, 0.99);
+	l->p99_9 = sl_rx_hist_quantile(h, 0.999);
+	l->mean = sum / (double)n;
+}
+
+/*
+ * One trial: load pps on each sending port, for duration_s. The frames
+ * really sent (the drivers' count) are the base of the loss; a trial in
+ * which the generator did not offer the load is marked invalid.
+ */
+static int
+trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct bench_trial *t)
+{
+	struct sl_opts *o = &app->o, save = *o;
+	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist)), *h1;
+	unsigned int nb_tx = 0;
+	double want = 0, hz = (double)rte_get_tsc_hz();
+	bool lat_any = false;
+	int ret;
+
+	h1 = calloc(SL_HIST_BUCKETS, sizeof(*h1));
+	if (hist == NULL || h1 == NULL) {
+		free(hist);
+		free(h1);
+		return -ENOMEM;
+	}
+	for (uint16_t p = 0; p < app->ports.n; p++) {
+		o->pc[p].stopped = !tx[p];
+		o->pc[p].rate = (struct sl_rate){ SL_RATE_PPS, load };
+	}
+	o->duration_us = (uint64_t)(duration_s * 1e6 + 0.5);
+	o->count = 0;
+	o->json = NULL;
+	o->stats_period = 0;
+	app->quiet = true;
+	ret = sl_session_start(app);
+	if (ret == 0) {
+		sl_session_wait(app);
+		sl_session_stop(app);
+	}
+	app->quiet = false;
+	*o = save;
+	if (ret != 0) {
+		free(hist);
+		free(h1);
+		return ret;
+	}
+	memset(t, 0, sizeof(*t));
+	t->load = load;
+	t->duration_s = duration_s;
+	t->lat.min = UINT64_MAX;
+	for (uint16_t s = 0; s < app->ports.n; s++) {
+		struct sl_stream_result res;
+		struct sl_port_totals pt;
+		int r;
+
+		if (!tx[s])
+			continue;
+		nb_tx++;
+		r = rx_of(app, s);
+		sl_report_stream(app, s, r, &res);
+		sl_report_port_totals(app, s, &pt);
+		t->tx += res.tx;
+		t->rx += res.unique;
+		t->lost += res.lost > 0 ? (uint64_t)res.lost : 0;
+		t->dropped += pt.dropped;
+		t->backlog += pt.backlog;
+		if (r >= 0) {
+			const struct sl_port *rp = &app->ports.p[r];
+			struct sl_port_rx_drops dr = { 0 };
+
+			if (rp->ops->rx_drops != NULL)
+				rp->ops->rx_drops(rp->dev, &dr);
+			t->rx_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
+			sl_rx_stream_hist(app->rx[r], s, h1);
+			for (uint32_t b = 0; b < SL_HIST_BUCKETS; b++)
+				hist[b] += h1[b];
+			if (res.st.lat_count != 0) {
+				lat_any = true;
+				t->lat.min = RTE_MIN(t->lat.min, res.st.lat_min);
+				t->lat.max = RTE_MAX(t->lat.max, res.st.lat_max);
+			}
+		}
+	}
+	if (lat_any) {
+		lat_from_hist(hist, &t->lat);
+	} else {
+		t->lat.min = 0;
+	}
+	free(hist);
+	free(h1);
+	/* The generator's active time: its workers' first send to their last. */
+	{
+		uint64_t t0 = UINT64_MAX, t1 = 0;
+
+		for (uint16_t i = 0; i < app->nb_workers; i++) {
+			const struct sl_worker *w = app->workers[i];
+
+			if (w->nb_targets == 0 || w->start_tsc == 0 || w->end_tsc < w->start_tsc)
+				continue;
+			t0 = RTE_MIN(t0, w->start_tsc);
+			t1 = RTE_MAX(t1, w->end_tsc);
+		}
+		t->eff_s = t1 > t0 ? (double)(t1 - t0) / hz : duration_s;
+	}
+	t->offered_pps = load * nb_tx;
+	t->tx_pps = (double)t->tx / t->eff_s;
+	t->rx_pps = (double)t->rx / t->eff_s;
+	t->loss_ratio = t->tx != 0 ? (double)t->lost / (double)t->tx : 0;
+	t->fwd_pps = t->rx_pps;
+	/* Shortfall: fewer frames than the load asked (one burst per port of slack),
+	 * or frames the engine dropped or still held. */
+	want = load * nb_tx * t->eff_s;
+	t->valid = (double)t->tx >= want * BENCH_SHORTFALL - 32.0 * nb_tx && t->dropped == 0 &&
+		   t->backlog == 0;
+	return 0;
+}
+
+/* ---- the benchmark ---- */
+
+static struct bench_trial *
+trial_slot(void)
+{
+	if (B.nb_trials == B.cap_trials) {
+		unsigned int n = B.cap_trials ? 2 * B.cap_trials : 256;
+		struct bench_trial *x = realloc(B.trials, n * sizeof(*x));
+
+		if (x == NULL)
+			return NULL;
+		B.trials = x;
+		B.cap_trials = n;
+	}
+	return &B.trials[B.nb_trials];
+}
+
+static double
+rate_pps(const struct sl_rate *r, double line_bps, double l1, double l2)
+{
+	switch (r->unit) {
+	case SL_RATE_PPS:
+		return r->value;
+	case SL_RATE_L1:
+		return r->value / l1;
+	case SL_RATE_L2:
+		return r->value / l2;
+	case SL_RATE_PCT:
+		return line_bps > 0 ? r->value / 100 * line_bps / l1 : 0;
+	default:
+		return 0;
+	}
+}
+
+static void
+print_table(void)
+{
+	const struct sl_bench_params *p = &B.c.p;
+
+	printf("\nbench %s%s: results (per size; aggregate over %u sending port(s))\n",
+	       sl_bench_method_name(p->method), B.interrupted ? " (interrupted: partial)" : "",
+	       B.res[0].nb_tx);
+	printf("%-6s", "size");
+	for (unsigned int g = 0; g < p->nb_goals; g++)
+		printf(" %5s(%-5g) Mpps    Gb/s  %%line", p->method == SL_BENCH_RFC2544 ? "thru" :
+		       p->goals[g].name, p->goals[g].loss_ratio);
+	printf("   lat p50/p99 us at 0%%  10%%  50%%  90%%\n");
+	for (unsigned int i = 0; i < B.nb_sizes; i++) {
+		const struct bench_result *r = &B.res[i];
+
+		if (!r->done && !B.interrupted)
+			continue;
+		printf("%-6s", r->name);
+		for (unsigned int g = 0; g < p->nb_goals; g++) {
+			double pps = r->goal_pps[g] * r->nb_tx;
+
+			printf(" %12.4f%s %7.3f %6.2f", pps / 1e6, r->goal_ok[g] ? " " : "?",
+			       pps * r->mean_l1 / 1e9, r->line_pps > 0 ? 100 * pps / r->line_pps : 0);
+		}
+		printf("  ");
+		for (unsigned int k = 0; k < NB_LAT; k++)
+			if (r->lat[k].valid)
+				printf(" %.1f/%.1f", r->lat[k].p50 / 1e3, r->lat[k].p99 / 1e3);
+			else
+				printf(" -");
+		printf("%s\n", r->gen_limited ? "  (generator-limited)" : "");
+	}
+	printf("(? : the search ended before the goal width; see show bench)\n");
+}
+
+static void
+record(struct bench_trial *t, unsigned int size, const char *kind, unsigned int goal)
+{
+	t->size = size;
+	t->kind = kind;
+	t->goal = goal;
+	B.nb_trials++;
+}
+
+int
+sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
+{
+	struct sl_opts *o = &app->o;
+	struct sl_stream_conf sc_save = o->sc;
+	char err[256], names[BENCH_MAX_SIZES][16];
+	unsigned int nb = 0, nb_tx = 0;
+	bool tx[SL_MAX_PORTS] = { false };
+	char list[128];
+
+	if (app->running) {
+		sl_err("bench: traffic is running (stop first)");
+		return SL_EXIT_USAGE;
+	}
+	/* Which ports send, and does each have a receiver? */
+	for (uint16_t p = 0; p < app->ports.n; p++) {
+		tx[p] = conf->tx_given ? conf->tx[p] : !o->pc[p].stopped;
+		nb_tx += tx[p];
+	}
+	for (unsigned int p = app->ports.n; p < 32; p++)
+		if (conf->tx_given && conf->tx[p]) {
+			sl_err("bench: tx: there is no port %u (ports 0..%u)", p, app->ports.n - 1);
+			return SL_EXIT_USAGE;
+		}
+	if (nb_tx == 0) {
+		sl_err("bench: no sending port");
+		return SL_EXIT_USAGE;
+	}
+	for (uint16_t s = 0; s < app->ports.n; s++) {
+		bool rcv = false;
+
+		if (!tx[s])
+			continue;
+		for (uint16_t r = 0; r < app->ports.n; r++)
+			if (sl_session_addressed(app, s, r) &&
+			    (o->rx_mode != SL_RX_LIST || o->rx_port[r]))
+				rcv = true;
+		if (!rcv) {
+			sl_err("bench: port %u sends to no receiving port: a search needs what comes "
+			       "back (a sim with dut=PORT, --eth-peer to a port that receives, --rx)",
+			       s);
+			return SL_EXIT_USAGE;
+		}
+	}
+	/* The sizes: sizes=..., else what --size/--imix set (as one mix). */
+	if (conf->sizes[0] != '\0') {
+		char *save = NULL, *x;
+
+		snprintf(list, sizeof(list), "%s", conf->sizes);
+		for (x = strtok_r(list, ":", &save); x != NULL; x = strtok_r(NULL, ":", &save)) {
+			if (nb == BENCH_MAX_SIZES) {
+				sl_err("bench: sizes: at most %d", BENCH_MAX_SIZES);
+				return SL_EXIT_USAGE;
+			}
+			snprintf(names[nb++], sizeof(names[0]), "%s", x);
+		}
+	} else {
+		nb = 1;
+		snprintf(names[0], sizeof(names[0]), "%s", o->size_given ? "given" : "64");
+	}
+	/* Check every size and the loads on every sending port before anything runs. */
+	memset(&B.res, 0, sizeof(B.res));
+	for (unsigned int i = 0; i < nb; i++) {
+		struct sl_stream_conf sc = o->sc;
+		struct bench_result *r = &B.res[i];
+		double l1, l2, line = 0, mn, mx;
+		struct sl_bench_params p = conf->p;
+
+		if (strcmp(names[i], "given") != 0 &&
+		    sl_parse_sizes(&sc, strcmp(names[i], "imix") == 0 ? SL_GEN_IMIX : names[i], err,
+				   sizeof(err)) != 0) {
+			sl_err("bench: sizes: %s: %s", names[i], err);
+			return SL_EXIT_USAGE;
+		}
+		sl_stream_conf_mean_bits(&sc, &l1, &l2);
+		snprintf(r->name, sizeof(r->name), "%.15s", names[i]);
+		r->mean_l1 = l1;
+		r->nb_tx = nb_tx;
+		mn = 0;
+		mx = 1e18;
+		for (uint16_t s = 0; s < app->ports.n; s++) {
+			double lb = app->ports.p[s].info.speed_mbps * 1e6;
+			struct sl_rate pace, rr = conf->max;
+
+			if (!tx[s])
+				continue;
+			o->sc = sc;
+			if (sl_session_rate_check(app, s, &rr, &pace, err, sizeof(err)) != 0) {
+				o->sc = sc_save;
+				sl_err("bench: max: %s", err);
+				return SL_EXIT_USAGE;
+			}
+			o->sc = sc_save;
+			line += lb / l1;
+			mn = fmax(mn, rate_pps(&conf->min, lb, l1, l2));
+			mx = fmin(mx, rate_pps(&conf->max, lb, l1, l2));
+		}
+		r->line_pps = line;
+		p.min_load = mn;
+		p.max_load = mx;
+		if (sl_bench_params_check(&p, err, sizeof(err)) != 0) {
+			sl_err("bench: %s (size %s)", err, names[i]);
+			return SL_EXIT_USAGE;
+		}
+	}
+	/* Go. */
+	free(B.trials);
+	B.trials = NULL;
+	B.nb_trials = B.cap_trials = 0;
+	B.c = *conf;
+	B.nb_sizes = nb;
+	B.ran = true;
+	B.running = true;
+	B.interrupted = false;
+	for (unsigned int i = 0; i < nb && !sl_quitting(); i++) {
+		struct bench_result *r = &B.res[i];
+		struct sl_bench_params p = conf->p;
+		struct sl_search *s = calloc(1, sizeof(*s));
+		struct sl_trial_req q;
+		unsigned int est = 0;
+		double ref = 0, ub;
+		int ret = 0;
+
+		if (s == NULL)
+			return SL_EXIT_RUNTIME;
+		B.cur_size = i;
+		if (strcmp(names[i], "given") != 0)
+			sl_parse_sizes(&o->sc, strcmp(names[i], "imix") == 0 ? SL_GEN_IMIX : names[i],
+				       err, sizeof(err));
+		for (uint16_t t = 0; t < app->ports.n; t++) {
+			double lb = app->ports.p[t].info.speed_mbps * 1e6, l2 = r->mean_l1 - 160;
+
+			if (!tx[t])
+				continue;
+			p.min_load = fmax(p.min_load, rate_pps(&conf->min, lb, r->mean_l1, l2));
+			p.max_load = p.max_load == 0 ? rate_pps(&conf->max, lb, r->mean_l1, l2) :
+					fmin(p.max_load, rate_pps(&conf->max, lb, r->mean_l1, l2));
+		}
+		for (unsigned int g = 0; g < p.nb_goals; g++)
+			est += (unsigned int)ceil(log2(1 / p.goals[g].width)) + 3;
+		sl_search_init(s, &p);
+		while (!sl_quitting() && sl_search_next(s, &q)) {
+			struct bench_trial *t = trial_slot();
+			struct sl_trial_res tr;
+			double lo, hi;
+
+			if (t == NULL) {
+				ret = -ENOMEM;
+				break;
+			}
+			printf("bench %s: size %s (%u/%u) trial %u of ~%u: %s, %.6g pps x %u port(s) "
+			       "for %g s ...", sl_bench_method_name(p.method), r->name, i + 1, nb,
+			       s->trials + 1, RTE_MAX(est, s->trials + 1), p.goals[q.goal].name,
+			       q.load, nb_tx, q.duration_s);
+			fflush(stdout);
+			ret = trial(app, tx, q.load, q.duration_s, t);
+			if (ret != 0)
+				break;
+			tr.valid = t->valid;
+			tr.loss_ratio = t->loss_ratio;
+			tr.achieved = t->tx_pps / nb_tx;
+			sl_search_record(s, &q, &tr);
+			sl_search_result(s, q.goal, &lo, &hi);
+			t->lo = lo;
+			t->hi = hi;
+			record(t, i, q.final ? "final" : "search", q.goal);
+			printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")%s; %s bounds [%.6g, %.6g]\n",
+			       100 * t->loss_ratio, t->tx, t->rx,
+			       t->valid ? "" : " INVALID: the generator did not offer the load "
+					       "(not the DUT's loss)", p.goals[q.goal].name, lo, hi);
+			snprintf(B.status, sizeof(B.status), "size %s (%u/%u), trial %u of ~%u, %s "
+				 "bounds [%.6g, %.6g] pps per port", r->name, i + 1, nb, s->trials,
+				 RTE_MAX(est, s->trials), p.goals[q.goal].name, lo, hi);
+		}
+		if (ret != 0) {
+			free(s);
+			o->sc = sc_save;
+			B.running = false;
+			sl_err("bench: a trial could not start");
+			return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
+		}
+		for (unsigned int g = 0; g < p.nb_goals; g++) {
+			r->goal_ok[g] = sl_search_result(s, g, &r->goal_pps[g], &ub);
+			r->goal_upper[g] = ub;
+		}
+		r->gen_limited = s->gen_limited;
+		/* Latency at 0 % (min load), 10, 50, 90 % of the highest goal's result. */
+		ref = r->goal_pps[p.nb_goals - 1];
+		for (unsigned int k = 0; k < NB_LAT && ref > 0 && !sl_quitting(); k++) {
+			struct bench_trial *t = trial_slot();
+			double l = k == 0 ? fmin(p.min_load, ref) : ref * lat_fracs[k];
+
+			if (t == NULL)
+				break;
+			printf("bench: size %s latency at %s of %s: %.6g pps x %u for %g s ...",
+			       r->name, lat_names[k], p.goals[p.nb_goals - 1].name, l, nb_tx,
+			       conf->lat_s);
+			fflush(stdout);
+			if (trial(app, tx, l, conf->lat_s, t) != 0)
+				break;
+			record(t, i, "latency", p.nb_goals - 1);
+			r->lat[k] = t->lat;
+			r->lat_load[k] = l;
+			printf(" p50 %.1f us p99 %.1f us, loss %.4g%%\n", t->lat.p50 / 1e3,
+			       t->lat.p99 / 1e3, 100 * t->loss_ratio);
+		}
+		r->done = !sl_quitting();
+		free(s);
+	}
+	o->sc = sc_save;
+	B.running = false;
+	B.interrupted = sl_quitting();
+	print_table();
+	if (o->json != NULL && sl_report_json(app, o->json) != 0)
+		return SL_EXIT_RUNTIME;
+	return SL_EXIT_OK;
+}
+
+void
+sl_bench_show(void)
+{
+	const struct sl_bench_params *p = &B.c.p;
+
+	if (!B.ran) {
+		printf("no benchmark has run (bench mlr|rfc2544 [<params>])\n");
+		return;
+	}
+	printf("bench %s: %s, %u trial(s)%s\n", sl_bench_method_name(p->method),
+	       B.running ? "running" : B.interrupted ? "interrupted" : "done", B.nb_trials,
+	       B.running ? "" : "");
+	if (B.status[0] != '\0')
+		printf("  last: %s\n", B.status);
+	if (!B.running)
+		print_table();
+}
+
+static void
+json_lat(struct sl_json *j, const char *key, const struct bench_lat *l)
+{
+	sl_json_obj_open(j, key);
+	sl_json_u64(j, "min", l->min);
+	sl_json_dbl(j, "mean", l->mean);
+	sl_json_u64(j, "p50", l->p50);
+	sl_json_u64(j, "p90", l->p90);
+	sl_json_u64(j, "p99", l->p99);
+	sl_json_u64(j, "p99_9", l->p99_9);
+	sl_json_u64(j, "max", l->max);
+	sl_json_obj_close(j);
+}
+
+void
+sl_bench_json(struct sl_json *j)
+{
+	const struct sl_bench_params *p = &B.c.p;
+
+	if (!B.ran)
+		return;
+	sl_json_obj_open(j, "bench");
+	sl_json_str(j, "method", sl_bench_method_name(p->method));
+	sl_json_bool(j, "interrupted", B.interrupted);
+	sl_json_obj_open(j, "params");
+	sl_json_dbl(j, "width", p->goals[0].width);
+	sl_json_dbl(j, "initial_s", p->goals[0].initial_s);
+	sl_json_dbl(j, "final_s", p->goals[0].final_s);
+	sl_json_dbl(j, "sum_s", p->goals[0].sum_s);
+	sl_json_dbl(j, "exceed_ratio", p->goals[0].exceed_ratio);
+	sl_json_dbl(j, "latency_s", B.c.lat_s);
+	sl_json_arr_open(j, "goals");
+	for (unsigned int g = 0; g < p->nb_goals; g++) {
+		sl_json_obj_open(j, NULL);
+		sl_json_str(j, "name", p->goals[g].name);
+		sl_json_dbl(j, "loss_ratio", p->goals[g].loss_ratio);
+		sl_json_obj_close(j);
+	}
+	sl_json_arr_close(j);
+	sl_json_obj_close(j);
+	sl_json_arr_open(j, "trials");
+	for (unsigned int i = 0; i < B.nb_trials; i++) {
+		const struct bench_trial *t = &B.trials[i];
+
+		sl_json_obj_open(j, NULL);
+		sl_json_u64(j, "n", i);
+		sl_json_str(j, "size", B.res[t->size].name);
+		sl_json_str(j, "kind", t->kind);
+		sl_json_str(j, "goal", p->goals[t->goal].name);
+		sl_json_dbl(j, "load_pps", t->load);
+		sl_json_dbl(j, "duration_s", t->duration_s);
+		sl_json_bool(j, "valid", t->valid);
+		sl_json_dbl(j, "offered_pps", t->offered_pps);
+		sl_json_dbl(j, "tx_pps", t->tx_pps);
+		sl_json_dbl(j, "rx_pps", t->rx_pps);
+		sl_json_dbl(j, "forwarding_pps", t->fwd_pps);
+		sl_json_dbl(j, "loss_ratio", t->loss_ratio);
+		sl_json_dbl(j, "effective_s", t->eff_s);
+		sl_json_u64(j, "tx_packets", t->tx);
+		sl_json_u64(j, "rx_packets", t->rx);
+		sl_json_u64(j, "lost", t->lost);
+		sl_json_u64(j, "gen_dropped", t->dropped);
+		sl_json_u64(j, "gen_backlog", t->backlog);
+		sl_json_u64(j, "rx_port_drops", t->rx_drops);
+		if (t->lat.valid)
+			json_lat(j, "latency_ns", &t->lat);
+		if (strcmp(t->kind, "latency") != 0) {
+			sl_json_dbl(j, "lower_pps", t->lo);
+			sl_json_dbl(j, "upper_pps", t->hi);
+		}
+		sl_json_obj_close(j);
+	}
+	sl_json_arr_close(j);
+	sl_json_arr_open(j, "results");
+	for (unsigned int i = 0; i < B.nb_sizes; i++) {
+		const struct bench_result *r = &B.res[i];
+		char k[32];
+
+		sl_json_obj_open(j, NULL);
+		if (strcmp(r->name, "imix") == 0 || strcmp(r->name, "given") == 0)
+			sl_json_str(j, "size", r->name);
+		else
+			sl_json_u64(j, "size", strtoul(r->name, NULL, 10));
+		sl_json_bool(j, "complete", r->done);
+		sl_json_u64(j, "ports", r->nb_tx);
+		sl_json_dbl(j, "mean_l1_bits", r->mean_l1);
+		sl_json_dbl(j, "line_pps", r->line_pps);
+		sl_json_bool(j, "generator_limited", r->gen_limited);
+		for (unsigned int g = 0; g < p->nb_goals; g++) {
+			const char *nm = p->method == SL_BENCH_RFC2544 ? "ndr" :
+					 g == 0 ? "ndr" : g == 1 ? "pdr" : NULL;
+			double pps = r->goal_pps[g] * r->nb_tx;
+			char nb[16];
+
+			if (nm == NULL) {
+				snprintf(nb, sizeof(nb), "goal%u", g);
+				nm = nb;
+			}
+			snprintf(k, sizeof(k), "%s_pps", nm);
+			sl_json_dbl(j, k, pps);
+			snprintf(k, sizeof(k), "%s_bps_l1", nm);
+			sl_json_dbl(j, k, pps * r->mean_l1);
+			snprintf(k, sizeof(k), "%s_pct_line", nm);
+			sl_json_dbl(j, k, r->line_pps > 0 ? 100 * pps / r->line_pps : 0);
+			snprintf(k, sizeof(k), "%s_upper_pps", nm);
+			sl_json_dbl(j, k, r->goal_upper[g] * r->nb_tx);
+			snprintf(k, sizeof(k), "%s_converged", nm);
+			sl_json_bool(j, k, r->goal_ok[g]);
+		}
+		sl_json_obj_open(j, "latency_at");
+		for (unsigned int l = 0; l < NB_LAT; l++)
+			if (r->lat[l].valid) {
+				sl_json_obj_open(j, lat_names[l]);
+				sl_json_dbl(j, "load_pps", r->lat_load[l] * r->nb_tx);
+				json_lat(j, "latency_ns", &r->lat[l]);
+				sl_json_obj_close(j);
+			}
+		sl_json_obj_close(j);
+		sl_json_obj_close(j);
+	}
+	sl_json_arr_close(j);
+	sl_json_obj_close(j);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_APP_BENCH_H
+#define SL_APP_BENCH_H
+
+/*
+ * Benchmarks (docs/benchmarking.md): the trial (RFC 9971's measurer) on the
+ * run session, and the searches of lib/bench run per frame size, then the
+ * latency trials; the results kept for show bench and the JSON.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sl_bench.h"
+#include "sl_rate.h"
+#include "sl_stats.h"
+
+struct sl_app;
+
+/* The user's request: --bench SPEC or `bench METHOD [PARAMS]`. */
+struct sl_bench_conf {
+	struct sl_bench_params p;   /* min_load/max_load resolved per size from the rates */
+	struct sl_rate min, max;    /* per sending port; PPS, L1, L2 or PCT */
+	double lat_s;               /* each latency trial */
+	double trial_s;             /* --bench trial=S: every trial this long (tests) */
+	char sizes[128];            /* "64:128:imix"; "" : --size as given */
+	bool tx[32];                /* sending ports (tx=0:1); none set: every port not stopped */
+	bool tx_given;
+};
+
+/*
+ * Parse "mlr|rfc2544[,key=value...]" (the option), or METHOD and the comma
+ * list (the prompt); 0, or -EINVAL with err naming the key.
+ */
+int sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, char *err,
+		   size_t len);
+/*
+ * Run the benchmark: check (exit 2 on bad input, nothing started), search
+ * every size, the latency trials, the table, --json. Returns an exit code.
+ */
+int sl_bench_run(struct sl_app *app, const struct sl_bench_conf *c);
+/* show bench: the state of the last or running benchmark. */
+void sl_bench_show(void);
+/* The `bench` object of the JSON (nothing if no benchmark ran). */
+void sl_bench_json(struct sl_json *j);
+
+#endif /* SL_APP_BENCH_H */

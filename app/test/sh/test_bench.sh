@@ -1,0 +1,73 @@
+#!/bin/bash
+# test_bench.sh - benchmarks end to end on the sim DUT (docs/benchmarking.md):
+# bad input exits 2 with one message and starts nothing; an MLRsearch finds
+# NDR at the DUT's capacity C. The DUT's queue Q lets Q frames above C
+# through per trial of T s, so the model's NDR is at most C + Q/T; the
+# generator's stalls on a shared machine (catch-up bursts above Q) can only
+# push it down. SL_BENCH_FULL=1: three capacities, two sizes (the stress suite).
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
+k=0
+eal=()
+pfx() {
+	k=$((k + 1))
+	prefix=slbn$$x$k
+	prefixes+=("$prefix")
+	eal=(--no-huge -m 1024 --no-pci --lcores 0,1 --log-level '*:error' --file-prefix "$prefix")
+}
+
+bad() { # WHAT WANT-IN-MESSAGE SIM BENCH
+	local out
+	pfx
+	out=$(timeout 60 "$bin" "${eal[@]}" -- --sim "$3" --bench "$4" 2>&1) && rc=0 || rc=$?
+	if [ "$rc" = 2 ] && grep -q -- "$2" <<<"$out" && ! grep -q 'trial 1 of' <<<"$out"; then
+		ok "$1: exit 2, '$(grep -m1 -- "$2" <<<"$out")'"
+	else
+		ko "$1: exit $rc: $out"
+	fi
+}
+bad "width 0" "width: '0'" "10G,dut=0,capacity=1Mpps" "mlr,width=0"
+bad "min above max" "min: the minimum load is above max" "10G,dut=0,capacity=1Mpps" "mlr,min=2Mpps,max=1Mpps"
+bad "goal loss ratio above 1" "loss: goal loss ratio '1.5'" "10G,dut=0" "mlr,loss=0:1.5"
+bad "a size the port cannot send" "sizes: 20000" "10G,dut=0" "rfc2544,sizes=64:20000"
+bad "no receiver" "sends to no receiving port" "10G" "mlr"
+bad "unknown method" "not a method" "10G,dut=0" "ndr"
+
+search() { # C SIZE Q T WIDTH
+	local c=$1 size=$2 q=$3 t=$4 w=$5 ndr pdr n lo hi
+	rm -f "$T/b.json"
+	pfx
+	timeout 600 "$bin" "${eal[@]}" -- --sim "10G,dut=0,capacity=${c}pps,queue=$q,seed=7" --drain 0.05 \
+		--bench "mlr,min=$((c / 10))pps,max=$((2 * c))pps,width=$w,trial=$t,exceed=0,lat=0.2,sizes=$size" \
+		--json "$T/b.json" >"$T/b.out" 2>&1 && rc=0 || rc=$?
+	if [ "$rc" != 0 ] || [ ! -s "$T/b.json" ]; then
+		ko "C $c size $size: exit $rc: $(tail -3 "$T/b.out")"
+		return
+	fi
+	read -r ndr pdr n < <(jq -r '[.bench.results[0].ndr_pps, .bench.results[0].pdr_pps,
+		(.bench.trials | length)] | @tsv' "$T/b.json")
+	lo=$(awk -v c="$c" -v w="$w" 'BEGIN { print c * (1 - 2 * w) }')
+	hi=$(awk -v c="$c" -v w="$w" -v q="$q" -v t="$t" 'BEGIN { print c * (1 + w) + q / t }')
+	if awk -v x="$ndr" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(x >= lo && x <= hi) }'; then
+		ok "C $c size $size: NDR $ndr in [$lo, $hi] (width $w, queue $q, $t s trials), PDR $pdr, $n trials"
+	else
+		ko "C $c size $size: NDR $ndr outside [$lo, $hi] (PDR $pdr, $n trials; the trials: $(jq -c '[.bench.trials[] | [(.load_pps|floor), .valid, .loss_ratio]]' "$T/b.json" | head -c 600))"
+	fi
+	jq -e '.bench.trials[0] | has("offered_pps") and has("tx_pps") and has("rx_pps") and has("loss_ratio") and has("forwarding_pps") and has("effective_s") and has("rx_port_drops") and has("valid")' "$T/b.json" >/dev/null &&
+		ok "C $c size $size: every trial has its fields" || ko "C $c size $size: trial fields"
+}
+
+if [ "${SL_BENCH_FULL:-0}" = 1 ]; then
+	for c in 50000 100000 200000; do
+		for size in 64 1518; do
+			search $c $size 4096 2 0.02
+		done
+	done
+else
+	search 100000 64 4096 1 0.02
+fi
+echo "test_bench: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Benchmark searches (sl_bench.h): RFC 2544 binary search and a simplified,
+ * faithful RFC 9971 MLRsearch. docs/benchmarking.md says what is simplified.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sl_bench.h"
+
+#define EPS 1e-9
+#define RTE_MIN(a, b) ((a) < (b) ? (a) : (b))
+
+const char *
+sl_bench_method_name(enum sl_bench_method m)
+{
+	return m == SL_BENCH_RFC2544 ? "rfc2544" : m == SL_BENCH_MLR ? "mlr" : "none";
+}
+
+void
+sl_bench_params_default(struct sl_bench_params *p, enum sl_bench_method m)
+{
+	memset(p, 0, sizeof(*p));
+	p->method = m;
+	p->min_load = 0;   /* the caller sets min and max from the line */
+	p->max_load = 0;
+	if (m == SL_BENCH_RFC2544) {
+		p->nb_goals = 1;
+		p->goals[0] = (struct sl_bench_goal){ .loss_ratio = 0, .exceed_ratio = 0,
+						      .width = 0.005, .initial_s = 1,
+						      .final_s = 60, .sum_s = 60, .name = "NDR" };
+	} else {
+		p->nb_goals = 2;
+		p->goals[0] = (struct sl_bench_goal){ .loss_ratio = 0, .exceed_ratio = 0.5,
+						      .width = 0.005, .initial_s = 1,
+						      .final_s = 1, .sum_s = 21, .name = "NDR" };
+		p->goals[1] = p->goals[0];
+		p->goals[1].loss_ratio = 0.005;
+		snprintf(p->goals[1].name, sizeof(p->goals[1].name), "PDR");
+	}
+}
+
+int
+sl_bench_params_check(const struct sl_bench_params *p, char *err, size_t len)
+{
+	if (p->method != SL_BENCH_RFC2544 && p->method != SL_BENCH_MLR) {
+		snprintf(err, len, "method: not rfc2544 or mlr");
+		return -EINVAL;
+	}
+	if (!(p->min_load > 0)) {
+		snprintf(err, len, "min: the minimum load must be above 0");
+		return -EINVAL;
+	}
+	if (!(p->min_load <= p->max_load)) {
+		snprintf(err, len, "min: %.6g pps is above max %.6g pps", p->min_load, p->max_load);
+		return -EINVAL;
+	}
+	if (p->nb_goals == 0 || p->nb_goals > SL_BENCH_MAX_GOALS) {
+		snprintf(err, len, "goals: 1 to %d goals", SL_BENCH_MAX_GOALS);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < p->nb_goals; i++) {
+		const struct sl_bench_goal *g = &p->goals[i];
+
+		if (!(g->width > 0 && g->width < 1)) {
+			snprintf(err, len, "width: %g is not a relative width above 0 and below 1 "
+				 "(such as 0.005)", g->width);
+			return -EINVAL;
+		}
+		if (!(g->loss_ratio >= 0 && g->loss_ratio <= 1)) {
+			snprintf(err, len, "loss: goal loss ratio %g is not from 0 to 1 "
+				 "(such as 0.005)", g->loss_ratio);
+			return -EINVAL;
+		}
+		if (!(g->exceed_ratio >= 0 && g->exceed_ratio < 1)) {
+			snprintf(err, len, "exceed: %g is not from 0 to 1 (1 excluded)",
+				 g->exceed_ratio);
+			return -EINVAL;
+		}
+		if (!(g->initial_s > 0 && g->final_s > 0 && g->initial_s <= 86400 &&
+		      g->final_s <= 86400)) {
+			snprintf(err, len, "duration: trial durations must be above 0 s "
+				 "(and at most a day)");
+			return -EINVAL;
+		}
+		if (!(g->sum_s >= g->final_s - EPS && g->sum_s <= 864000)) {
+			snprintf(err, len, "sum: the duration sum %g s is below the final "
+				 "trial duration %g s", g->sum_s, g->final_s);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void
+sl_search_init(struct sl_search *s, const struct sl_bench_params *p)
+{
+	memset(s, 0, sizeof(*s));
+	s->p = *p;
+	if (s->p.max_trials == 0 || s->p.max_trials > SL_BENCH_MAX_TRIALS)
+		s->p.max_trials = SL_BENCH_MAX_TRIALS;
+	s->gen_max = p->max_load;
+}
+
+static double
+max_eff(const struct sl_search *s)
+{
+	return s->gen_max;
+}
+
+/* RFC 9971 appendix A: classify with the four duration sums. */
+static enum sl_load_class
+classify_sums(const struct sl_bench_goal *g, double good_long, double bad_long, double good_short,
+	      double bad_short)
+{
+	double exceed = g->exceed_ratio, subceed = 1 - exceed;
+	double balancing = good_short * exceed / subceed;
+	double eff_bad = bad_long + fmax(0, bad_short - balancing);
+	double whole = fmax(good_long + eff_bad, g->sum_s);
+	double quantile = whole * exceed;
+	double pess_high = whole - good_long;
+
+	if (eff_bad > quantile + EPS)
+		return SL_LOAD_UPPER;
+	if (pess_high <= quantile + EPS)
+		return SL_LOAD_LOWER;
+	return SL_LOAD_UNDECIDED;
+}
+
+enum sl_load_class
+sl_bench_classify(const struct sl_bench_goal *g, const struct sl_bench_load *l, unsigned int gi)
+{
+	return classify_sums(g, l->dur[gi][1][0], l->dur[gi][1][1], l->dur[gi][0][0],
+			     l->dur[gi][0][1]);
+}
+
+/* Phase 0 of a goal: trials of the initial duration, each deciding alone. */
+static enum sl_load_class
+classify_initial(const struct sl_bench_goal *g, const struct sl_bench_load *l, unsigned int gi)
+{
+	struct sl_bench_goal v = *g;
+
+	v.exceed_ratio = 0;
+	v.final_s = g->initial_s;
+	v.sum_s = g->initial_s;
+	/* Every trial counts as full length: the outcome of the last ones decide. */
+	return classify_sums(&v, l->dur[gi][0][0] + l->dur[gi][1][0], l->dur[gi][0][1] +
+			     l->dur[gi][1][1], 0, 0);
+}
+
+static struct sl_bench_load *
+load_find(struct sl_search *s, double load, bool add)
+{
+	for (unsigned int i = 0; i < s->nb_loads; i++)
+		if (fabs(s->loads[i].load - load) <= EPS * fmax(1, load))
+			return &s->loads[i];
+	if (!add || s->nb_loads == SL_BENCH_MAX_LOADS)
+		return NULL;
+	s->loads[s->nb_loads].load = load;
+	return &s->loads[s->nb_loads++];
+}
+
+/* The relevant bounds of goal gi (phase 0 or 1); *und: the lowest undecided load between. */
+static void
+bounds(const struct sl_search *s, unsigned int gi, int phase, double *rlb, double *rub,
+       double *und)
+{
+	const struct sl_bench_goal *g = &s->p.goals[gi];
+
+	*rub = 0;
+	*rlb = 0;
+	*und = 0;
+	for (unsigned int i = 0; i < s->nb_loads; i++) {
+		const struct sl_bench_load *l = &s->loads[i];
+		enum sl_load_class c = phase == 0 ? classify_initial(g, l, gi) :
+						    sl_bench_classify(g, l, gi);
+
+		if (c == SL_LOAD_UPPER && (*rub == 0 || l->load < *rub))
+			*rub = l->load;
+	}
+	for (unsigned int i = 0; i < s->nb_loads; i++) {
+		const struct sl_bench_load *l = &s->loads[i];
+		enum sl_load_class c = phase == 0 ? classify_initial(g, l, gi) :
+						    sl_bench_classify(g, l, gi);
+
+		if (l->load > max_eff(s) + EPS || (*rub != 0 && l->load >= *rub))
+			continue;
+		if (c == SL_LOAD_LOWER && l->load > *rlb)
+			*rlb = l->load;
+	}
+	for (unsigned int i = 0; i < s->nb_loads; i++) {
+		const struct sl_bench_load *l = &s->loads[i];
+		enum sl_load_class c = phase == 0 ? classify_initial(g, l, gi) :
+						    sl_bench_classify(g, l, gi);
+
+		if (c != SL_LOAD_UNDECIDED || l->load <= *rlb || l->trials == 0 ||
+		    (*rub != 0 && l->load >= *rub) || l->load > max_eff(s) + EPS)
+			continue;
+		if (l->load > *und)
+			*und = l->load; /* the one that would become the lower bound */
+	}
+}
+
+/* mlr: the next load for goal gi in phase ph; 0 when the goal is done in that phase. */
+static double
+mlr_next_load(struct sl_search *s, unsigned int gi, int ph)
+{
+	const struct sl_bench_goal *g = &s->p.goals[gi];
+	double w = ph == 0 ? fmin(0.25, 4 * g->width) : g->width;
+	double rlb, rub, und, mx = max_eff(s), mn = s->p.min_load;
+
+	bounds(s, gi, ph, &rlb, &rub, &und);
+	if (und != 0)
+		return und;
+	if (rub > mx + EPS * mx)
+		rub = 0;  /* above what the generator can offer: no upper bound in reach */
+	if (rub != 0 && rlb != 0)
+		s->expand = 0;
+	if (rub == 0) {
+		if (rlb == 0)
+			return mx;                    /* nothing measured yet: the max */
+		if (rlb >= mx - EPS * mx)
+			return 0;                     /* the max load is a lower bound */
+		/* Expand upwards, the relative step doubling each time the bound holds. */
+		{
+			double step = fmin(0.5, w * (double)(1u << RTE_MIN(s->expand, 20u)));
+
+			s->expand++;
+			return fmin(mx, rlb / (1 - step));
+		}
+	}
+	if (rlb == 0) {
+		/* Expand downwards: first to the forwarding rate seen at the upper
+		 * bound (CSIT's start), then by doubling steps. */
+		double l;
+
+		if (rub <= mn + EPS * mn)
+			return 0;                     /* even the min load fails */
+		/* The relative step doubles with each expansion. */
+		l = rub * (1 - fmin(0.5, w * (double)(1u << RTE_MIN(s->expand, 20u))));
+		s->expand++;
+		if (s->fwd_at_max > 0 && s->fwd_at_max < l && load_find(s, s->fwd_at_max, false) == NULL)
+			l = s->fwd_at_max;
+		return fmax(mn, l);
+	}
+	if (rub - rlb <= w * rub + EPS * rub)
+		return 0;
+	if (rub - rlb <= 2 * w * rub)
+		return rub * (1 - w);
+	return (rlb + rub) / 2;
+}
+
+static bool
+rfc2544_next(struct sl_search *s, struct sl_trial_req *req)
+{
+	const struct sl_bench_goal *g = &s->p.goals[0];
+	double mn = s->p.min_load, mx = max_eff(s);
+
+	req->goal = 0;
+	req->final = false;
+	req->duration_s = g->initial_s;
+	if (s->need_final) {
+		req->load = s->lo;
+		req->final = true;
+		req->duration_s = g->final_s;
+		return true;
+	}
+	if (s->hi == 0 && s->lo == 0) {
+		req->load = mx;
+		return true;
+	}
+	if (s->hi == 0 && s->lo < mx - EPS * mx) {
+		req->load = mx;  /* the generator's ceiling came down: try it */
+		return true;
+	}
+	if (s->hi == 0 || (s->lo != 0 && s->hi - s->lo <= g->width * s->hi + EPS * s->hi)) {
+		s->need_final = true;
+		return rfc2544_next(s, req);
+	}
+	if (s->lo == 0) {
+		if (s->hi <= mn + EPS * mn) {
+			s->done = true;  /* even the min load fails */
+			return false;
+		}
+		req->load = s->hi - mn <= g->width * s->hi ? mn : (mn + s->hi) / 2;
+		return true;
+	}
+	req->load = (s->lo + s->hi) / 2;
+	return true;
+}
+
+bool
+sl_search_next(struct sl_search *s, struct sl_trial_req *req)
+{
+	memset(req, 0, sizeof(*req));
+	if (s->done)
+		return false;
+	if (s->trials >= s->p.max_trials) {
+		s->done = true;
+		s->why = "out of trials";
+		return false;
+	}
+	if (s->p.method == SL_BENCH_RFC2544)
+		return rfc2544_next(s, req);
+	while (s->goal < s->p.nb_goals) {
+		const struct sl_bench_goal *g = &s->p.goals[s->goal];
+		double l;
+
+		/* Phase 0 only when it differs from the final phase. */
+		if (s->phase == 0 && g->initial_s >= g->final_s && g->sum_s <= g->final_s) {
+			s->phase = 1;
+			continue;
+		}
+		l = mlr_next_load(s, s->goal, (int)s->phase);
+		if (l == 0) {
+			s->expand = 0;
+			if (s->phase == 0) {
+				s->phase = 1;
+			} else {
+				s->phase = 0;
+				s->goal++;
+			}
+			continue;
+		}
+		if (s->nb_loads == SL_BENCH_MAX_LOADS && load_find(s, l, false) == NULL) {
+			s->done = true;
+			s->why = "out of loads";
+			return false;
+		}
+		req->load = l;
+		req->goal = s->goal;
+		req->duration_s = s->phase == 0 ? g->initial_s : g->final_s;
+		return true;
+	}
+	s->done = true;
+	return false;
+}
+
+void
+sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
+		 const struct sl_trial_res *res)
+{
+	s->trials++;
+	if (!res->valid) {
+		/* The generator could not offer the load: the loads it can offer
+		 * stop below what it managed; this trial says nothing of the DUT. */
+		double cap = res->achieved * 0.999;
+
+		s->invalid++;
+		/* A stall is not a ceiling: the same trial again, up to
+		 * SL_BENCH_RETRIES times, before the loads come down. */
+		if (s->inv_load == req->load && s->inv_streak < SL_BENCH_RETRIES) {
+			s->inv_streak++;
+			return;
+		}
+		if (s->inv_load != req->load) {
+			s->inv_load = req->load;
+			s->inv_streak = 1;
+			return;
+		}
+		s->inv_streak = 0;
+		s->inv_load = 0;
+		s->gen_limited = true;
+		if (cap < s->gen_max)
+			s->gen_max = cap;
+		if (s->gen_max < s->p.min_load) {
+			s->done = true;
+			s->why = "the generator cannot offer the min load";
+		}
+		if (s->p.method == SL_BENCH_RFC2544 && req->final)
+			s->need_final = false;
+		if (s->p.method == SL_BENCH_RFC2544 && s->lo > s->gen_max)
+			s->lo = 0;
+		if (s->p.method == SL_BENCH_RFC2544 && (s->hi == 0 || s->hi > s->gen_max))
+			s->hi = 0;
+		return;
+	}
+	s->inv_streak = 0;
+	s->inv_load = 0;
+	if (s->p.method == SL_BENCH_RFC2544) {
+		bool pass = res->loss_ratio <= s->p.goals[0].loss_ratio + EPS;
+
+		if (req->final) {
+			s->need_final = false;
+			if (pass) {
+				s->done = true;
+				return;
+			}
+			s->final_failed = true;
+			s->hi = s->lo;
+			s->lo = 0;
+			return;
+		}
+		if (pass)
+			s->lo = req->load;
+		else
+			s->hi = req->load;
+		if (pass && req->load >= max_eff(s) - EPS * max_eff(s))
+			s->need_final = true;
+		return;
+	}
+	{
+		struct sl_bench_load *l = load_find(s, req->load, true);
+
+		if (l == NULL)
+			return;
+		l->trials++;
+		for (unsigned int gi = 0; gi < s->p.nb_goals; gi++) {
+			const struct sl_bench_goal *g = &s->p.goals[gi];
+			int full = req->duration_s >= g->final_s - EPS;
+			int high = res->loss_ratio > g->loss_ratio + EPS;
+
+			l->dur[gi][full][high] += req->duration_s;
+		}
+		if (s->trials == 1 || (s->fwd_at_max == 0 && res->loss_ratio > 0)) {
+			double fwd = req->load * (1 - res->loss_ratio);
+
+			if (res->loss_ratio > 0)
+				s->fwd_at_max = fwd;
+		}
+	}
+}
+
+bool
+sl_search_result(const struct sl_search *s, unsigned int goal, double *load, double *upper)
+{
+	double rlb, rub, und;
+
+	if (s->p.method == SL_BENCH_RFC2544) {
+		*load = s->done && s->why == NULL ? s->lo : 0;
+		*upper = s->hi;
+		return s->done && s->why == NULL;
+	}
+	bounds(s, goal, 1, &rlb, &rub, &und);
+	*load = rlb;
+	*upper = rub;
+	if (rub > max_eff(s) + EPS * max_eff(s))
+		rub = 0;
+	if (rub == 0)
+		return rlb >= max_eff(s) - EPS * max_eff(s);
+	if (rub <= s->p.min_load + EPS * s->p.min_load)
+		return true;
+	return rlb != 0 && rub - rlb <= s->p.goals[goal].width * rub + EPS * rub;
+}

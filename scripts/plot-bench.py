@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""plot-bench.py - turn a Sluice benchmark JSON (--bench / bench ... --json FILE)
+into PNGs: NDR/PDR vs frame size with the line-rate curve, loss ratio vs
+offered load (every trial), latency percentiles vs load, and the latency
+distribution as a percentile plot on a log axis (as HdrHistogram plots).
+
+    scripts/plot-bench.py bench.json [OUTDIR]
+
+Needs python3-matplotlib (Debian).
+"""
+import json
+import os
+import sys
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    with open(sys.argv[1]) as f:
+        doc = json.load(f)
+    out = sys.argv[2] if len(sys.argv) > 2 else "."
+    os.makedirs(out, exist_ok=True)
+    b = doc.get("bench")
+    if not b:
+        sys.exit("plot-bench: %s has no bench object" % sys.argv[1])
+    res = b["results"]
+    method = b["method"]
+    written = []
+
+    # 1. NDR/PDR vs frame size, with the line rate.
+    num = [r for r in res if isinstance(r["size"], int)]
+    if num:
+        fig, ax = plt.subplots()
+        xs = [r["size"] for r in num]
+        ax.plot(xs, [r["line_pps"] / 1e6 for r in num], "k--", label="line rate")
+        for key, lab in (("ndr", "NDR"), ("pdr", "PDR")):
+            if key + "_pps" in num[0]:
+                ax.plot(xs, [r[key + "_pps"] / 1e6 for r in num], "o-", label=lab)
+        ax.set_xlabel("frame size (bytes, with FCS)")
+        ax.set_ylabel("Mpps (aggregate)")
+        ax.set_title("%s: throughput vs frame size" % method)
+        ax.legend()
+        ax.grid(True, alpha=.3)
+        written.append(save(fig, out, "throughput.png"))
+
+    # 2. Loss ratio vs offered load, every trial, per size.
+    fig, ax = plt.subplots()
+    for r in res:
+        ts = [t for t in b["trials"] if str(t["size"]) == str(r["size"]) and t["kind"] != "latency"]
+        ok = [t for t in ts if t["valid"]]
+        bad = [t for t in ts if not t["valid"]]
+        ax.scatter([t["offered_pps"] / 1e6 for t in ok], [max(t["loss_ratio"], 1e-9) for t in ok],
+                   label="size %s" % r["size"], s=14)
+        if bad:
+            ax.scatter([t["offered_pps"] / 1e6 for t in bad], [max(t["loss_ratio"], 1e-9) for t in bad],
+                       marker="x", color="grey", label="invalid (generator shortfall)" if r is res[0] else None)
+    ax.set_yscale("log")
+    ax.set_xlabel("offered load (Mpps)")
+    ax.set_ylabel("loss ratio (1e-9 = none)")
+    ax.set_title("%s: every trial" % method)
+    ax.legend(fontsize="small")
+    ax.grid(True, alpha=.3)
+    written.append(save(fig, out, "loss-vs-load.png"))
+
+    # 3. Latency percentiles vs load.
+    fig, ax = plt.subplots()
+    for r in res:
+        la = r.get("latency_at", {})
+        pts = sorted((v["load_pps"], v["latency_ns"]) for v in la.values())
+        if not pts:
+            continue
+        for q, st in (("p50", "-"), ("p99", "--"), ("max", ":")):
+            ax.plot([p[0] / 1e6 for p in pts], [p[1][q] / 1e3 for p in pts], st, marker="o",
+                    label="%s %s" % (r["size"], q))
+    ax.set_yscale("log")
+    ax.set_xlabel("load (Mpps)")
+    ax.set_ylabel("latency (us)")
+    ax.set_title("latency at 0/10/50/90 % of the result")
+    ax.legend(fontsize="small")
+    ax.grid(True, alpha=.3)
+    written.append(save(fig, out, "latency-vs-load.png"))
+
+    # 4. Latency distribution: percentile plot on a log axis, from the last
+    # run's histogram (the last latency trial) and the per-load percentiles.
+    fig, ax = plt.subplots()
+    for s in doc.get("streams", []):
+        bk = s.get("latency_ns", {}).get("buckets")
+        if not bk:
+            continue
+        total = sum(c for _, c in bk)
+        acc, xs, ys = 0, [], []
+        for up, c in bk:
+            acc += c
+            frac = min(acc / total, 1 - 1e-7)
+            xs.append(1 / (1 - frac))
+            ys.append(up / 1e3)
+        ax.plot(xs, ys, label="stream %s (last trial)" % s["stream"])
+    ax.set_xscale("log")
+    ax.set_xticks([1, 2, 10, 100, 1000, 10000, 100000])
+    ax.set_xticklabels(["0%", "50%", "90%", "99%", "99.9%", "99.99%", "99.999%"])
+    ax.set_xlabel("percentile")
+    ax.set_ylabel("latency (us)")
+    ax.set_title("latency distribution")
+    ax.legend(fontsize="small")
+    ax.grid(True, alpha=.3)
+    written.append(save(fig, out, "latency-distribution.png"))
+    print("\n".join(written))
+
+
+def save(fig, out, name):
+    p = os.path.join(out, name)
+    fig.tight_layout()
+    fig.savefig(p, dpi=100)
+    plt.close(fig)
+    return p
+
+
+if __name__ == "__main__":
+    main()
