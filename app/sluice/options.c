@@ -326,7 +326,8 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 	case OPT_RX:
 		if (sl_parse_ports(arg, o->rx_port, err, len) != 0)
 			return -EINVAL;
-		o->rx_mode = SL_RX_LIST;
+		/* all: every port there is (not the 32 a list could name). */
+		o->rx_mode = strcmp(arg, "all") == 0 ? SL_RX_ALL : SL_RX_LIST;
 		return 0;
 	case OPT_RXMAP:
 		if (sl_parse_map(o->rxmap, &o->nb_rxmap, arg, err, len) != 0)

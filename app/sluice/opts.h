@@ -50,7 +50,7 @@ struct sl_opts {
 	uint16_t nb_sims;
 	bool direct;           /* --xmit direct: the port's plain burst call (baseline) */
 	/* Receive side (measure.md): which ports receive, who polls them, the drain. */
-	enum { SL_RX_AUTO = 0, SL_RX_LIST } rx_mode;
+	enum { SL_RX_AUTO = 0, SL_RX_LIST, SL_RX_ALL } rx_mode;
 	bool rx_port[SL_MAX_PORTS];   /* --rx: these ports receive (SL_RX_LIST) */
 	struct sl_map_entry rxmap[SL_MAP_MAX]; /* --rxmap LCORE:PORT.0 */
 	uint16_t nb_rxmap;

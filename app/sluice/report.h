@@ -24,7 +24,8 @@ double sl_report_elapsed(const struct sl_app *app);
 struct sl_stream_result {
 	uint16_t stream;            /* its id: the sending port */
 	int rx_port;                /* where these rx figures come from; -1: nowhere */
-	uint64_t tx;                /* frames the sending port's driver took */
+	uint64_t tx;                /* signed frames the sending port's driver took (what can arrive) */
+	uint64_t tx_all;            /* every frame it took, signed or too short to be */
 	uint64_t unique;            /* distinct frames received, over every receiving port */
 	int64_t lost;               /* tx - unique (negative: more arrived than sent) */
 	double loss_ratio;
@@ -34,8 +35,10 @@ struct sl_stream_result {
 void sl_report_stream(const struct sl_app *app, uint16_t s, int r, struct sl_stream_result *res);
 /* Every stream seen anywhere, or addressed to a receiving port, has arrived whole. */
 bool sl_report_all_arrived(const struct sl_app *app);
-/* Frames lost over all streams (after the drain: the run's verdict). */
+/* Frames lost over all measured streams (after the drain: the run's verdict). */
 uint64_t sl_report_lost(const struct sl_app *app);
+/* Streams measured, and how many received more distinct frames than were sent. */
+unsigned int sl_report_measured(const struct sl_app *app, unsigned int *not_conserved);
 
 void sl_report_modes(const struct sl_app *app);
 void sl_report_live(struct sl_app *app, double elapsed);

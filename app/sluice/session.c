@@ -261,6 +261,15 @@ workers_create(struct sl_app *app)
 					t->txq = aq->txq;
 					t->port = i;
 					t->queue = q;
+					/* Which frames carry a signature (too short ones cannot). */
+					t->sig_min_len = (uint32_t)p->stream.hdr_len + SL_SIG_LEN;
+					{
+						unsigned int sg = 0;
+
+						for (uint16_t z = 0; z < p->stream.nb_sizes; z++)
+							sg += p->stream.sz[z].sig != 0;
+						t->sig_mix = sg == p->stream.nb_sizes ? 0 : sg == 0 ? 1 : 2;
+					}
 					t->tx_burst = p->ops->tx_burst;
 					t->dev = p->dev;
 					k = seen[i]++;
@@ -341,8 +350,15 @@ rx_ports(const struct sl_app *app, bool *rx)
 
 	for (uint16_t r = 0; r < app->ports.n; r++) {
 		rx[r] = false;
+		/* --rxmap names a port to poll: it receives. */
+		for (uint16_t i = 0; i < o->nb_rxmap; i++)
+			rx[r] |= o->rxmap[i].port == r;
+		if (o->rx_mode == SL_RX_ALL) {
+			rx[r] = true;
+			continue;
+		}
 		if (o->rx_mode == SL_RX_LIST) {
-			rx[r] = o->rx_port[r];
+			rx[r] |= o->rx_port[r];
 			continue;
 		}
 		for (uint16_t t = 0; t < app->ports.n; t++)
@@ -435,11 +451,16 @@ rx_build(struct sl_app *app)
 	return 0;
 }
 
-/* Step 4: the main lcore receives on every receiving port until all arrived or drain ends. */
+/*
+ * Step 4: the main lcore receives on every receiving port until every frame
+ * sent has arrived, or --drain ends, or a signal. What is already waiting is
+ * collected even with --drain 0 (until a round brings nothing).
+ */
 static void
 rx_drain(struct sl_app *app)
 {
-	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + app->o.drain_us * hz / US_PER_S;
+	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
+	uint64_t end = now + app->o.drain_us * hz / US_PER_S, next_check = now;
 	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t n = 0;
 
@@ -447,12 +468,22 @@ rx_drain(struct sl_app *app)
 		if (app->rx[r] != NULL)
 			rxp[n++] = (struct sl_rxp){ app->ports.p[r].ops->rx_burst, app->ports.p[r].dev,
 						    app->rx[r], r };
-	while (n != 0 && rte_rdtsc() < end) {
-		if (sl_worker_rx(rxp, n))
-			continue;
-		if (sl_report_all_arrived(app))
+	while (n != 0) {
+		bool got = sl_worker_rx(rxp, n);
+
+		now = rte_rdtsc();
+		if (!got && now >= end)
 			break;
-		rte_delay_us_sleep(50);
+		if (now >= end && app->o.drain_us != 0)
+			break;
+		/* Every millisecond, even while frames keep coming (foreign ones do). */
+		if (now >= next_check) {
+			if (sl_report_all_arrived(app) || sl_quitting())
+				break;
+			next_check = now + hz / 1000;
+		}
+		if (!got)
+			rte_delay_us_sleep(50);
 	}
 	app->drain_end_tsc = rte_rdtsc();
 }
@@ -637,6 +668,13 @@ sl_session_stop(struct sl_app *app)
 	if (app->o.json != NULL && sl_report_json(app, app->o.json) != 0) {
 		app->exit_code = SL_EXIT_RUNTIME;
 		return SL_EXIT_RUNTIME;
+	}
+	{
+		unsigned int nc;
+
+		sl_report_measured(app, &nc);
+		if (nc != 0 && app->exit_code == SL_EXIT_OK)
+			app->exit_code = SL_EXIT_LOSS;
 	}
 	if (sl_report_lost(app) != 0) {
 		if (app->exit_code == SL_EXIT_OK)

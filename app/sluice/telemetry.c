@@ -141,7 +141,11 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(c, "tx_packets", res.tx);
 		rte_tel_data_add_dict_u64(c, "rx_packets", res.st.rx);
 		rte_tel_data_add_dict_u64(c, "unique", res.unique);
-		rte_tel_data_add_dict_int(c, "lost", (int)RTE_MIN(res.lost, (int64_t)INT32_MAX));
+		/* lost < 0: more distinct frames arrived than were sent (not conserved) */
+		if (res.lost >= 0)
+			rte_tel_data_add_dict_u64(c, "lost", (uint64_t)res.lost);
+		else
+			rte_tel_data_add_dict_int(c, "lost", (int)RTE_MAX(res.lost, (int64_t)INT32_MIN));
 		rte_tel_data_add_dict_u64(c, "duplicates", res.st.duplicates);
 		rte_tel_data_add_dict_u64(c, "reordered", res.st.reordered);
 		rte_tel_data_add_dict_u64(c, "late", res.st.late);

@@ -34,6 +34,8 @@ struct sl_target {
 	uint16_t (*tx_burst)(void *dev, uint16_t q, struct rte_mbuf **pkts, uint16_t n);
 	void *dev;
 	uint64_t quota;              /* UINT64_MAX: no limit */
+	uint8_t sig_mix;             /* 0: every size carries a signature, 1: none, 2: some */
+	uint32_t sig_min_len;        /* pkt_len from which a frame carries one (sig_mix 2) */
 	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
 	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
 	bool finished;               /* share of --count sent and drained */
@@ -41,6 +43,7 @@ struct sl_target {
 	uint64_t generated;          /* taken by the engine (or the direct call) */
 	uint64_t direct_sent;        /* --xmit direct: taken by the port's burst call */
 	uint64_t direct_bytes;       /* and their bytes */
+	uint64_t signed_sent;        /* of those taken, the frames long enough for a signature */
 	uint64_t unsent;             /* built but never taken, freed at stop */
 };
 
@@ -66,6 +69,17 @@ struct sl_worker {
 	uint32_t tx_done;            /* set (release) when its TX share is sent (or never had one) */
 	uint32_t done;               /* set (release) when the loop has ended */
 } __rte_cache_aligned;
+
+/* Frames of pkts[0..n) long enough to carry a signature. */
+static inline uint64_t
+sl_worker_signed(struct rte_mbuf **pkts, uint16_t n, uint32_t min_len)
+{
+	uint64_t c = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		c += rte_pktmbuf_pkt_len(pkts[i]) >= min_len;
+	return c;
+}
 
 /* The lcore function (rte_lcore_function_t); arg is the struct sl_worker. */
 int sl_worker_main(void *arg);

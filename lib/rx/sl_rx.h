@@ -88,6 +88,15 @@ void sl_rx_stream_hist(const struct sl_rx *rx, uint16_t stream, uint64_t *bucket
 /** The value (ns, a bucket's middle) at quantile q (0..1) of a histogram. */
 uint64_t sl_rx_hist_quantile(const uint64_t *buckets, double q);
 
+/** The same, kept within the samples' exact [min, max] (a bucket's middle can lie outside). */
+static inline uint64_t
+sl_rx_quantile(const uint64_t *buckets, double q, uint64_t min, uint64_t max)
+{
+	uint64_t v = sl_rx_hist_quantile(buckets, q);
+
+	return v < min ? min : v > max ? max : v;
+}
+
 /** Number of streams the analyzer was created for. */
 uint16_t sl_rx_nb_streams(const struct sl_rx *rx);
 

@@ -27,8 +27,10 @@
  *   number arithmetic); a producer is one generator, unique per stream even
  *   when one lcore feeds several queues;
  * - tsc: the low 40 bits of the generating lcore's TSC when the burst was
- *   built (2^40 cycles: over 6 minutes at 3 GHz, so latencies up to that are
- *   exact modulo 2^40).
+ *   built (2^40 cycles: over 6 minutes at 3 GHz); the analyzer takes a
+ *   difference modulo 2^40 and keeps latencies up to 2^39 cycles (about 3
+ *   minutes at 3 GHz), beyond which it cannot tell a latency from a clock
+ *   that went backwards.
  *
  * The receiver finds the signature from the IP header (IPv4 total length,
  * IPv6 payload length), not from the end of the frame: a DUT may pad a frame,

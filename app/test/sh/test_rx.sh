@@ -109,5 +109,34 @@ bad "--rxmap 1:4.0 (no port 4)" "sluice: --rxmap: port 4 does not exist" --rx 0 
 bad "--drain 61" "sluice: --drain: '61' is not a number of seconds from 0 to 60" --drain 61
 bad "--drain -1" "sluice: --drain:" --drain -1
 
+# (g) The verdict tells the truth (an adversarial review's findings, each a check).
+verdict() { # WHAT WANT-RC WANT-VERDICT-TEXT EAL-AND-OPTS...
+	local what=$1 want=$2 text=$3
+	shift 3
+	pfx
+	timeout 60 "$bin" "${eal[@]}" --file-prefix "$prefix" "$@" >"$T/g.out" 2>&1 && rc=0 || rc=$?
+	if [ "$rc" = "$want" ] && grep -q "^verdict: $text" "$T/g.out"; then
+		ok "(g) $what: exit $rc, $(grep '^verdict' "$T/g.out")"
+	else
+		ko "(g) $what: exit $rc (want $want), $(grep -E '^verdict|^stream|sluice:' "$T/g.out" | head -3)"
+	fi
+}
+verdict "frames too short for a signature are not lost (IPv6, 66 B)" 0 "nothing measured" \
+	-l 0-1 -- --sim 10G,dut=0 --ipv6 --count 1000
+verdict "half the sizes unsigned (64 B TCP): the signed half all arrived" 0 "every frame sent arrived" \
+	-l 0-1 -- --sim 10G,dut=0 --size 64,128 --tcp --count 1000
+verdict "a DUT that drops everything is 100 % loss, not success" 3 "LOST 100000" \
+	-l 0-1 -- --sim 10G --sim 10G --map 1:0.0 --rx 1 --count 100000
+verdict "nothing of ours arrives where nothing was sent to: nothing measured" 0 "nothing measured" \
+	-l 0-1 --vdev net_null0 -- --rx 0 --count 100000
+verdict "--rx all" 0 "every frame sent arrived" -l 0-1 -- --sim 10G,dut=0 --rx all --count 1000
+verdict "--drain 0 still collects what is waiting" 0 "every frame sent arrived" \
+	-l 0-1 -- --sim 10G,dut=0 --count 1000 --drain 0
+start=$(date +%s%N)
+verdict "foreign traffic does not keep the drain going" 0 "every frame sent arrived" \
+	-l 0-1 --vdev net_null0 -- --sim 10G,dut=1 --rx 0,1 --count 1000 --drain 5
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "(g) ... and the run ended before its 5 s drain (${ms} ms)" test "$ms" -lt 4000
+
 echo "test_rx: $pass passed, $fail failed"
 [ "$fail" = 0 ]
