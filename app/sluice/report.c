@@ -773,6 +773,16 @@ sl_report_json(const struct sl_app *app, const char *path)
 		for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
 			sl_json_u64(&j, c->name, sl_counter_get(c, &pt));
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
+		/* How late the port's paced lcores ever ran (0 unpaced): a shortfall's cause. */
+		{
+			uint64_t lag = 0;
+
+			for (uint16_t w = 0; w < app->nb_workers; w++)
+				for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++)
+					if (app->workers[w]->t[k].port == i)
+						lag = RTE_MAX(lag, app->workers[w]->t[k].pacer.lag_max);
+			sl_json_dbl(&j, "pacer_lag_max_us", (double)lag * 1e6 / (double)rte_get_tsc_hz());
+		}
 		json_wire(&j, p);
 		json_port_rx(&j, app, i);
 		sl_json_obj_close(&j);

@@ -179,6 +179,8 @@ struct sl_pacer {
 	uint64_t t0;        /**< TSC of the first call */
 	uint64_t next;      /**< deadline of the next packet */
 	uint64_t per_unit;  /**< 2^-32 cycles per packet, or per bit */
+	uint64_t lag_max;   /**< most TSC cycles a deadline was overdue when due() ran:
+			         how late its lcore got back (descheduled, or too slow) */
 	uint8_t unit;       /**< SL_RATE_NONE, _PPS, _L1 or _L2 (sl_rate.h) */
 };
 
@@ -301,6 +303,8 @@ sl_gen_due(const struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned in
 	if (unlikely(p->t0 == 0))
 		p->t0 = tsc;
 	now = (tsc - p->t0) << 16;
+	if (unlikely(p->next + (p->lag_max << 16) < now))
+		p->lag_max = (now - p->next) >> 16;
 	while (n < max && p->next <= now) {
 		const struct sl_stream_size *sz = &s->sz[s->order[pos]];
 		uint64_t units = p->unit == SL_RATE_PPS ? 1 :
