@@ -237,7 +237,7 @@ static int
 rx_of(const struct sl_app *app, uint16_t s)
 {
 	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->rx[r] != NULL && sl_session_addressed(app, s, r))
+		if (app->rx[r] != NULL && app->addressed[s][r])
 			return r;
 	return -1;
 }
@@ -468,6 +468,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		sl_err("bench: traffic is running (stop first)");
 		return SL_EXIT_USAGE;
 	}
+	app->json_extra = sl_bench_json; /* the JSON summary gets the bench section */
 	/* Which ports send, and does each have a receiver? */
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		tx[p] = conf->tx_given ? conf->tx[p] : !o->pc[p].stopped;
@@ -488,7 +489,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		if (!tx[s])
 			continue;
 		for (uint16_t r = 0; r < app->ports.n; r++)
-			if (sl_session_addressed(app, s, r) &&
+			if (app->addressed[s][r] &&
 			    (o->rx_mode != SL_RX_LIST || o->rx_port[r]))
 				rcv = true;
 		if (!rcv) {

@@ -21,7 +21,9 @@
 
 #include "cli.h"
 #include "opts.h"
+#include "bench.h"
 #include "session.h"
+#include "telemetry.h"
 #include "sl_err.h"
 
 static struct sl_app app;
@@ -192,8 +194,11 @@ main(int argc, char **argv)
 
 	code = sl_session_open(&app);
 	if (code == SL_EXIT_OK) {
+		sl_telemetry_init(&app);
 		if (app.o.interactive || app.o.cmdline_file != NULL)
 			code = run_cli(&app);
+		else if (app.o.bench != NULL)
+			code = sl_bench_run(&app, app.o.bench); /* --bench: trials, not one run */
 		else
 			code = sl_session_run(&app);
 	}

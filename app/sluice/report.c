@@ -13,7 +13,6 @@
 #include <rte_cycles.h>
 #include <rte_version.h>
 
-#include "bench.h"
 #include "report.h"
 #include "sl_err.h"
 #include "sl_wire.h"
@@ -183,7 +182,7 @@ stream_measured(const struct sl_app *app, uint16_t s)
 	if (seen || app->rx[s] == NULL)
 		return true;
 	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->rx[r] != NULL && sl_session_addressed(app, s, r))
+		if (app->rx[r] != NULL && app->addressed[s][r])
 			return true;
 	return false;
 }
@@ -795,7 +794,8 @@ sl_report_json(const struct sl_app *app, const char *path)
 	sl_json_arr_close(&j);
 	json_verify(&j, app);
 	json_streams(&j, app);
-	sl_bench_json(&j);
+	if (app->json_extra != NULL)
+		app->json_extra(&j);
 	sl_json_obj_close(&j);
 	ret = sl_json_end(&j);
 	if (fclose(f) != 0 || ret != 0) {

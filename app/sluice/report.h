@@ -5,7 +5,7 @@
 /* What the user sees of a run: queue modes, live lines, the summary, the JSON. */
 
 #include "counters.h"
-#include "session.h"
+#include "app.h"
 
 /* Totals of one port, and of all ports. Readable while running (relaxed). */
 void sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt);

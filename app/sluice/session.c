@@ -17,11 +17,9 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
-#include "bench.h"
 #include "report.h"
 #include "session.h"
 #include "sl_err.h"
-#include "telemetry.h"
 
 #define SL_FLUSH_US 200000   /* stop: time allowed to send what is queued */
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
@@ -327,8 +325,9 @@ workers_create(struct sl_app *app)
 	return 0;
 }
 
-bool
-sl_session_addressed(const struct sl_app *app, uint16_t t, uint16_t r)
+/* Port t's stream is addressed to port r (r's MAC is its destination, or t's wire goes to r). */
+static bool
+session_addressed(const struct sl_app *app, uint16_t t, uint16_t r)
 {
 	struct sl_stream_conf c;
 
@@ -362,7 +361,7 @@ rx_ports(const struct sl_app *app, bool *rx)
 			continue;
 		}
 		for (uint16_t t = 0; t < app->ports.n; t++)
-			if (!o->pc[t].stopped && sl_session_addressed(app, t, r))
+			if (!o->pc[t].stopped && session_addressed(app, t, r))
 				rx[r] = true;
 	}
 }
@@ -394,6 +393,9 @@ rx_build(struct sl_app *app)
 				       app->ports.n);
 				return -EINVAL;
 			}
+	for (uint16_t t = 0; t < app->ports.n; t++)
+		for (uint16_t r = 0; r < app->ports.n; r++)
+			app->addressed[t][r] = session_addressed(app, t, r);
 	rx_ports(app, rx);
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		producers[i] = 0;
@@ -550,7 +552,6 @@ sl_session_open(struct sl_app *app)
 	pthread_mutex_init(&app->tel_lock, NULL);
 	if (sl_ports_open(&app->ports, &app->o) != 0)
 		return SL_EXIT_RUNTIME;
-	sl_telemetry_init(app);
 	return SL_EXIT_OK;
 }
 
@@ -689,8 +690,6 @@ sl_session_run(struct sl_app *app)
 {
 	int ret;
 
-	if (app->o.bench != NULL)
-		return sl_bench_run(app, app->o.bench);
 	ret = sl_session_start(app);
 	if (ret != 0)
 		return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;

@@ -44,45 +44,7 @@
 #include "ports.h"
 #include "worker.h"
 
-/* Live stats: the counters at the last line. */
-struct sl_live {
-	double t;
-	uint64_t pkts[SL_MAX_PORTS], bytes[SL_MAX_PORTS];
-	uint64_t rx[SL_MAX_PORTS];   /* frames received (the analyzer's count) */
-};
-
-struct sl_app {
-	struct sl_opts o;
-	struct sl_ports ports;
-	struct sl_worker *workers[RTE_MAX_LCORE];
-	uint16_t nb_workers;
-	struct sl_map_entry map[SL_MAP_MAX]; /* the map in force: --map, or the default */
-	uint16_t nb_map;
-	uint64_t start_tsc, end_tsc;
-	uint64_t pool_in_use;        /* mbufs not back in their pools after the run */
-	uint64_t discarded;          /* frames drivers freed at quiesce, never sent */
-	bool running;
-	bool quiet;                  /* a benchmark trial: stop reports nothing (bench.c) */
-	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
-	/* A sleeping lock: a start can hold it for a while (port setup, pool
-	 * filling), and a telemetry reader must not spin on a 2-CPU machine. */
-	pthread_mutex_t tel_lock;
-	unsigned int runs;           /* runs started */
-	uint8_t run_tag;             /* this run's tag in the signature */
-	uint64_t next_stats;         /* TSC of the next live stats line */
-	struct sl_live live;
-	/* The receive side of the run: an analyzer per receiving port, who polls it. */
-	struct sl_rx *rx[SL_MAX_PORTS];
-	int16_t rx_lcore[SL_MAX_PORTS];  /* -1: not received */
-	bool rx_dedicated[SL_MAX_PORTS]; /* polled by a lcore that sends nothing */
-	uint64_t drain_end_tsc;          /* when the drain at stop ended */
-	/* clear stream stats: the view's baseline per (stream, receiving port). */
-	struct sl_stream_base {
-		uint64_t tx, rx, unique, duplicates, reordered, late;
-	} rx_base[SL_MAX_PORTS][SL_MAX_PORTS];
-};
-
-/* Open the ports and register telemetry; 0, or an exit code (message printed). */
+/* Open the ports; 0, or an exit code (message printed). */
 int sl_session_open(struct sl_app *app);
 /*
  * Build a run from app->o and launch it. 0; -EINVAL for a configuration
@@ -103,8 +65,6 @@ void sl_session_close(struct sl_app *app);
 
 /* The stream configuration port pid sends with (its MACs, VLAN, default size). */
 void sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c);
-/* Port t's stream is addressed to port r (r's MAC is its destination, or t's wire goes to r). */
-bool sl_session_addressed(const struct sl_app *app, uint16_t t, uint16_t r);
 /* Check a rate for port pid as a start would (same check, same message). */
 int sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_rate *r,
 			  struct sl_rate *pace, char *err, size_t len);

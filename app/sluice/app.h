@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_APP_H
+#define SL_APP_H
+
+/*
+ * The program's state, data only: the options, the ports, the run being
+ * built or driven, its receive side. session.c builds and drives it; the
+ * report, telemetry and the prompt read it. No function is declared here.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_lcore.h>
+
+#include "opts.h"
+#include "ports.h"
+#include "worker.h"
+
+struct sl_json;
+
+/* Live stats: the counters at the last line. */
+struct sl_live {
+	double t;
+	uint64_t pkts[SL_MAX_PORTS], bytes[SL_MAX_PORTS];
+	uint64_t rx[SL_MAX_PORTS];   /* frames received (the analyzer's count) */
+};
+
+struct sl_app {
+	struct sl_opts o;
+	struct sl_ports ports;
+	struct sl_worker *workers[RTE_MAX_LCORE];
+	uint16_t nb_workers;
+	struct sl_map_entry map[SL_MAP_MAX]; /* the map in force: --map, or the default */
+	uint16_t nb_map;
+	uint64_t start_tsc, end_tsc;
+	uint64_t pool_in_use;        /* mbufs not back in their pools after the run */
+	uint64_t discarded;          /* frames drivers freed at quiesce, never sent */
+	bool running;
+	bool quiet;                  /* a benchmark trial: stop reports nothing (bench.c) */
+	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
+	/* A sleeping lock: a start can hold it for a while (port setup, pool
+	 * filling), and a telemetry reader must not spin on a 2-CPU machine. */
+	pthread_mutex_t tel_lock;
+	unsigned int runs;           /* runs started */
+	uint8_t run_tag;             /* this run's tag in the signature */
+	uint64_t next_stats;         /* TSC of the next live stats line */
+	struct sl_live live;
+	/* The receive side of the run: an analyzer per receiving port, who polls it. */
+	struct sl_rx *rx[SL_MAX_PORTS];
+	int16_t rx_lcore[SL_MAX_PORTS];  /* -1: not received */
+	bool rx_dedicated[SL_MAX_PORTS]; /* polled by a lcore that sends nothing */
+	uint64_t drain_end_tsc;          /* when the drain at stop ended */
+	/* addressed[t][r]: port t's stream is addressed to port r (set at each start). */
+	bool addressed[SL_MAX_PORTS][SL_MAX_PORTS];
+	/* A section the JSON summary adds at its end (the benchmark's), or NULL. */
+	void (*json_extra)(struct sl_json *j);
+	/* clear stream stats: the view's baseline per (stream, receiving port). */
+	struct sl_stream_base {
+		uint64_t tx, rx, unique, duplicates, reordered, late;
+	} rx_base[SL_MAX_PORTS][SL_MAX_PORTS];
+};
+
+#endif /* SL_APP_H */
