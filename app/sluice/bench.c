@@ -469,6 +469,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		return SL_EXIT_USAGE;
 	}
 	app->json_extra = sl_bench_json; /* the JSON summary gets the bench section */
+	sl_session_address(app);         /* where each port's stream goes, before any start */
 	/* Which ports send, and does each have a receiver? */
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		tx[p] = conf->tx_given ? conf->tx[p] : !o->pc[p].stopped;

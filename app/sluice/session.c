@@ -337,6 +337,14 @@ session_addressed(const struct sl_app *app, uint16_t t, uint16_t r)
 	return rte_is_same_ether_addr(&c.dst_mac, &app->ports.p[r].info.mac);
 }
 
+void
+sl_session_address(struct sl_app *app)
+{
+	for (uint16_t t = 0; t < app->ports.n; t++)
+		for (uint16_t r = 0; r < app->ports.n; r++)
+			app->addressed[t][r] = session_addressed(app, t, r);
+}
+
 /*
  * Which ports receive: --rx, or by default the ports some stream is addressed
  * to (a port's MAC is a stream's destination) and the far end of a driver's
@@ -393,9 +401,7 @@ rx_build(struct sl_app *app)
 				       app->ports.n);
 				return -EINVAL;
 			}
-	for (uint16_t t = 0; t < app->ports.n; t++)
-		for (uint16_t r = 0; r < app->ports.n; r++)
-			app->addressed[t][r] = session_addressed(app, t, r);
+	sl_session_address(app);
 	rx_ports(app, rx);
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		producers[i] = 0;

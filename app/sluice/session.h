@@ -65,6 +65,8 @@ void sl_session_close(struct sl_app *app);
 
 /* The stream configuration port pid sends with (its MACs, VLAN, default size). */
 void sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c);
+/* Fill app->addressed from the options and ports in force (start does it too). */
+void sl_session_address(struct sl_app *app);
 /* Check a rate for port pid as a start would (same check, same message). */
 int sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_rate *r,
 			  struct sl_rate *pace, char *err, size_t len);
