@@ -28,6 +28,8 @@ const struct sl_counter sl_txq_counters[] = {
 	  "packets freed without being sent, all reasons (drop_reasons)" },
 	{ "dead_loops", "dead_loops", 10, SL_CNT_SUMMARY, Q(dead_loops),
 	  "re-entrant calls refused" },
+	{ "release_bound", "rel_bound", 9, 0, Q(release_bound),
+	  "releases that stopped re-draining at their bound (work left for the poll)" },
 	{ NULL, NULL, 0, 0, 0, NULL },
 };
 

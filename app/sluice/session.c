@@ -496,6 +496,47 @@ rx_drain(struct sl_app *app)
 	app->drain_end_tsc = rte_rdtsc();
 }
 
+/*
+ * Step 2, first part: send what the backlogs hold without dropping anything
+ * (the poll, or an exclusive queue's own drain: its producer has stopped),
+ * while receiving: on a loopback (net_ring) or a DUT wired back to Sluice,
+ * TX empties only as fast as someone receives, and the workers that did have
+ * stopped. Bounded by timeout_us; what is left then is the flush's to drop.
+ */
+static void
+backlogs_drain(struct sl_app *app, uint64_t timeout_us)
+{
+	uint64_t end = rte_get_timer_cycles() + timeout_us * rte_get_timer_hz() / US_PER_S;
+	struct sl_rxp rxp[SL_MAX_PORTS];
+	uint16_t nrx = 0;
+
+	for (uint16_t r = 0; r < app->ports.n; r++)
+		if (app->rx[r] != NULL)
+			rxp[nrx++] = (struct sl_rxp){ app->ports.p[r].ops->rx_burst,
+						      app->ports.p[r].dev, app->rx[r], r };
+	while (rte_get_timer_cycles() < end) {
+		uint32_t left = 0;
+		bool moved = false;
+
+		for (uint16_t i = 0; i < app->ports.n; i++)
+			for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++) {
+				struct sl_txq *t = app->ports.p[i].txqs[q].txq;
+
+				if (t == NULL || sl_txq_pending(t) == 0)
+					continue;
+				moved |= (sl_txq_get_mode(t) == SL_TXQ_EXCLUSIVE ?
+					  sl_txq_drain_own(t) : sl_txq_poll(t)) != 0;
+				left += sl_txq_pending(t);
+			}
+		if (left == 0)
+			return;
+		if (nrx != 0)
+			moved |= sl_worker_rx(rxp, nrx);
+		if (!moved)
+			rte_delay_us_sleep(20);
+	}
+}
+
 /* Free what a run built (step 8): queues, analyzers, workers and their pools. */
 static void
 session_release(struct sl_app *app)
@@ -651,6 +692,7 @@ sl_session_stop(struct sl_app *app)
 	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
 	/* 2. */
+	backlogs_drain(app, SL_FLUSH_US);
 	app->discarded = sl_ports_quiesce(&app->ports, SL_FLUSH_US);
 	/* 3. The run ends when what was counted as sent has been sent. */
 	end = app->start_tsc;

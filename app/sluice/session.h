@@ -16,8 +16,9 @@
  *
  * Teardown, in this order and nowhere else:
  *   stop:    1. raise the stop flag, wait for the workers (TX and RX);
- *            2. quiesce: flush the engine's backlogs (sent, or counted as
- *               dropped), let each driver finish what it took (the sim's wire);
+ *            2. quiesce: send the engine's backlogs while receiving (a loopback
+ *               empties only as fast as it is received), flush what is left
+ *               (counted as dropped), let each driver finish what it took;
  *            3. the run's end time (rates divide by start..end);
  *            4. drain: the main lcore keeps receiving on every receiving port
  *               for --drain (less once every frame sent has arrived);

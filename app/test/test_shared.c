@@ -188,7 +188,7 @@ no_strand(enum sl_txq_mode mode)
 			  .yield_inside = 1 };
 	unsigned int hit = 0; /* rounds with at least one collision */
 	unsigned int bounded = 0; /* rounds left flagged by a re-check bound */
-	uint64_t coll0 = 0;
+	uint64_t coll0 = 0, bound0 = 0;
 	struct sl_txq *q = test_txq(tdrv_xmit, &d, d.lltx ? SL_DRV_CAP_LLTX : 0, mode, 0, 0);
 	struct prod p[8] = { 0 };
 	struct rte_mempool *mp[8];
@@ -256,12 +256,14 @@ no_strand(enum sl_txq_mode mode)
 			 * poll (bounded time, by design). Anything else is a
 			 * lost wake-up.
 			 */
-			if (flagged)
+			/* Bounded only if a release really stopped at its bound. */
+			if (flagged && st.release_bound != bound0)
 				bounded++;
 			else
 				stranded++;
 			sl_txq_flush(q, 1000); /* so that the next round starts clean */
 		}
+		bound0 = st.release_bound;
 	}
 	sl_txq_stats_get(q, &st);
 	for (n = 0; n < 8; n++)

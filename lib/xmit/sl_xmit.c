@@ -356,8 +356,13 @@ txq_release(struct txq_ctx *c)
 		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (likely(!__atomic_load_n(&q->missed, __ATOMIC_ACQUIRE)))
 			return total;
-		if (i == SL_RECHECK_MAX || !txq_trylock(q))
-			return total; /* the poll, or the new owner, takes it from here */
+		if (i == SL_RECHECK_MAX) {
+			/* Bounded: missed stays set for the next producer or the poll. */
+			__atomic_fetch_add(&q->release_bound, 1, __ATOMIC_RELAXED);
+			return total;
+		}
+		if (!txq_trylock(q))
+			return total; /* the new owner takes it from here */
 		total += txq_drain(c);
 	}
 }
@@ -604,6 +609,7 @@ sl_txq_stats_get(const struct sl_txq *q, struct sl_txq_stats *st)
 	st->drop_dead_loop = __atomic_load_n(&q->drop_dead_loop, __ATOMIC_RELAXED);
 	st->drop_backlog_full = __atomic_load_n(&q->drop_backlog_full, __ATOMIC_RELAXED);
 	st->drop_flush = __atomic_load_n(&q->drop_flush, __ATOMIC_RELAXED);
+	st->release_bound = __atomic_load_n(&q->release_bound, __ATOMIC_RELAXED);
 	st->backlog = rte_ring_count(q->backlog);
 }
 

@@ -95,6 +95,8 @@ struct sl_txq_stats {
 	uint64_t drop_dead_loop;     /**< dropped: re-entrant call */
 	uint64_t drop_backlog_full;  /**< dropped: backlog full with SL_TXQ_F_DROP_ON_FULL */
 	uint64_t drop_flush;         /**< dropped: still queued when a flush timed out */
+	uint64_t release_bound;      /**< releases that stopped re-draining at their bound,
+				          leaving work flagged for the next producer or the poll */
 	uint32_t backlog;            /**< packets in the backlog now */
 };
 
@@ -122,6 +124,7 @@ struct sl_txq {
 	uint64_t drop_dead_loop __rte_cache_aligned;
 	uint64_t drop_backlog_full;
 	uint64_t drop_flush;
+	uint64_t release_bound;   /* see struct sl_txq_stats (atomic add; rare) */
 	uint32_t test_flags;  /**< sl_xmit_pvt.h: fault switches, read by the test build only */
 	/** Slot RTE_MAX_LCORE is shared by unregistered threads (atomic adds). */
 	struct sl_txq_lcore lc[RTE_MAX_LCORE + 1];
@@ -248,7 +251,16 @@ sl_xmit_bytes(struct rte_mbuf **pkts, uint16_t n)
  * threads registered with rte_thread_register() have a counter slot each
  * (plain adds) and take the inline fast path; other threads share one slot,
  * whose counters are updated with atomic adds, and always take the slow
- * path (correct, a little slower: register threads that send a lot).
+ * path (correct, a little slower: register threads that send a lot). A
+ * thread caches its slot at its first call: a thread that calls
+ * rte_thread_unregister() must not call the engine afterwards (a thread
+ * registered later may get the same lcore id, and the two would share it).
+ *
+ * Shared queues need sl_txq_poll() called periodically (the app does it
+ * every 200 us from its main lcore): an owner stops re-draining after a
+ * bounded number of rounds (counted in release_bound) so that a producer
+ * returns to its caller in bounded time, and what it leaves flagged goes out
+ * with the next producer or the poll; without either it would wait.
  *
  * A call made while the same thread is already inside the engine for this
  * queue (from a driver callback, say) is a dead loop: the burst is freed,

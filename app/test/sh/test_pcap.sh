@@ -13,6 +13,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 sluice=${SLUICE_BIN:-$top/build/app/sluice/sluice}
 # The system python: python3-scapy lives there (a pyenv python3 may not have it).
 PY=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
+export SL_TEST_PY=$top/app/test/py
 # shellcheck source=app/test/sh/lib.sh
 . "$(dirname "$0")/lib.sh"
 eq() { [ "$1" = "$2" ]; }
@@ -54,23 +55,9 @@ frames() { tshark_fields "$1" frame.number | wc -l; }
 cat >"$T/pcapsum.py" <<'EOF'
 import json, struct, sys
 
-M64 = (1 << 64) - 1
-
-
-def sig_check(w0, w1):
-    """The signature's check, from lib/sig/sl_sig.h's definition (written anew here)."""
-    base = ((w0 & ~0xFFFFFF) & M64) * 0x9E3779B97F4A7C15 & M64
-    h = (w1 ^ base) * 0xFF51AFD7ED558CCD & M64
-    return ((h >> 48) ^ (h >> 24)) & 0xFFFF
-
-
-def sig_v2(b):
-    """(stream, producer, seq, tsc40, run) of a 16-byte signature, or None."""
-    w0, w1 = struct.unpack("<QQ", b)
-    if w0 & 0xFF != 0xCE or (w0 >> 8) & 0xFFFF != sig_check(w0, w1):
-        return None
-    return ((w0 >> 32) & 0xFFFF, (w0 >> 48) & 0xFF, w1 & 0xFFFFFFFF,
-            ((w0 >> 56) << 32) | (w1 >> 32), (w0 >> 24) & 0xFF)
+import os
+sys.path.insert(0, os.environ["SL_TEST_PY"])  # app/test/py: the signature decoder
+from slsig import sig_check, sig_v2
 
 def csum(data):
     if len(data) % 2:
@@ -227,23 +214,9 @@ check "(c) payload before the signature is all zero" eq "$(jq .payload_dirty <<<
 "$PY" - "$A" "$T/bad.pcap" <<'EOF'
 import struct, sys
 
-M64 = (1 << 64) - 1
-
-
-def sig_check(w0, w1):
-    """The signature's check, from lib/sig/sl_sig.h's definition (written anew here)."""
-    base = ((w0 & ~0xFFFFFF) & M64) * 0x9E3779B97F4A7C15 & M64
-    h = (w1 ^ base) * 0xFF51AFD7ED558CCD & M64
-    return ((h >> 48) ^ (h >> 24)) & 0xFFFF
-
-
-def sig_v2(b):
-    """(stream, producer, seq, tsc40, run) of a 16-byte signature, or None."""
-    w0, w1 = struct.unpack("<QQ", b)
-    if w0 & 0xFF != 0xCE or (w0 >> 8) & 0xFFFF != sig_check(w0, w1):
-        return None
-    return ((w0 >> 32) & 0xFFFF, (w0 >> 48) & 0xFF, w1 & 0xFFFFFFFF,
-            ((w0 >> 56) << 32) | (w1 >> 32), (w0 >> 24) & 0xFF)
+import os
+sys.path.insert(0, os.environ["SL_TEST_PY"])  # app/test/py: the signature decoder
+from slsig import sig_check, sig_v2
 raw = bytearray(open(sys.argv[1], "rb").read())
 offs, off = [], 24
 while off + 16 <= len(raw):
