@@ -26,7 +26,7 @@ enum {
 	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
-	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_BENCH,
+	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH,
 };
 
 static const struct option long_opts[] = {
@@ -57,6 +57,7 @@ static const struct option long_opts[] = {
 	{ "rx", required_argument, NULL, OPT_RX },
 	{ "rxmap", required_argument, NULL, OPT_RXMAP },
 	{ "drain", required_argument, NULL, OPT_DRAIN },
+	{ "rx-clock", required_argument, NULL, OPT_RX_CLOCK },
 	{ "bench", required_argument, NULL, OPT_BENCH },
 	{ "tx-port", required_argument, NULL, OPT_TX_UDP },
 	{ "interactive", no_argument, NULL, 'i' },
@@ -120,6 +121,9 @@ sl_usage(void)
 	       "                        width, loss=R[:R...], exceed, initial, final, sum,\n"
 	       "                        trial, lat (seconds), sizes=64:1518:imix|rfc2544,\n"
 	       "                        tx=P[:P] (docs/benchmarking.md)\n"
+	       "  --rx-clock auto|tsc   latency's RX time: auto, the port's own RX timestamps\n"
+	       "                        where it has them (the sim; NICs with the offload),\n"
+	       "                        else the TSC per burst; tsc: always the TSC\n"
 	       "  --xmit engine|direct  direct: call rte_eth_tx_burst() without the engine\n"
 	       "                        (benchmark baseline; exclusive ethdev queues only)\n"
 	       "  -i, --interactive     the prompt sluice> (help lists the commands)\n"
@@ -364,6 +368,13 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 		o->bench = &bc;
 		return 0;
 	}
+	case OPT_RX_CLOCK:
+		if (strcmp(arg, "auto") != 0 && strcmp(arg, "tsc") != 0) {
+			snprintf(err, len, "'%s': expected auto or tsc", arg);
+			return -EINVAL;
+		}
+		o->rx_clock_tsc = arg[0] == 't';
+		return 0;
 	case OPT_CMDLINE_FILE:
 		if (access(arg, R_OK) != 0) {
 			snprintf(err, len, "cannot read '%s': %s", arg, strerror(errno));

@@ -55,6 +55,7 @@ struct sl_opts {
 	struct sl_map_entry rxmap[SL_MAP_MAX]; /* --rxmap LCORE:PORT.0 */
 	uint16_t nb_rxmap;
 	uint64_t drain_us;     /* --drain: RX keeps polling this long after TX stops */
+	bool rx_clock_tsc;     /* --rx-clock tsc: ignore the ports' RX timestamps */
 	bool interactive;      /* -i */
 	bool auto_start;       /* -a */
 	const char *cmdline_file;

@@ -70,6 +70,7 @@ sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o, const bool *rx)
 			.nb_txd = o->pc[i].txd,
 			.lltx = o->pc[i].lltx,
 			.rx = rx[i],
+			.rx_hw_ts = rx[i] && !o->rx_clock_tsc,
 		};
 		int ret = p->ops->setup(p->dev, &c, err, sizeof(err));
 
@@ -79,6 +80,7 @@ sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o, const bool *rx)
 		}
 		p->caps = c.caps;
 		p->txd = c.nb_txd;
+		p->rx_hw_ts = c.rx_hw_ts;
 		p->set_up = true;
 	}
 	return 0;

@@ -34,6 +34,7 @@ struct sl_port {
 	uint16_t nb_txq;
 	uint16_t txd;                /* descriptors per queue in force */
 	bool set_up;                 /* set up for the current run */
+	bool rx_hw_ts;               /* its rx_burst stamps frames (the latency's clock: hw) */
 	struct sl_stream stream;     /* this port's frames (its MACs) */
 	struct sl_app_txq txqs[SL_MAX_TXQ];
 };

@@ -271,9 +271,11 @@ sl_report_modes(const struct sl_app *app)
 			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), lc);
 		}
 		if (app->rx[i] != NULL)
-			printf("  rxq 0: analyzed by lcore %d (%s), drain %.3g s\n", app->rx_lcore[i],
+			printf("  rxq 0: analyzed by lcore %d (%s), drain %.3g s, latency clock %s\n",
+			       app->rx_lcore[i],
 			       app->rx_dedicated[i] ? "dedicated" : "between its TX bursts",
-			       app->o.drain_us / 1e6);
+			       app->o.drain_us / 1e6, p->rx_hw_ts ? "hw (the port's RX timestamps)" :
+			       "tsc (per RX burst)");
 	}
 	fflush(stdout);
 }
@@ -402,9 +404,11 @@ summary_rx(const struct sl_app *app)
 			sl_rx_stream_hist(app->rx[r], s, hist);
 			printf("stream %u: port %u -> %d  tx %" PRIu64 " rx %" PRIu64 " lost %" PRId64
 			       " (%.4g%%) dup %" PRIu64 " reordered %" PRIu64 " late %" PRIu64
-			       "  latency us min %.3f p50 %.3f p99 %.3f max %.3f jitter %.3f\n", s, s, r,
+			       "  latency (%s) us min %.3f p50 %.3f p99 %.3f max %.3f jitter %.3f\n", s, s, r,
 			       res.tx, res.st.rx, res.lost, res.loss_ratio * 100, res.st.duplicates,
-			       res.st.reordered, res.st.late, res.st.lat_min / 1e3,
+			       res.st.reordered, res.st.late,
+			       res.st.lat_hw == 0 ? "tsc" : res.st.lat_hw == res.st.lat_count ? "hw" : "mixed",
+			       res.st.lat_min / 1e3,
 			       sl_rx_quantile(hist, 0.5, res.st.lat_min, res.st.lat_max) / 1e3,
 			       sl_rx_quantile(hist, 0.99, res.st.lat_min, res.st.lat_max) / 1e3,
 			       res.st.lat_max / 1e3, res.st.jitter_ns / 1e3);
@@ -609,7 +613,10 @@ json_latency(struct sl_json *j, const struct sl_app *app, uint16_t s, int r,
 	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist));
 
 	sl_json_obj_open(j, "latency_ns");
-	sl_json_str(j, "clock", "tsc");
+	/* hw: every sample timed by the port's RX timestamp; tsc: by the burst's TSC. */
+	sl_json_str(j, "clock", st->lat_hw == 0 ? "tsc" : st->lat_hw == st->lat_count ? "hw" :
+		    "mixed");
+	sl_json_u64(j, "samples_hw", st->lat_hw);
 	sl_json_u64(j, "samples", st->lat_count);
 	sl_json_u64(j, "min", st->lat_min);
 	sl_json_dbl(j, "mean", st->lat_count != 0 ? st->lat_sum / st->lat_count : 0);

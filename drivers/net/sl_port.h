@@ -52,6 +52,8 @@ struct sl_port_setup {
 	uint16_t nb_txd;       /**< in: descriptors per queue, 0 = driver default; out: in force */
 	enum sl_lltx lltx;     /**< in */
 	bool rx;               /**< in: this run receives on the port (RX queue 0) */
+	bool rx_hw_ts;         /**< in: use the device's RX timestamps if it has them;
+				    out: rx_burst stamps frames (see rx_burst) */
 	uint32_t caps;         /**< out: SL_DRV_CAP_* of its queues */
 };
 
@@ -127,7 +129,10 @@ struct sl_port_ops {
 	void (*close)(void *dev);
 	/**
 	 * Receive up to n frames from RX queue 0 of a port set up with rx; the
-	 * caller owns what it gets. One caller per port at a time.
+	 * caller owns what it gets. One caller per port at a time. A port set up
+	 * with rx_hw_ts out true stamps each frame with its arrival time, in TSC
+	 * cycles, in DPDK's RX timestamp dynamic field
+	 * (rte_mbuf_dyn_rx_timestamp_register()), its flag set in ol_flags.
 	 */
 	uint16_t (*rx_burst)(void *dev, struct rte_mbuf **pkts, uint16_t n);
 	/** The device's own RX drops (zeros if it has none). */

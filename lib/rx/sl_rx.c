@@ -12,6 +12,7 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_prefetch.h>
 
 #include "sl_rx.h"
@@ -28,13 +29,17 @@ struct rx_flow {
 struct rx_stream {
 	uint64_t rx, bytes, duplicates, reordered, late;
 	uint64_t dist[SL_RX_DIST_BUCKETS];
-	uint64_t lat_count, lat_min, lat_max, lat_sum;
+	uint64_t lat_count, lat_min, lat_max, lat_sum, lat_hw;
 	uint64_t jitter16;         /* RFC 3550 jitter in ns, times 16 */
 	int64_t last_transit;      /* ns */
 	uint16_t nb_producers;
 	struct rx_flow *flows;
 	uint64_t hist[SL_HIST_BUCKETS];
 } __rte_cache_aligned;
+
+/* DPDK's RX timestamp field and flag (registered once, the same for everyone). */
+static int ts_off = -1;
+static uint64_t ts_flag;
 
 struct sl_rx {
 	uint16_t nb_streams;
@@ -52,6 +57,10 @@ sl_rx_create(const struct sl_rx_conf *c)
 	if (c->nb_streams == 0 || c->producers == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
+	}
+	if (ts_off < 0 && rte_mbuf_dyn_rx_timestamp_register(&ts_off, &ts_flag) != 0) {
+		ts_off = -1; /* no field: frames are timed by the burst's TSC */
+		ts_flag = 0;
 	}
 	rx = rte_zmalloc_socket("sl_rx", sizeof(*rx), RTE_CACHE_LINE_SIZE, c->socket_id);
 	if (rx == NULL)
@@ -189,12 +198,23 @@ sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_
 		struct rte_mbuf *m = pkts[i];
 		struct rx_stream *st;
 		struct sl_sig sig;
+		uint64_t frame_tsc;
 		uint32_t back = 0;
+		bool hw;
 		enum sl_sig_verdict v;
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 		bytes += rte_pktmbuf_pkt_len(m);
+		/* The port's own arrival time, when it stamped the frame; the flag is
+		 * cleared either way (the mbuf goes back to a pool). */
+		frame_tsc = rx_tsc;
+		hw = false;
+		if (m->ol_flags & ts_flag) {
+			m->ol_flags &= ~ts_flag;
+			frame_tsc = *RTE_MBUF_DYNFIELD(m, ts_off, rte_mbuf_timestamp_t *);
+			hw = true;
+		}
 		v = sl_sig_parse(m, &sig);
 		if (v != SL_SIG_OK) {
 			foreign += v == SL_SIG_FOREIGN;
@@ -229,7 +249,9 @@ sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_
 			SL_CNT_ADD(st->late, 1);
 			break;
 		}
-		stream_latency(rx, st, sig.tsc, rx_tsc);
+		if (hw)
+			SL_CNT_ADD(st->lat_hw, 1);
+		stream_latency(rx, st, sig.tsc, frame_tsc);
 	}
 	SL_CNT_ADD(rx->frames, n);
 	SL_CNT_ADD(rx->bytes, bytes);
@@ -272,6 +294,7 @@ sl_rx_stream_stats(const struct sl_rx *rx, uint16_t stream, struct sl_rx_stream_
 	for (int i = 0; i < SL_RX_DIST_BUCKETS; i++)
 		o->dist[i] = SL_CNT_READ(st->dist[i]);
 	o->lat_count = SL_CNT_READ(st->lat_count);
+	o->lat_hw = SL_CNT_READ(st->lat_hw);
 	o->lat_min = o->lat_count != 0 ? __atomic_load_n(&st->lat_min, __ATOMIC_RELAXED) : 0;
 	o->lat_max = __atomic_load_n(&st->lat_max, __ATOMIC_RELAXED);
 	o->lat_sum = (double)SL_CNT_READ(st->lat_sum);

@@ -56,6 +56,7 @@ struct sl_rx_stream_stats {
 	uint64_t dist[SL_RX_DIST_BUCKETS];  /**< reorder distance, log2 buckets */
 	/* Latency, ns. */
 	uint64_t lat_count, lat_min, lat_max;
+	uint64_t lat_hw;                    /**< samples timed by the port's RX timestamp */
 	double lat_sum;
 	double jitter_ns;                   /**< RFC 3550 interarrival jitter */
 };
@@ -73,8 +74,11 @@ struct sl_rx *sl_rx_create(const struct sl_rx_conf *c);
 void sl_rx_free(struct sl_rx *rx);
 
 /**
- * Analyze a burst received at @p rx_tsc (one TSC read per burst: latency's
- * resolution is the burst's receive time). Does not free the mbufs.
+ * Analyze a burst received at @p rx_tsc (one TSC read per burst). A frame
+ * that carries an RX timestamp (DPDK's RX timestamp dynamic field with its
+ * flag, in TSC cycles: sl_port.h's rx_burst contract) is timed by it instead,
+ * and the flag is cleared (the mbuf goes back to a TX pool). Does not free
+ * the mbufs.
  */
 void sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc);
 

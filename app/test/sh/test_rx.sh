@@ -36,8 +36,8 @@ exact() { # NAME COUNT: the run of $T/r.json counted every frame, once
 		jqe --argjson c "$count" '.streams[0] | .tx_packets == $c and .rx_packets == $c and .unique == $c and .lost == 0 and .duplicates == 0 and .reordered == 0 and .late == 0' "$T/r.json"
 	check "$name: port rx $(j '.ports[0] | [.rx_packets, .rx_signed, .rx_foreign, .rx_bad_signature, .rx_stale]') (frames signed foreign bad stale)" \
 		jqe --argjson c "$count" '.ports[0] | .rx_packets == $c and .rx_signed == $c and .rx_foreign == 0 and .rx_bad_signature == 0 and .rx_stale == 0' "$T/r.json"
-	check "$name: latency samples $(j '.streams[0].latency_ns | [.samples, .min, .p50, .p99, .max]'), buckets sum to them" \
-		jqe --argjson c "$count" '.streams[0].latency_ns | .samples == $c and .min > 0 and .min <= .p50 and .p50 <= .p99 and .p99 <= .max and ([.buckets[][1]] | add) == $c' "$T/r.json"
+	check "$name: latency samples $(j '.streams[0].latency_ns | [.clock, .samples, .min, .p50, .p99, .max]'), buckets sum to them" \
+		jqe --argjson c "$count" '.streams[0].latency_ns | .clock == "tsc" and .samples == $c and .min > 0 and .min <= .p50 and .p50 <= .p99 and .p99 <= .max and ([.buckets[][1]] | add) == $c' "$T/r.json"
 	check "$name: TX conserved, mbufs back, verdict line" \
 		eval "jqe '.totals.conserved and .totals.mempool_in_use == 0' '$T/r.json' && grep -q '^verdict: every frame sent arrived' '$T/r.out'"
 }
@@ -137,6 +137,30 @@ verdict "foreign traffic does not keep the drain going" 0 "every frame sent arri
 	-l 0-1 --vdev net_null0 -- --sim 10G,dut=1 --rx 0,1 --count 1000 --drain 5
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "(g) ... and the run ended before its 5 s drain (${ms} ms)" test "$ms" -lt 4000
+
+# (h) The latency's clock: a port that stamps frames on arrival (the sim, as a
+# NIC with RX timestamps would) times each frame by its own arrival; --rx-clock
+# tsc times it by the RX burst's TSC. With a 100 us DUT delay both must read at
+# least 100 us; the port's own stamps see nothing of the RX lcore's polling.
+for clk in auto tsc; do
+	pfx
+	timeout 60 "$bin" "${eal[@]}" --lcores '0,1,2@0' --file-prefix "$prefix" -- \
+		--sim 10G,dut=0,delay=100 --map 1:0.0 --rate 1Mpps --count 200000 --rx-clock $clk \
+		--json "$T/h.json" >"$T/h.out" 2>&1 && rc=0 || rc=$?
+	want=hw
+	[ $clk = tsc ] && want=tsc
+	check "(h) --rx-clock $clk: clock $(jq -c '.streams[0].latency_ns | [.clock, .samples, .samples_hw, .min, .p50]' "$T/h.json")" \
+		jqe --arg w "$want" '.streams[0].latency_ns | .clock == $w and .samples == 200000 and
+			.samples_hw == (if $w == "hw" then 200000 else 0 end) and .min >= 100000' "$T/h.json"
+	check "(h) --rx-clock $clk: the start-up table names the clock" grep -q "latency clock $want" "$T/h.out"
+done
+check "(h) tsc clock: p50 $(jq .streams[0].latency_ns.p50 "$T/h.json" 2>/dev/null) ns, at least the 100 us delay" \
+	jqe '.streams[0].latency_ns.p50 >= 100000' "$T/h.json"
+pfx
+timeout 60 "$bin" "${eal[@]}" --lcores '0,1,2@0' --file-prefix "$prefix" -- \
+	--sim 10G,dut=0,delay=100 --map 1:0.0 --rate 1Mpps --count 200000 --json "$T/h2.json" >/dev/null 2>&1 || true
+check "(h) hw clock: p50 $(jq .streams[0].latency_ns.p50 "$T/h2.json") ns is within 1 us of the 100 us delay" \
+	jqe '.streams[0].latency_ns | .clock == "hw" and .p50 < 101000' "$T/h2.json"
 
 echo "test_rx: $pass passed, $fail failed"
 [ "$fail" = 0 ]

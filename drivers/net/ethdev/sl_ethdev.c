@@ -51,6 +51,11 @@ sl_ethdev_setup(uint16_t port_id, const struct sl_ethdev_conf *conf, uint32_t *c
 		pc.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MT_LOCKFREE;
 		*caps |= SL_DRV_CAP_LLTX;
 	}
+	if (conf->rx_timestamp && info.max_rx_queues > 0 &&
+	    (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP)) {
+		pc.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_TIMESTAMP;
+		*caps |= SL_ETHDEV_RX_TS;
+	}
 	ret = rte_eth_dev_configure(port_id, info.max_rx_queues > 0 ? 1 : 0, conf->nb_txq, &pc);
 	if (ret != 0) {
 		snprintf(err, errlen, "port %u (%s): configure with %u TX queue(s) failed: %s",

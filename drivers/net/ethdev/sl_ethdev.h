@@ -20,6 +20,9 @@
 #include "sl_drv.h"
 #include "sl_port.h"
 
+/** sl_ethdev_setup(): the PMD stamps received frames (RTE_ETH_RX_OFFLOAD_TIMESTAMP). */
+#define SL_ETHDEV_RX_TS (1u << 31)
+
 /** Driver queue handle: the port and queue ids. */
 struct sl_ethdev_txq {
 	uint16_t port_id;
@@ -31,6 +34,7 @@ struct sl_ethdev_conf {
 	uint16_t nb_txd;   /**< descriptors per TX queue; 0 = PMD default */
 	enum sl_lltx lltx;
 	struct rte_mempool *rx_pool; /**< pool for the one RX queue PMDs need */
+	bool rx_timestamp;           /**< ask for RTE_ETH_RX_OFFLOAD_TIMESTAMP if offered */
 };
 
 /**
@@ -38,7 +42,8 @@ struct sl_ethdev_conf {
  * queue (some PMDs refuse to start without one; it is never polled). The
  * port-driver table (sl_ethdev_port_open()) calls this.
  *
- * @param[out] caps  the driver capabilities of its queues (SL_DRV_CAP_*).
+ * @param[out] caps  the driver capabilities of its queues (SL_DRV_CAP_*); with
+ *   conf->rx_timestamp, *caps gets SL_ETHDEV_RX_TS when the offload is on.
  * @param[out] err   a message saying what went wrong and what to do.
  * @return 0, or a negative errno (the port is left stopped).
  */

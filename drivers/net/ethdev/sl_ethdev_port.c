@@ -12,6 +12,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_mbuf_pool_ops.h>
 #include <rte_mempool.h>
 
@@ -26,7 +27,33 @@ struct ethdev_port {
 	bool started;
 	struct rte_mempool *rx_pool;   /* its socket's shared pool (rx_pools) */
 	struct sl_ethdev_txq *txqs;
+	/* RX timestamps: the PMD's clock to the TSC, calibrated at setup. */
+	int ts_off;                    /* -1: not stamping */
+	uint64_t ts_flag;
+	uint64_t clk0, tsc0;
+	double tsc_per_clk;
 };
+
+/*
+ * The device clock's rate against the TSC, over 10 ms of both, read with
+ * rte_eth_read_clock() (the unit of the PMD's RX timestamps). 0 on failure.
+ */
+static int
+ethdev_ts_calibrate(struct ethdev_port *e)
+{
+	uint64_t c1, t1;
+
+	if (rte_mbuf_dyn_rx_timestamp_register(&e->ts_off, &e->ts_flag) != 0 ||
+	    rte_eth_read_clock(e->port_id, &e->clk0) != 0)
+		return -1;
+	e->tsc0 = rte_rdtsc();
+	rte_delay_us_sleep(10000);
+	if (rte_eth_read_clock(e->port_id, &c1) != 0 || c1 <= e->clk0)
+		return -1;
+	t1 = rte_rdtsc();
+	e->tsc_per_clk = (double)(t1 - e->tsc0) / (double)(c1 - e->clk0);
+	return 0;
+}
 
 /*
  * The RX pools, one per NUMA socket, shared by the ports on it (as before the
@@ -112,10 +139,20 @@ ethdev_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
 		.nb_txd = c->nb_txd,
 		.lltx = c->lltx,
 		.rx_pool = e->rx_pool,
+		.rx_timestamp = c->rx && c->rx_hw_ts,
 	};
 	ret = sl_ethdev_setup(e->port_id, &ec, &c->caps, err, len);
 	if (ret != 0)
 		return ret;
+	e->ts_off = -1;
+	c->rx_hw_ts = false;
+	if (c->caps & SL_ETHDEV_RX_TS) {
+		c->caps &= ~SL_ETHDEV_RX_TS;
+		if (ethdev_ts_calibrate(e) == 0)
+			c->rx_hw_ts = true;
+		else
+			e->ts_off = -1;
+	}
 	e->nb_txq = c->nb_txq;
 	e->started = true;
 	rte_eth_stats_reset(e->port_id); /* rx_drops count from this setup */
@@ -219,7 +256,20 @@ ethdev_xstats(void *dev, struct sl_port_stat *st, int max)
 static uint16_t
 ethdev_rx_burst(void *dev, struct rte_mbuf **pkts, uint16_t n)
 {
-	return rte_eth_rx_burst(((struct ethdev_port *)dev)->port_id, 0, pkts, n);
+	struct ethdev_port *e = dev;
+	uint16_t k = rte_eth_rx_burst(e->port_id, 0, pkts, n);
+
+	/* The PMD's timestamps are in its own clock: turn them into TSC cycles. */
+	if (e->ts_off >= 0)
+		for (uint16_t i = 0; i < k; i++)
+			if (pkts[i]->ol_flags & e->ts_flag) {
+				rte_mbuf_timestamp_t *ts = RTE_MBUF_DYNFIELD(pkts[i], e->ts_off,
+									     rte_mbuf_timestamp_t *);
+
+				*ts = e->tsc0 + (uint64_t)((double)(int64_t)(*ts - e->clk0) *
+							   e->tsc_per_clk);
+			}
+	return k;
 }
 
 static void
@@ -282,6 +332,7 @@ sl_ethdev_port_open(uint16_t port_id, struct sl_port_info *info, const struct sl
 	if (e == NULL)
 		return -ENOMEM;
 	e->port_id = port_id;
+	e->ts_off = -1;
 	memset(info, 0, sizeof(*info));
 	rte_eth_dev_get_name_by_port(port_id, info->name);
 	snprintf(info->driver, sizeof(info->driver), "%s", di.driver_name);

@@ -22,6 +22,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 #include <rte_ring_peek.h>
@@ -62,6 +63,8 @@ struct sim_rx_elem {
 struct sl_sim_rx {
 	struct rte_ring *ring;     /* MP enqueue, SC dequeue */
 	uint32_t on;               /* receiving this run */
+	int ts_off;                /* stamping: DPDK's RX timestamp field, or -1 */
+	uint64_t ts_flag;
 	uint64_t imissed;          /* atomic: refused by the ring or not receiving */
 	uint64_t received, flushed; /* by the consumer */
 };
@@ -619,6 +622,7 @@ sl_sim_rx_create(uint16_t idx, int socket_id)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	rx->ts_off = -1; /* not stamping until sl_sim_rx_stamp() */
 	snprintf(name, sizeof(name), "slsimrx%u_%u", idx,
 		 __atomic_fetch_add(&serial, 1, __ATOMIC_RELAXED));
 	rx->ring = rte_ring_create_elem(name, sizeof(struct sim_rx_elem), SL_SIM_RX_RING,
@@ -659,6 +663,20 @@ sl_sim_rx_free(struct sl_sim_rx *rx)
 	rte_free(rx);
 }
 
+int
+sl_sim_rx_stamp(struct sl_sim_rx *rx, bool on)
+{
+	rx->ts_off = -1;
+	rx->ts_flag = 0;
+	if (!on)
+		return 0;
+	if (rte_mbuf_dyn_rx_timestamp_register(&rx->ts_off, &rx->ts_flag) != 0) {
+		rx->ts_off = -1;
+		return -rte_errno;
+	}
+	return 1;
+}
+
 void
 sl_sim_rx_start(struct sl_sim_rx *rx, bool on)
 {
@@ -683,8 +701,16 @@ sl_sim_rx_burst(struct sl_sim_rx *rx, struct rte_mbuf **pkts, uint16_t n)
 		if (k == 0)
 			break;
 		now = rte_rdtsc();
-		for (i = 0; i < k && e[i].tsc <= now; i++)
-			pkts[got + i] = e[i].m;
+		for (i = 0; i < k && e[i].tsc <= now; i++) {
+			struct rte_mbuf *m = e[i].m;
+
+			/* As a NIC would: the frame's arrival (its delivery time). */
+			if (rx->ts_off >= 0) {
+				*RTE_MBUF_DYNFIELD(m, rx->ts_off, rte_mbuf_timestamp_t *) = e[i].tsc;
+				m->ol_flags |= rx->ts_flag;
+			}
+			pkts[got + i] = m;
+		}
 		rte_ring_dequeue_elem_finish(rx->ring, i);
 		got += i;
 		if (i < k)

@@ -200,6 +200,13 @@ void sl_sim_rx_free(struct sl_sim_rx *rx);
  * in the ring, else refused (imissed). Frames already in the ring stay.
  */
 void sl_sim_rx_start(struct sl_sim_rx *rx, bool on);
+/**
+ * Stamp received frames with their delivery time (TSC cycles, DPDK's RX
+ * timestamp dynamic field), as a NIC with RX timestamps would.
+ * @return 1 stamping, 0 not asked, or a negative errno (the field could not
+ *   be registered: not stamping).
+ */
+int sl_sim_rx_stamp(struct sl_sim_rx *rx, bool on);
 
 /** Free the frames in the ring (due or not); returns how many. No rx_burst meanwhile. */
 unsigned int sl_sim_rx_flush(struct sl_sim_rx *rx);

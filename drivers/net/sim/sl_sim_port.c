@@ -107,6 +107,7 @@ sim_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
 		}
 	}
 	sl_sim_rx_start(sp->rx, c->rx);
+	c->rx_hw_ts = c->rx && sl_sim_rx_stamp(sp->rx, c->rx && c->rx_hw_ts) == 1;
 	/*
 	 * lltx off: the engine does not use the capability (it locks the queue
 	 * itself); the driver keeps its own lock, as an LLTX NIC driver would.
