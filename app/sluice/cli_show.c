@@ -334,7 +334,7 @@ const struct sl_cmd sl_cmds_show[] = {
 	  "port details, TX statistics since the last clear, or the driver's extended statistics; <port> or all",
 	  "show" },
 	{ "show txq stats [<port>]", cmd_show_txq,
-	  "per queue: mode, lcores, pkts, busy, collisions, requeued, backlog, dropped; <port> or all",
+	  "per queue: mode, lcores, pkts, bytes, busy, collisions, requeued, backlog, dropped; <port> or all",
 	  "show" },
 	{ "show stream stats [<stream>]", cmd_show_stream,
 	  "per stream and receiving port: tx, rx, unique, lost, dup, reordered, late; <stream> or all",

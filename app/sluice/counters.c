@@ -12,7 +12,7 @@
 const struct sl_counter sl_txq_counters[] = {
 	{ "tx_packets", "pkts", 12, SL_CNT_SHOW, Q(tx_packets),
 	  "packets the driver took, counted once (engine, per lcore)" },
-	{ "tx_bytes", "bytes", 14, 0, Q(tx_bytes),
+	{ "tx_bytes", "bytes", 14, SL_CNT_SHOW, Q(tx_bytes),
 	  "their bytes, as handed to the driver (no FCS)" },
 	{ "busy", "busy", 8, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(busy),
 	  "driver calls answered BUSY: the device ring was full" },
