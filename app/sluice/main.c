@@ -16,6 +16,7 @@
 #include <rte_lcore.h>
 #include <rte_cycles.h>
 #include <rte_malloc.h>
+#include <rte_pdump.h>
 
 #include <rte_version.h>
 
@@ -191,6 +192,13 @@ main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	/*
+	 * Let dpdk-dumpcap and dpdk-pdump attach (secondary processes: they
+	 * need a run with hugepages). Costs nothing until a capture starts.
+	 */
+	if (rte_pdump_init() != 0)
+		sl_err("packet capture (dpdk-dumpcap, dpdk-pdump) unavailable: %s",
+		       rte_strerror(rte_errno));
 
 	code = sl_session_open(&app);
 	if (code == SL_EXIT_OK) {
@@ -206,6 +214,7 @@ main(int argc, char **argv)
 	if (code == SL_EXIT_OK)
 		code = app.exit_code;
 	sl_session_close(&app);
+	rte_pdump_uninit();
 	rte_eal_cleanup();
 	return code;
 }
