@@ -72,5 +72,6 @@ const struct sl_cmd sl_cmds_run[] = {
 	{ "start", cmd_start, "start transmitting with the configuration in force", "run" },
 	{ "stop", cmd_stop, "stop, flush, print the summary (and write --json)", "run" },
 	{ "quit", cmd_quit, "stop if running, and leave", "run" },
+	{ "exit", cmd_quit, "the same as quit", "run" },
 	{ NULL, NULL, NULL, NULL },
 };

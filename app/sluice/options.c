@@ -99,7 +99,7 @@ sl_usage(void)
 	       "  --tx-udp SP[,DP]      UDP source and destination ports\n"
 	       "  --eth-peer P,MAC      destination MAC on port P\n"
 	       "  --stats-period S      print live stats every S seconds\n"
-	       "  --json FILE           write the summary as JSON at the end\n"
+	       "  --json FILE           write the summary as JSON at the end (- : stdout)\n"
 	       "  --map SPEC            lcores to TX queues: 1-2:0.0 (lcores 1 and 2 share\n"
 	       "                        port 0 queue 0), 1:0.0,2:0.1; default: each worker\n"
 	       "                        lcore gets its own queue on every port\n"
@@ -403,7 +403,8 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			o->auto_start = true;
 			continue;
 		case OPT_JSON:
-			if (json_writable(optarg) != 0)
+			/* "-": standard output, after the summary */
+			if (strcmp(optarg, "-") != 0 && json_writable(optarg) != 0)
 				return SL_OPTS_ERROR;
 			o->json = optarg;
 			continue;

@@ -739,7 +739,8 @@ sl_report_json(const struct sl_app *app, const char *path)
 	double d = sl_report_elapsed(app);
 	struct sl_port_totals all;
 	struct sl_json j;
-	FILE *f = fopen(path, "w");
+	bool out = strcmp(path, "-") == 0; /* --json -: standard output */
+	FILE *f = out ? stdout : fopen(path, "w");
 	int ret;
 
 	if (f == NULL) {
@@ -805,7 +806,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 		app->json_extra(&j);
 	sl_json_obj_close(&j);
 	ret = sl_json_end(&j);
-	if (fclose(f) != 0 || ret != 0) {
+	if ((out ? fflush(f) : fclose(f)) != 0 || ret != 0) {
 		sl_err("--json %s: write failed", path);
 		return -EIO;
 	}

@@ -85,6 +85,12 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 	int port;
 
 	RTE_SET_USED(cmd);
+	if (params == NULL || *params == '\0') { /* the port ids, as /sluice/ports */
+		rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
+		for (uint16_t i = 0; i < tel_app->ports.n; i++)
+			rte_tel_data_add_array_u64(d, i);
+		return 0;
+	}
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
 	p = &tel_app->ports.p[port];
@@ -170,5 +176,6 @@ sl_telemetry_init(struct sl_app *app)
 				   "Sluice streams; with a stream id: its results at each receiving port. "
 				   "Parameters: int stream_id");
 	rte_telemetry_register_cmd("/sluice/txqs", tel_txqs,
-				   "Sluice TX queues of a port: mode and counters. Parameters: int port_id");
+				   "Sluice TX queues of a port: mode and counters (no port: the port ids). "
+				   "Parameters: int port_id");
 }

@@ -154,5 +154,26 @@ for how in plain file; do
 		test "$rc" = 1
 done
 
+# (g) Small things a user expects: --json - writes to stdout (after the
+# summary), exit quits like quit, /sluice/txqs without a port lists the ports.
+pfx
+timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 --file-prefix "$prefix" -- --count 1000 \
+	--json - >"$T/g.out" 2>&1 && rc=0 || rc=$?
+check "(g) --json -: exit $rc, the JSON on stdout says tx $(sed -n '/^{/,$p' "$T/g.out" | jq -c .totals.tx_packets 2>/dev/null), no file named -" \
+	eval "sed -n '/^{/,\$p' '$T/g.out' | jq -e '.totals.tx_packets == 1000' >/dev/null && [ ! -e ./- ]"
+pfx
+printf 'exit\n' | timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 --file-prefix "$prefix" -- -i \
+	>"$T/g2.out" 2>&1 && rc=0 || rc=$?
+check "(g) exit at the prompt ends the program: exit $rc" test "$rc" = 0
+pfx
+{ sleep 2; echo quit; } | timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 --vdev net_null1 \
+	--file-prefix "$prefix" -- -i >/dev/null 2>&1 &
+runner=$!
+sleep 1
+echo "/sluice/txqs" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1 >"$T/g.tel" || true
+wait "$runner" || true
+check "(g) /sluice/txqs without a port: the port ids $(cat "$T/g.tel")" \
+	jqe '."/sluice/txqs" == [0, 1]' "$T/g.tel"
+
 echo "test_session: $pass passed, $fail failed"
 [ "$fail" = 0 ]
