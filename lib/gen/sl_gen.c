@@ -376,7 +376,7 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		if (!c->ipv6)
 			*(unaligned_uint16_t *)(s->tmpl + s->ip_csum_off) =
 				(uint16_t)~sl_csum_fold(sz->ip_sum + s->sip_sum0);
-		*(unaligned_uint16_t *)(s->tmpl + s->l4_csum_off) = sl_csum_final(sum);
+		*(unaligned_uint16_t *)(s->tmpl + s->l4_csum_off) = sl_csum_final(sum, c->tcp);
 	}
 	return 0;
 }

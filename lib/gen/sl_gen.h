@@ -276,13 +276,17 @@ sl_csum_fold(uint64_t sum)
 	return (uint16_t)sum;
 }
 
-/** The final checksum of a partial sum (0 is sent as 0xffff, as UDP requires). */
+/**
+ * The final L4 checksum of a partial sum. UDP sends a computed 0 as 0xffff
+ * (RFC 768: 0 there means "no checksum"); TCP has no such rule and sends
+ * 0x0000 as it is (RFC 793), where 0xffff would be a wrong checksum.
+ */
 static inline uint16_t
-sl_csum_final(uint64_t sum)
+sl_csum_final(uint64_t sum, bool tcp)
 {
 	uint16_t c = (uint16_t)~sl_csum_fold(sum);
 
-	return c == 0 ? 0xffff : c;
+	return c == 0 && !tcp ? 0xffff : c;
 }
 
 /**
@@ -399,9 +403,9 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			if (sz->sig_odd)
 				ssum = rte_bswap16((uint16_t)ssum);
 			sum += ssum;
-			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum);
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, s->tcp);
 		} else if (sizes || flows || fields) {
-			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum);
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, s->tcp);
 		}
 	}
 	g->pos = pos;
