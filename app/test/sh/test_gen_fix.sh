@@ -13,6 +13,8 @@ PY=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
 # shellcheck source=app/test/sh/lib.sh
 . "$(dirname "$0")/lib.sh"
 eq() { [ "$1" = "$2" ]; }
+# SL_GF_ITEMS=13 runs only items 1 and 3 (all by default).
+want() { case ${SL_GF_ITEMS:-all} in all | *"$1"*) true ;; *) false ;; esac; }
 
 new_prefix() {
 	n=$((n + 1))
@@ -57,6 +59,7 @@ for p in PcapReader(sys.argv[1]):
         bad += 1
 print(frames, bad, zero)
 PYEOF
+if want 1; then
 # Sizes without a signature (the smallest for these headers): the payload is
 # zero, so which frames have checksum 0 does not depend on the run.
 for v in "ipv4:64:" "ipv6:78:--ipv6" "vlan:64:--vlan 100"; do
@@ -80,6 +83,39 @@ check "1 UDP: 65536 frames sent" rc_is 0
 z=$(tshark_count 'udp.checksum == 0' "$T/udp0.pcap")
 good=$(tshark_count 'udp.checksum.status == "Good"' "$T/udp0.pcap")
 check "1 UDP: no UDP checksum 0, all Good (zero $z, good $good)" eq "$z/$good" "0/65536"
+fi
+
+# --- 2. random fields are uniform (chi-square), also for a large range -----
+# tshark reads the addresses; the chi-square is computed here over 10 equal
+# buckets (9 degrees of freedom: 27.88 is the p = 0.001 bound). The seed is
+# fixed, so the result does not change from run to run.
+cat >"$T/chi2.py" <<'PYEOF'
+import ipaddress, sys
+lo, count, k = int(sys.argv[1]), int(sys.argv[2]), 10
+vals = [int(ipaddress.IPv4Address(l.strip())) - lo for l in sys.stdin if l.strip()]
+if not vals or min(vals) < 0 or max(vals) >= count:
+    print("out-of-range"); sys.exit()
+obs = [0] * k
+for v in vals:
+    obs[v * k // count] += 1
+chi2 = 0.0
+for i in range(k):
+    exp = len(vals) * ((i + 1) * count // k - i * count // k) / count
+    chi2 += (obs[i] - exp) ** 2 / exp
+low = sum(1 for v in vals if v < 2**32 % count) / len(vals) if count > 2**31 else 0
+print("%d %.1f %.1f" % (len(vals), chi2, 100 * low))
+PYEOF
+want 2 && for r in "10:198.18.0.0:3323068416" "3000000000:0.0.0.0:0"; do
+	cnt=${r%%:*} start=${r#*:} lo=${r##*:}
+	start=${start%%:*}
+	gen "$T/rnd-$cnt.pcap" --size 64 --field "dst-ip=random:$start,$cnt" --count 20000
+	check "2 random over $cnt values: 20000 frames sent" rc_is 0
+	read -r nv chi low < <(tshark -n -r "$T/rnd-$cnt.pcap" -T fields -e ip.dst 2>/dev/null |
+		"$PY" "$T/chi2.py" "$lo" "$cnt")
+	check "2 random over $cnt values: chi-square $chi < 27.88 over 10 buckets ($nv frames; \
+${low}% below 2^32 mod count)" \
+		awk -v c="$chi" -v n="$nv" 'BEGIN { exit !(n == 20000 && c < 27.88) }'
+done
 
 echo "test_gen_fix: $pass passed, $fail failed"
 [ "$fail" = 0 ]
