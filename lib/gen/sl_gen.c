@@ -5,6 +5,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -198,6 +199,11 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 			}
 			f->count = fc->nb_list;
 			for (uint16_t k = 0; k < fc->nb_list; k++) {
+				if (fc->kind == SL_FIELD_VLAN && (fc->list[k] == 0 || fc->list[k] > max)) {
+					snprintf(err, errlen, "field vlan: id %u in the list: VLAN ids "
+						 "go from 1 to 4094", fc->list[k]);
+					return -EINVAL;
+				}
 				if (fc->list[k] > max) {
 					snprintf(err, errlen, "field %s: value %u out of range",
 						 names[fc->kind], fc->list[k]);
@@ -208,15 +214,25 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 			continue;
 		}
 		f->count = fc->count;
+		/* VLAN: one rule for every mode, ids 1..4094 (0 is "priority tag only"). */
+		if (fc->kind == SL_FIELD_VLAN && fc->count != 0 &&
+		    (fc->mode == SL_FIELD_DEC ?
+		     fc->start > max || fc->count > fc->start :
+		     fc->start == 0 || (uint64_t)fc->start + fc->count - 1 > max)) {
+			uint64_t last = fc->mode == SL_FIELD_DEC ?
+				(uint64_t)fc->start - fc->count + 1 :
+				(uint64_t)fc->start + fc->count - 1;
+
+			snprintf(err, errlen, "field vlan: %s:%u,%u gives ids %u to %" PRId64
+				 ": VLAN ids go from 1 to 4094", sl_field_modes[fc->mode],
+				 fc->start, fc->count, fc->start, (int64_t)last);
+			return -EINVAL;
+		}
 		if (fc->count == 0 || (fc->mode != SL_FIELD_DEC && fc->start > max) ||
 		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + fc->count - 1 > max) ||
 		    (fc->mode == SL_FIELD_DEC && (fc->start > max || fc->count - 1 > fc->start))) {
 			snprintf(err, errlen, "field %s: %u values from %u leave the field's range",
 				 names[fc->kind], fc->count, fc->start);
-			return -EINVAL;
-		}
-		if (fc->kind == SL_FIELD_VLAN && fc->mode != SL_FIELD_DEC && fc->start == 0) {
-			snprintf(err, errlen, "field vlan: ids go from 1 to 4094");
 			return -EINVAL;
 		}
 	}

@@ -117,5 +117,22 @@ ${low}% below 2^32 mod count)" \
 		awk -v c="$chi" -v n="$nv" 'BEGIN { exit !(n == 20000 && c < 27.88) }'
 done
 
+# --- 3. VLAN ids 1..4094 in every field mode ------------------------------
+if want 3; then
+for f in dec:3,4 list:0,4094,10 inc:0,3 random:0,5 inc:4090,6 dec:4095,2 list:4095; do
+	gen "$T/vlan.pcap" --vlan 100 --size 64 --field "vlan=$f" --count 100
+	frames=$(tshark -n -r "$T/vlan.pcap" 2>/dev/null | wc -l || true)
+	check "3 vlan=$f: refused, the message says ids go from 1 to 4094 (rc $rc, $frames frames)" \
+		grep -q "VLAN ids go from 1 to 4094" "$T/vlan.pcap.out"
+done
+gen "$T/vlan.pcap" --vlan 100 --size 64 --field vlan=dec:4,4 --count 100
+ids=$(tshark -n -r "$T/vlan.pcap" -T fields -e vlan.id 2>/dev/null | sort -n | uniq | tr '\n' ' ')
+check "3 vlan=dec:4,4: sent, tshark reads ids 1 to 4 (rc $rc, ids $ids)" eq "$rc/$ids" "0/1 2 3 4 "
+gen "$T/vlan.pcap" --vlan 100 --size 64 --field vlan=list:1,4094 --count 100
+ids=$(tshark -n -r "$T/vlan.pcap" -T fields -e vlan.id 2>/dev/null | sort -n | uniq | tr '\n' ' ')
+check "3 vlan=list:1,4094: sent, tshark reads ids 1 and 4094 (rc $rc, ids $ids)" \
+	eq "$rc/$ids" "0/1 4094 "
+fi
+
 echo "test_gen_fix: $pass passed, $fail failed"
 [ "$fail" = 0 ]
