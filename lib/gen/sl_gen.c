@@ -55,6 +55,11 @@ stream_headers(const struct sl_stream *s, const struct sl_stream_conf *c, uint8_
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + s->l3_off);
 
 		ip->version_ihl = RTE_IPV4_VHL_DEF;
+		/*
+		 * DF: the ID stays 0 in every frame, which RFC 6864 allows only
+		 * for atomic datagrams (DF set, not fragmented).
+		 */
+		ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
 		ip->time_to_live = 64;
 		ip->next_proto_id = c->tcp ? IPPROTO_TCP : IPPROTO_UDP;
 		ip->src_addr = rte_cpu_to_be_32(c->src_ip);

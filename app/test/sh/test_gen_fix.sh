@@ -3,7 +3,7 @@
 # vdev (tx_pcap= a file) and decoded by tshark and scapy (not by sluice):
 # TCP checksums (0x0000 is valid for TCP, only UDP sends 0 as 0xffff), the
 # distribution of random fields (chi-square), VLAN ids 1..4094 in every
-# field mode, DF in every IPv4 frame, the --sim rate at % of line.
+# field mode, DF in every IPv4 frame.
 # Needs tshark, python3 with scapy.
 set -euo pipefail
 
@@ -132,6 +132,21 @@ gen "$T/vlan.pcap" --vlan 100 --size 64 --field vlan=list:1,4094 --count 100
 ids=$(tshark -n -r "$T/vlan.pcap" -T fields -e vlan.id 2>/dev/null | sort -n | uniq | tr '\n' ' ')
 check "3 vlan=list:1,4094: sent, tshark reads ids 1 and 4094 (rc $rc, ids $ids)" \
 	eq "$rc/$ids" "0/1 4094 "
+fi
+
+# --- 6. every IPv4 frame has DF set (its ID is 0: RFC 6864 atomic) ---------
+if want 6; then
+for v in "udp:--size 64,65,1518" "tcp:--tcp --size 64,74,1000 --flows 300" \
+	"fields:--size 64-200 --field dst-ip=random:198.18.0.0,1000 --field src-port=inc:1,9" \
+	"vlan:--tcp --vlan 7 --size 64"; do
+	name=${v%%:*}
+	# shellcheck disable=SC2086
+	gen "$T/df-$name.pcap" ${v#*:} --count 3000
+	df=$(tshark_count 'ip.flags.df == 1 && ip.flags.mf == 0 && ip.frag_offset == 0 && ip.checksum.status == "Good"' "$T/df-$name.pcap")
+	all=$(tshark_count 'ip' "$T/df-$name.pcap")
+	check "6 $name: tshark reads DF set and a Good IPv4 checksum in every frame (rc $rc, $df of $all)" \
+		eq "$rc/$df/$all" "0/3000/3000"
+done
 fi
 
 echo "test_gen_fix: $pass passed, $fail failed"
