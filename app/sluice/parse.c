@@ -148,9 +148,14 @@ sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 			weight = whole(colon + 1, 1, 4096);
 		}
 		size = whole(tok, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
-		if (size < 0 || weight < 0) {
+		if (size < 0) {
 			snprintf(err, len, "'%s' is not a frame size %d..%d (with FCS), optionally :WEIGHT",
 				 tok, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+			return -EINVAL;
+		}
+		if (weight < 0) {
+			snprintf(err, len, "size %ld: weight '%s' is not a whole number 1..4096 "
+				 "(SIZE:WEIGHT)", size, colon + 1);
 			return -EINVAL;
 		}
 		n.sizes[n.nb_sizes] = (uint16_t)size;
@@ -235,10 +240,26 @@ sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 	     tok = strtok_r(NULL, ",", &save), k++) {
 		uint32_t v;
 
-		if (k == SL_FIELD_LIST_MAX || field_value(f.kind, tok, &v) != 0 ||
-		    (f.mode != SL_FIELD_LIST && k > 1)) {
-			snprintf(err, len, "field %s: bad value '%s' (%s)", names[f.kind], tok,
-				 f.mode == SL_FIELD_LIST ? "at most 16 values" : "give START,COUNT");
+		if (f.mode == SL_FIELD_LIST && k == SL_FIELD_LIST_MAX) {
+			snprintf(err, len, "field %s: at most %d values in a list", names[f.kind],
+				 SL_FIELD_LIST_MAX);
+			return -EINVAL;
+		}
+		if (f.mode != SL_FIELD_LIST && k > 1) {
+			snprintf(err, len, "field %s: '%s' is one value too many (give START,COUNT)",
+				 names[f.kind], tok);
+			return -EINVAL;
+		}
+		if (field_value(f.kind, tok, &v) != 0) {
+			const char *what = "a whole number";
+
+			if (f.mode != SL_FIELD_LIST && k == 1)
+				what = "a COUNT (a whole number)";
+			else if (f.kind == SL_FIELD_SRC_MAC || f.kind == SL_FIELD_DST_MAC)
+				what = "a MAC's low 3 bytes (such as 00:00:01)";
+			else if (f.kind == SL_FIELD_SRC_IP || f.kind == SL_FIELD_DST_IP)
+				what = "an IPv4 address (such as 198.18.0.2)";
+			snprintf(err, len, "field %s: '%s' is not %s", names[f.kind], tok, what);
 			return -EINVAL;
 		}
 		if (f.mode == SL_FIELD_LIST)

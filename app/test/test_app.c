@@ -236,6 +236,51 @@ test_sim_dut(void)
 	}
 }
 
+/* Issue 14 item 9: parser slips, each error names what is wrong. */
+static void
+test_parse_slips(void)
+{
+	struct sl_stream_conf c = { 0 };
+	struct sl_rate r;
+	uint64_t bps;
+	char err[256];
+
+	err[0] = '\0';
+	T(sl_parse_sizes(&c, "64:0", err, sizeof(err)) != 0 && strstr(err, "weight '0'") != NULL &&
+	  strstr(err, "'64'") == NULL, "64:0: %s", err);
+	err[0] = '\0';
+	T(sl_parse_sizes(&c, "128,64:7:3", err, sizeof(err)) != 0 &&
+	  strstr(err, "weight '7:3'") != NULL && strstr(err, "'64'") == NULL, "64:7:3: %s", err);
+	err[0] = '\0';
+	T(sl_parse_sizes(&c, "63:2", err, sizeof(err)) != 0 && strstr(err, "'63'") != NULL,
+	  "63:2 blames the size: %s", err);
+	err[0] = '\0';
+	T(sl_parse_field(&c, "src-mac=list:00:00:01,0xab", err, sizeof(err)) != 0 &&
+	  strstr(err, "'0xab' is not a MAC's low 3 bytes") != NULL &&
+	  strstr(err, "at most") == NULL, "src-mac 0xab: %s", err);
+	err[0] = '\0';
+	T(sl_parse_field(&c, "dst-ip=inc:1.2.3,4", err, sizeof(err)) != 0 &&
+	  strstr(err, "'1.2.3' is not an IPv4 address") != NULL, "dst-ip 1.2.3: %s", err);
+	err[0] = '\0';
+	T(sl_parse_field(&c, "vlan=list:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", err,
+			 sizeof(err)) != 0 && strstr(err, "at most 16 values") != NULL,
+	  "17 values: %s", err);
+	T(sl_rate_parse("0x10Mpps", &r) != 0, "0x10Mpps accepted as hex: %g", r.value);
+	T(sl_rate_parse(" 5Gbps", &r) != 0, "' 5Gbps' accepted (leading space)");
+	T(sl_rate_parse("5Gbps ", &r) != 0, "'5Gbps ' accepted (trailing space)");
+	T(sl_rate_parse("+5Gbps", &r) != 0 && sl_rate_parse("infGbps", &r) != 0, "sign or inf");
+	T(sl_rate_parse(".5Gbps", &r) == 0 && r.value == 0.5e9 &&
+	  sl_rate_parse("0.5Gbps", &r) == 0 && sl_rate_parse("1e3Mpps", &r) == 0 &&
+	  r.value == 1e9, "decimal rates refused");
+	T(sl_rate_parse_bps("0x10G", &bps) != 0, "--sim 0x10G accepted as hex: %lu", bps);
+	T(sl_rate_parse_bps(" 10G", &bps) != 0, "--sim ' 10G' accepted");
+	T(sl_rate_parse_bps("10G", &bps) == 0 && bps == 10000000000ull &&
+	  sl_rate_parse_bps("1500K", &bps) == 0 && bps == 1500000, "10G, 1500K");
+	err[0] = '\0';
+	T(sl_parse_sim("0x10G", &(struct sl_sim_conf){ 0 }, err, sizeof(err)) != 0,
+	  "sim 0x10G accepted");
+}
+
 int
 main(void)
 {
@@ -244,6 +289,7 @@ main(void)
 	test_rates();
 	test_options();
 	test_sim_dut();
+	test_parse_slips();
 	printf("test_app: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }

@@ -5,6 +5,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +55,11 @@ stream_headers(const struct sl_stream *s, const struct sl_stream_conf *c, uint8_
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + s->l3_off);
 
 		ip->version_ihl = RTE_IPV4_VHL_DEF;
+		/*
+		 * DF: the ID stays 0 in every frame, which RFC 6864 allows only
+		 * for atomic datagrams (DF set, not fragmented).
+		 */
+		ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
 		ip->time_to_live = 64;
 		ip->next_proto_id = c->tcp ? IPPROTO_TCP : IPPROTO_UDP;
 		ip->src_addr = rte_cpu_to_be_32(c->src_ip);
@@ -198,6 +204,11 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 			}
 			f->count = fc->nb_list;
 			for (uint16_t k = 0; k < fc->nb_list; k++) {
+				if (fc->kind == SL_FIELD_VLAN && (fc->list[k] == 0 || fc->list[k] > max)) {
+					snprintf(err, errlen, "field vlan: id %u in the list: VLAN ids "
+						 "go from 1 to 4094", fc->list[k]);
+					return -EINVAL;
+				}
 				if (fc->list[k] > max) {
 					snprintf(err, errlen, "field %s: value %u out of range",
 						 names[fc->kind], fc->list[k]);
@@ -208,15 +219,25 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 			continue;
 		}
 		f->count = fc->count;
+		/* VLAN: one rule for every mode, ids 1..4094 (0 is "priority tag only"). */
+		if (fc->kind == SL_FIELD_VLAN && fc->count != 0 &&
+		    (fc->mode == SL_FIELD_DEC ?
+		     fc->start > max || fc->count > fc->start :
+		     fc->start == 0 || (uint64_t)fc->start + fc->count - 1 > max)) {
+			uint64_t last = fc->mode == SL_FIELD_DEC ?
+				(uint64_t)fc->start - fc->count + 1 :
+				(uint64_t)fc->start + fc->count - 1;
+
+			snprintf(err, errlen, "field vlan: %s:%u,%u gives ids %u to %" PRId64
+				 ": VLAN ids go from 1 to 4094", sl_field_modes[fc->mode],
+				 fc->start, fc->count, fc->start, (int64_t)last);
+			return -EINVAL;
+		}
 		if (fc->count == 0 || (fc->mode != SL_FIELD_DEC && fc->start > max) ||
 		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + fc->count - 1 > max) ||
 		    (fc->mode == SL_FIELD_DEC && (fc->start > max || fc->count - 1 > fc->start))) {
 			snprintf(err, errlen, "field %s: %u values from %u leave the field's range",
 				 names[fc->kind], fc->count, fc->start);
-			return -EINVAL;
-		}
-		if (fc->kind == SL_FIELD_VLAN && fc->mode != SL_FIELD_DEC && fc->start == 0) {
-			snprintf(err, errlen, "field vlan: ids go from 1 to 4094");
 			return -EINVAL;
 		}
 	}
@@ -376,7 +397,7 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		if (!c->ipv6)
 			*(unaligned_uint16_t *)(s->tmpl + s->ip_csum_off) =
 				(uint16_t)~sl_csum_fold(sz->ip_sum + s->sip_sum0);
-		*(unaligned_uint16_t *)(s->tmpl + s->l4_csum_off) = sl_csum_final(sum);
+		*(unaligned_uint16_t *)(s->tmpl + s->l4_csum_off) = sl_csum_final(sum, c->tcp);
 	}
 	return 0;
 }

@@ -204,6 +204,16 @@ struct sl_gen {
 	uint32_t rnd;       /**< xorshift state of RANDOM fields */
 };
 
+/* The next xorshift32 value (never 0, so a period of 2^32 - 1). */
+static inline uint32_t
+sl_gen_xorshift(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
 /*
  * Write the next value of every field of the engine into p; return the
  * partial sums they add to the IPv4 header (*ipx) and to the L4 checksum.
@@ -228,12 +238,25 @@ sl_gen_fields(struct sl_gen *g, uint8_t *p, uint32_t *ipx)
 		case SL_FIELD_DEC:
 			v = f->start - k;
 			break;
-		case SL_FIELD_RANDOM:
-			g->rnd ^= g->rnd << 13;
-			g->rnd ^= g->rnd >> 17;
-			g->rnd ^= g->rnd << 5;
-			v = f->start + g->rnd % f->count;
+		case SL_FIELD_RANDOM: {
+			/*
+			 * Lemire's multiply-shift with rejection: the high half of
+			 * x * count is uniform in [0, count) once the x whose low
+			 * half falls below 2^32 mod count are drawn again (a plain
+			 * x % count favours the low 2^32 mod count values: twice
+			 * as often for a range of 3e9).
+			 */
+			uint64_t m = (uint64_t)sl_gen_xorshift(&g->rnd) * f->count;
+
+			if (unlikely((uint32_t)m < f->count)) {
+				uint32_t t = -f->count % f->count;
+
+				while ((uint32_t)m < t)
+					m = (uint64_t)sl_gen_xorshift(&g->rnd) * f->count;
+			}
+			v = f->start + (uint32_t)(m >> 32);
 			break;
+		}
 		default:
 			v = f->list[k];
 			break;
@@ -276,13 +299,17 @@ sl_csum_fold(uint64_t sum)
 	return (uint16_t)sum;
 }
 
-/** The final checksum of a partial sum (0 is sent as 0xffff, as UDP requires). */
+/**
+ * The final L4 checksum of a partial sum. UDP sends a computed 0 as 0xffff
+ * (RFC 768: 0 there means "no checksum"); TCP has no such rule and sends
+ * 0x0000 as it is (RFC 793), where 0xffff would be a wrong checksum.
+ */
 static inline uint16_t
-sl_csum_final(uint64_t sum)
+sl_csum_final(uint64_t sum, bool tcp)
 {
 	uint16_t c = (uint16_t)~sl_csum_fold(sum);
 
-	return c == 0 ? 0xffff : c;
+	return c == 0 && !tcp ? 0xffff : c;
 }
 
 /**
@@ -399,9 +426,9 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			if (sz->sig_odd)
 				ssum = rte_bswap16((uint16_t)ssum);
 			sum += ssum;
-			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum);
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, s->tcp);
 		} else if (sizes || flows || fields) {
-			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum);
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, s->tcp);
 		}
 	}
 	g->pos = pos;

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,19 @@
 #include <rte_common.h>
 
 #include "sl_rate.h"
+
+/*
+ * Whether s starts as a decimal number does: a digit, or a point and a
+ * digit. strtod() also takes leading spaces, a sign, hex ("0x10") and
+ * "inf"; none of them is a rate. Hex: no 'x' right after a leading 0.
+ */
+static bool
+decimal(const char *s)
+{
+	if (!(isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]))))
+		return false;
+	return !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X'));
+}
 
 int
 sl_rate_parse(const char *s, struct sl_rate *r)
@@ -37,6 +51,8 @@ sl_rate_parse(const char *s, struct sl_rate *r)
 		*r = (struct sl_rate){ SL_RATE_NONE, 0 };
 		return 0;
 	}
+	if (!decimal(s))
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
@@ -59,6 +75,8 @@ sl_rate_parse_bps(const char *s, uint64_t *bps)
 	char *end;
 	double v;
 
+	if (!decimal(s))
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
