@@ -254,6 +254,7 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 			return -EINVAL;
 		o->sc.src_ip = s4;
 		o->sc.dst_ip = d4;
+		o->tx_ip4_given = true;
 		return 0;
 	}
 	case OPT_TX_UDP: {
@@ -437,6 +438,12 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage_error("arguments", "unexpected '%s'", argv[optind]);
+		return SL_OPTS_ERROR;
+	}
+	/* IPv4 addresses for IPv6 frames would be silently ignored: say so. */
+	if (o->sc.ipv6 && o->tx_ip4_given) {
+		usage_error("--tx-ip", "IPv4 addresses, but the frames are IPv6 (--ipv6): give "
+			    "--tx-ip6 SRC,DST");
 		return SL_OPTS_ERROR;
 	}
 	/* Options set every port alike; the prompt can then set one port. */

@@ -38,6 +38,7 @@ struct sl_opts {
 	uint16_t burst;
 	struct sl_stream_conf sc;  /* headers, sizes, flows (MACs and VLAN are per port) */
 	bool size_given;           /* --size/--imix given; else the smallest frame that fits */
+	bool tx_ip4_given;         /* --tx-ip given (IPv4 addresses: refused with --ipv6) */
 	bool peer_set[SL_MAX_PORTS];
 	struct rte_ether_addr peer[SL_MAX_PORTS];
 	double stats_period;   /* seconds; 0: none */

@@ -31,6 +31,16 @@ tel_port(const char *params, int *port)
 	return 0;
 }
 
+/* The port ids (a stream's id is its sending port's): what a list endpoint answers. */
+static int
+tel_ids(struct rte_tel_data *d)
+{
+	rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
+	for (uint16_t i = 0; i < tel_app->ports.n; i++)
+		rte_tel_data_add_array_u64(d, i);
+	return 0;
+}
+
 static int
 tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -57,12 +67,8 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	int port;
 
 	RTE_SET_USED(cmd);
-	if (params == NULL || *params == '\0') {
-		rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
-		for (uint16_t i = 0; i < tel_app->ports.n; i++)
-			rte_tel_data_add_array_u64(d, i);
-		return 0;
-	}
+	if (params == NULL || *params == '\0')
+		return tel_ids(d); /* no id given: the ids there are */
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
 	p = &tel_app->ports.p[port];
@@ -85,12 +91,8 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 	int port;
 
 	RTE_SET_USED(cmd);
-	if (params == NULL || *params == '\0') { /* the port ids, as /sluice/ports */
-		rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
-		for (uint16_t i = 0; i < tel_app->ports.n; i++)
-			rte_tel_data_add_array_u64(d, i);
-		return 0;
-	}
+	if (params == NULL || *params == '\0')
+		return tel_ids(d); /* no id given: the ids there are */
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
 	p = &tel_app->ports.p[port];
@@ -123,12 +125,8 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 	int s;
 
 	RTE_SET_USED(cmd);
-	if (params == NULL || *params == '\0') {
-		rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
-		for (uint16_t i = 0; i < tel_app->ports.n; i++)
-			rte_tel_data_add_array_u64(d, i);
-		return 0;
-	}
+	if (params == NULL || *params == '\0')
+		return tel_ids(d); /* no id given: the ids there are */
 	if (tel_port(params, &s) != 0)
 		return -EINVAL;
 	rte_tel_data_start_dict(d);

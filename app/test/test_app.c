@@ -171,6 +171,22 @@ test_options(void)
 	T(sl_opts_parse(&o, 2, ref) == SL_OPTS_CLI_REFERENCE, "cli reference is an action");
 	sl_opts_default(&o);
 	T(sl_opts_parse(&o, 2, extra) == SL_OPTS_ERROR, "stray argument");
+	{
+		/* Writable, as argv is: --tx-ip and --tx-ip6 split their value in place. */
+		char a1[] = "1.2.3.4,5.6.7.8", a2[] = "1.2.3.4,5.6.7.8";
+		char b1[] = "2001:2::9,2001:2::8", b2[] = "2001:2::9,2001:2::8";
+		char *v6v4[] = { "sluice", "--ipv6", "--tx-ip", a1, NULL };
+		char *v4v6[] = { "sluice", "--tx-ip", a2, "--tx-ip6", b1, NULL };
+		char *v6ok[] = { "sluice", "--ipv6", "--tx-ip6", b2, NULL };
+
+		/* IPv4 addresses with IPv6 frames were silently ignored (issue 14). */
+		sl_opts_default(&o);
+		T(sl_opts_parse(&o, 4, v6v4) == SL_OPTS_ERROR, "--ipv6 --tx-ip accepted");
+		sl_opts_default(&o);
+		T(sl_opts_parse(&o, 5, v4v6) == SL_OPTS_ERROR, "--tx-ip --tx-ip6 accepted");
+		sl_opts_default(&o);
+		T(sl_opts_parse(&o, 4, v6ok) == SL_OPTS_RUN && o.sc.ipv6, "--ipv6 --tx-ip6 refused");
+	}
 }
 
 /* --sim 10G,dut=PORT,...: the DUT model's spec (sl_parse_sim). */

@@ -27,6 +27,19 @@ decimal(const char *s)
 	return !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X'));
 }
 
+/* A positive decimal number at the start of s (no sign, no hex, no space); *end after it. */
+static int
+rate_number(const char *s, double *v, char **end)
+{
+	if (!decimal(s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, end);
+	if (errno != 0 || *end == s || !isfinite(*v) || *v <= 0)
+		return -EINVAL;
+	return 0;
+}
+
 int
 sl_rate_parse(const char *s, struct sl_rate *r)
 {
@@ -51,11 +64,7 @@ sl_rate_parse(const char *s, struct sl_rate *r)
 		*r = (struct sl_rate){ SL_RATE_NONE, 0 };
 		return 0;
 	}
-	if (!decimal(s))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
+	if (rate_number(s, &v, &end) != 0)
 		return -EINVAL;
 	for (size_t i = 0; i < RTE_DIM(units); i++) {
 		if (strcmp(end, units[i].suffix) != 0)
@@ -75,11 +84,7 @@ sl_rate_parse_bps(const char *s, uint64_t *bps)
 	char *end;
 	double v;
 
-	if (!decimal(s))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
+	if (rate_number(s, &v, &end) != 0)
 		return -EINVAL;
 	switch (toupper((unsigned char)*end)) {
 	case 'K': v *= 1e3; end++; break;
