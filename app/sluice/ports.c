@@ -51,7 +51,7 @@ sl_ports_open(struct sl_ports *ps, const struct sl_opts *o)
 		ps->n++;
 	}
 	if (ps->n == 0) {
-		sl_err("no ports found: add a virtual port (--vdev net_null0), a simulated one "
+		sl_err("no ports found: add a virtual port (--no-pci --vdev net_null0), a simulated one "
 		       "(-- --sim 10G), or bind a NIC (scripts/sl-nic.sh bind, see docs/nics.md)");
 		return -ENODEV;
 	}
