@@ -101,16 +101,28 @@ mode() {
 need_dut() { [ "$(mode)" = dut ] || die "$1: testbed $P is not up with --dut"; }
 
 cmd_down() {
-	local ns l
+	local ns l i left
 	# Delete the links first: deleting a namespace frees its veths only later.
-	if ip link show dev "$GEN" >/dev/null 2>&1; then ip link del "$GEN"; fi
+	# A link can vanish between the look and the delete (its peer's namespace
+	# going away takes it along), so a failed delete is judged by what is
+	# left afterwards, not by its exit code.
+	ip link del "$GEN" 2>/dev/null || true
 	for ns in "$FWD" "$PEER" "$GNS"; do
 		has_ns "$ns" || continue
 		for l in "$F1" "$P0" "$G0" "$G1"; do
-			if ip -n "$ns" link show dev "$l" >/dev/null 2>&1; then ip -n "$ns" link del "$l"; fi
+			ip -n "$ns" link del "$l" 2>/dev/null || true
 		done
-		ip netns del "$ns"
+		ip netns del "$ns" 2>/dev/null || true
 	done
+	for i in $(seq 50); do
+		left=$({ ip netns list | awk '{print $1}'
+			ip -o link show | awk -F': ' '{sub(/@.*/, "", $2); print $2}'; } |
+			grep -E "^$P-" || true)
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "testbed: down: still there after 5 s: $(echo $left)" >&2
+	return 1
 }
 
 # dut_up: Sluice's two ports in ns $GNS, a router in ns $FWD between them.
