@@ -298,6 +298,17 @@ workers_create(struct sl_app *app)
 						       i, per_port_targets[i]);
 						return -EINVAL;
 					}
+					/* Catch-up after a stall: at most one burst (sl_gen.h). */
+					{
+						struct sl_stream_conf c;
+						double l1, l2;
+
+						sl_session_stream_conf(app, i, &c);
+						sl_stream_conf_mean_bits(&c, &l1, &l2);
+						sl_pacer_set_slack(&t->pacer, o->burst *
+							(share.unit == SL_RATE_PPS ? 1 :
+							 share.unit == SL_RATE_L1 ? l1 : l2));
+					}
 					ntarg++;
 				}
 			}

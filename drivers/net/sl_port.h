@@ -139,6 +139,13 @@ struct sl_port_ops {
 	void (*rx_drops)(void *dev, struct sl_port_rx_drops *d);
 	/** The DUT model's ground truth of frames this port sent; false if none. */
 	bool (*dut)(void *dev, struct sl_port_dut *d);
+	/**
+	 * Take the link down or up now, also during a run (fault injection;
+	 * testpmd's set link-down|link-up). Returns 0, -ENOTSUP when the driver
+	 * cannot, or -ENODEV when the port has no device yet (a sim before its
+	 * first start).
+	 */
+	int (*link)(void *dev, bool up);
 };
 
 #endif /* SL_PORT_H */

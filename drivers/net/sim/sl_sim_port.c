@@ -261,6 +261,18 @@ sim_close(void *dev)
 	free(sp);
 }
 
+/* The sim's link: down, it takes no new frames (BUSY); until link up or the next setup. */
+static int
+sim_link(void *dev, bool up)
+{
+	struct sim_port *sp = dev;
+
+	if (sp->sim == NULL)
+		return -ENODEV;
+	sl_sim_set_link(sp->sim, up);
+	return 0;
+}
+
 static const struct sl_port_ops sim_ops = {
 	.kind = "sim",
 	.setup = sim_setup,
@@ -276,6 +288,7 @@ static const struct sl_port_ops sim_ops = {
 	.rx_burst = sim_rx_burst,
 	.rx_drops = sim_rx_drops,
 	.dut = sim_dut,
+	.link = sim_link,
 };
 
 int
