@@ -577,6 +577,7 @@ json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
 		sl_json_u64(j, "dropped_capacity", dut.dropped_capacity);
 		sl_json_u64(j, "dropped_loss", dut.dropped_loss);
 		sl_json_u64(j, "dropped_full", dut.dropped_full);
+		sl_json_u64(j, "dropped_link", dut.dropped_link);
 		sl_json_u64(j, "duplicated", dut.duplicated);
 		sl_json_u64(j, "reordered", dut.reordered);
 		sl_json_u64(j, "held", dut.held);

@@ -715,11 +715,7 @@ sl_session_stop(struct sl_app *app)
 	/* 5. */
 	sl_ports_stop(&app->ports);
 	/* 6. */
-	app->pool_in_use = 0;
-	for (uint16_t i = 0; i < app->nb_workers; i++)
-		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
-			if (app->workers[i]->pools[p] != NULL)
-				app->pool_in_use += rte_mempool_in_use_count(app->workers[i]->pools[p]);
+	app->pool_in_use = sl_session_pool_in_use(app);
 	app->running = false;
 	/* 7. (a benchmark's trial reports nothing: bench.c reads the counters) */
 	if (app->quiet)
@@ -742,6 +738,18 @@ sl_session_stop(struct sl_app *app)
 		return SL_EXIT_LOSS;
 	}
 	return SL_EXIT_OK;
+}
+
+uint64_t
+sl_session_pool_in_use(const struct sl_app *app)
+{
+	uint64_t n = 0;
+
+	for (uint16_t i = 0; i < app->nb_workers; i++)
+		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+			if (app->workers[i] != NULL && app->workers[i]->pools[p] != NULL)
+				n += rte_mempool_in_use_count(app->workers[i]->pools[p]);
+	return n;
 }
 
 int

@@ -78,6 +78,7 @@ struct sl_port_dut {
 	uint64_t dropped_capacity; /**< dropped: above the forwarding capacity */
 	uint64_t dropped_loss;     /**< dropped: the loss ratio */
 	uint64_t dropped_full;     /**< dropped: the receiving port's ring was full */
+	uint64_t dropped_link;     /**< dropped: the receiving port's link was down */
 	uint64_t duplicated;       /**< extra copies delivered */
 	uint64_t reordered;        /**< delivered with a lower sequence than an earlier
 				        delivery of the same (stream, producer), not duplicates

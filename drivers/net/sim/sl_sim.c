@@ -63,6 +63,7 @@ struct sim_rx_elem {
 struct sl_sim_rx {
 	struct rte_ring *ring;     /* MP enqueue, SC dequeue */
 	uint32_t on;               /* receiving this run */
+	uint32_t link_down;        /* its link is down: deliveries are lost on the wire */
 	int ts_off;                /* stamping: DPDK's RX timestamp field, or -1 */
 	uint64_t ts_flag;
 	uint64_t imissed;          /* atomic: refused by the ring or not receiving */
@@ -107,7 +108,8 @@ struct sim_dut_q {
 	struct dut_flow *flows;
 	uint32_t flow_mask, nb_flows;
 	/* Counters (read relaxed by others). */
-	uint64_t in, enq, dropped_capacity, dropped_loss, dropped_full, duplicated, reordered;
+	uint64_t in, enq, dropped_capacity, dropped_loss, dropped_full, dropped_link, duplicated;
+	uint64_t reordered;
 	uint64_t slot_held;
 };
 
@@ -271,11 +273,12 @@ dut_flush(struct sl_sim *sim, struct sim_dut_q *m)
 {
 	struct sl_sim_rx *rx = sim->dut_rx;
 	uint32_t n = m->nb_stage, k = 0;
+	bool down = __atomic_load_n(&rx->link_down, __ATOMIC_RELAXED) != 0;
 	uint64_t now;
 
 	if (n == 0)
 		return;
-	if (__atomic_load_n(&rx->on, __ATOMIC_RELAXED))
+	if (!down && __atomic_load_n(&rx->on, __ATOMIC_RELAXED))
 		k = rte_ring_mp_enqueue_burst_elem(rx->ring, m->stage, sizeof(m->stage[0]), n,
 						   NULL);
 	now = rte_rdtsc();
@@ -312,8 +315,12 @@ dut_flush(struct sl_sim *sim, struct sim_dut_q *m)
 	if (k < n) {
 		for (uint32_t i = k; i < n; i++)
 			rte_pktmbuf_free(m->stage[i].m);
-		SL_CNT_ADD(m->dropped_full, n - k);
-		__atomic_fetch_add(&rx->imissed, n - k, __ATOMIC_RELAXED);
+		if (down) {
+			SL_CNT_ADD(m->dropped_link, n - k); /* never reached the receiver */
+		} else {
+			SL_CNT_ADD(m->dropped_full, n - k);
+			__atomic_fetch_add(&rx->imissed, n - k, __ATOMIC_RELAXED);
+		}
 	}
 	m->nb_stage = 0;
 }
@@ -683,7 +690,14 @@ sl_sim_rx_start(struct sl_sim_rx *rx, bool on)
 	__atomic_store_n(&rx->imissed, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rx->received, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rx->flushed, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rx->link_down, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rx->on, on ? 1 : 0, __ATOMIC_RELEASE);
+}
+
+void
+sl_sim_rx_set_link(struct sl_sim_rx *rx, bool up)
+{
+	__atomic_store_n(&rx->link_down, up ? 0 : 1, __ATOMIC_RELAXED);
 }
 
 uint16_t
@@ -813,6 +827,7 @@ sl_sim_dut_get(const struct sl_sim *sim, struct sl_port_dut *d)
 		d->dropped_capacity += SL_CNT_READ(m->dropped_capacity);
 		d->dropped_loss += SL_CNT_READ(m->dropped_loss);
 		d->dropped_full += SL_CNT_READ(m->dropped_full);
+		d->dropped_link += SL_CNT_READ(m->dropped_link);
 		d->duplicated += SL_CNT_READ(m->duplicated);
 		d->reordered += SL_CNT_READ(m->reordered);
 		d->held += pending + SL_CNT_READ(m->slot_held);

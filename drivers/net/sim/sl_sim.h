@@ -185,7 +185,9 @@ void sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st);
  * previous one's on its queue). Frames the RX side refuses (its ring full, or
  * the port not set up to receive this run) are freed and counted in the
  * model as dropped_full and at the receiver as imissed (rx_nombuf stays 0:
- * the sim never allocates to receive).
+ * the sim never allocates to receive). Frames delivered while the receiving
+ * port's link is down (sl_sim_rx_set_link()) never reach it: the model
+ * counts them as dropped_link, the receiver nothing.
  */
 struct sl_sim_rx;
 
@@ -194,6 +196,9 @@ struct sl_sim_rx *sl_sim_rx_create(uint16_t idx, int socket_id);
 
 /** Free the RX side and the frames in its ring. */
 void sl_sim_rx_free(struct sl_sim_rx *rx);
+
+/** The receiving port's link (up again at each sl_sim_rx_start()). Any thread. */
+void sl_sim_rx_set_link(struct sl_sim_rx *rx, bool up);
 
 /**
  * At the port's setup: counters from zero; @p on: frames arriving are kept

@@ -261,7 +261,11 @@ sim_close(void *dev)
 	free(sp);
 }
 
-/* The sim's link: down, it takes no new frames (BUSY); until link up or the next setup. */
+/*
+ * The sim's link, until link up or the next setup. Down: it takes no new
+ * frames to send (BUSY), and frames a DUT model delivers to it are lost on
+ * the wire (the model's dropped_link).
+ */
 static int
 sim_link(void *dev, bool up)
 {
@@ -270,6 +274,7 @@ sim_link(void *dev, bool up)
 	if (sp->sim == NULL)
 		return -ENODEV;
 	sl_sim_set_link(sp->sim, up);
+	sl_sim_rx_set_link(sp->rx, up);
 	return 0;
 }
 
