@@ -631,8 +631,14 @@ sl_session_start(struct sl_app *app)
 	}
 	if (!app->quiet)
 		sl_report_modes(app);
-	/* A new run clears the last stop, but not a signal's: it quits. */
-	__atomic_store_n(&sl_stop, sl_quitting(), __ATOMIC_RELAXED);
+	/*
+	 * A new run clears the last stop, but not a signal's: it quits. Clear,
+	 * then read quit (the handler sets quit, then stop): a signal at this
+	 * very moment leaves stop set either way.
+	 */
+	__atomic_store_n(&sl_stop, 0, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&sl_quit, __ATOMIC_SEQ_CST) != 0)
+		__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
 	app->start_tsc = rte_rdtsc();
 	app->end_tsc = 0;
 	if (o->duration_us != 0)
