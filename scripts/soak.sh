@@ -72,12 +72,12 @@ import json, sys
 
 out, rc = sys.argv[1], int(sys.argv[2])
 bad = []
-good = []
+passed = []
 def fail(msg):
     bad.append(msg)
     print("FAIL - " + msg)
 def ok(msg):
-    good.append(msg)
+    passed.append(msg)
     print("ok   - " + msg)
 
 samples = []
@@ -141,6 +141,6 @@ else:
     (ok if f3 <= f1 + 64 else fail)(
         f"mempool use flat: lowest {f1} in the first third, {f3} in the last; highest {max(body)};"
         f" mean {sum(body) / len(body):.0f} mbufs out")
-print(f"soak: {len(good)} passed, {len(bad)} failed")
+print(f"soak: {len(passed)} passed, {len(bad)} failed")
 sys.exit(1 if bad else 0)
 PY
