@@ -543,6 +543,11 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			if (!tx[s])
 				continue;
 			o->sc = sc;
+			if (sl_session_stream_check(app, s, NULL, err, sizeof(err)) != 0) {
+				o->sc = sc_save;
+				sl_err("bench: sizes: %s: %s", names[i], err);
+				return SL_EXIT_USAGE;
+			}
 			if (sl_session_rate_check(app, s, &rr, &pace, err, sizeof(err)) != 0) {
 				o->sc = sc_save;
 				sl_err("bench: max: %s", err);

@@ -446,6 +446,14 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 			    "--tx-ip6 SRC,DST");
 		return SL_OPTS_ERROR;
 	}
+	/* --bench is a run of its own: it would be ignored by the prompt. */
+	if (o->bench != NULL && (o->interactive || o->auto_start || o->cmdline_file != NULL)) {
+		usage_error("--bench", "runs a benchmark and exits, without the prompt: drop %s, "
+			    "or type 'bench METHOD[,K=V...]' at the prompt or in the file",
+			    o->cmdline_file != NULL ? "--cmdline-file" :
+			    o->interactive ? "-i" : "-a");
+		return SL_OPTS_ERROR;
+	}
 	/* Options set every port alike; the prompt can then set one port. */
 	for (int i = 1; i < SL_MAX_PORTS; i++)
 		o->pc[i] = o->pc[0];

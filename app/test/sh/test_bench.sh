@@ -19,10 +19,10 @@ pfx() {
 	eal=(--no-huge -m 1024 --no-pci --lcores 0,1 --log-level '*:error' --file-prefix "$prefix")
 }
 
-bad() { # WHAT WANT-IN-MESSAGE SIM BENCH
+bad() { # WHAT WANT-IN-MESSAGE SIM BENCH [OPTION...]
 	local out
 	pfx
-	out=$(timeout 60 "$bin" "${eal[@]}" -- --sim "$3" --bench "$4" 2>&1) && rc=0 || rc=$?
+	out=$(timeout 60 "$bin" "${eal[@]}" -- --sim "$3" --bench "$4" "${@:5}" 2>&1 </dev/null) && rc=0 || rc=$?
 	if [ "$rc" = 2 ] && grep -q -- "$2" <<<"$out" && ! grep -q 'trial 1 of' <<<"$out"; then
 		ok "$1: exit 2, '$(grep -m1 -- "$2" <<<"$out")'"
 	else
@@ -33,6 +33,11 @@ bad "width 0" "width: '0'" "10G,dut=0,capacity=1Mpps" "mlr,width=0"
 bad "min above max" "min: the minimum load is above max" "10G,dut=0,capacity=1Mpps" "mlr,min=2Mpps,max=1Mpps"
 bad "goal loss ratio above 1" "loss: goal loss ratio '1.5'" "10G,dut=0" "mlr,loss=0:1.5"
 bad "a size the port cannot send" "sizes: 20000" "10G,dut=0" "rfc2544,sizes=64:20000"
+# A size the port cannot send, after one it can: refused before the first trial.
+bad "a size above the MTU after a good one" "sizes: 9000: .*frame size 9000 is out of range" \
+	"10G,dut=0" "rfc2544,sizes=64:9000,trial=0.1,final=0.1"
+bad "--bench with the prompt" "drop -i, or type 'bench" "10G,dut=0" "mlr" -i
+bad "--bench with a command file" "drop --cmdline-file" "10G,dut=0" "mlr" --cmdline-file /dev/null
 bad "no receiver" "sends to no receiving port" "10G" "mlr"
 bad "unknown method" "not a method" "10G,dut=0" "ndr"
 
