@@ -41,6 +41,26 @@ bad "--bench with a command file" "drop --cmdline-file" "10G,dut=0" "mlr" --cmdl
 bad "no receiver" "sends to no receiving port" "10G" "mlr"
 bad "unknown method" "not a method" "10G,dut=0" "ndr"
 
+# plot WHAT: scripts/plot-bench.py on $T/b.json writes its four PNGs and plots
+# every search trial of the JSON.
+plot() {
+	local out n want f bad=
+	if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+		echo "SKIP - $1: plot-bench.py: python3-matplotlib is not installed (scripts/setup.sh installs it)"
+		return
+	fi
+	rm -rf "$T/png"
+	out=$("$top/scripts/plot-bench.py" "$T/b.json" "$T/png" 2>&1) || { ko "$1: plot-bench.py: $out"; return; }
+	for f in throughput loss-vs-load latency-vs-load latency-distribution; do
+		[ "$(head -c 8 "$T/png/$f.png" 2>/dev/null | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || bad="$bad $f.png"
+	done
+	n=$(sed -n 's/^loss-vs-load.png: \([0-9]*\) search trial.*/\1/p' <<<"$out")
+	want=$(jq '[.bench.trials[] | select(.kind != "latency")] | length' "$T/b.json")
+	[ -z "$bad" ] && [ "$n" = "$want" ] &&
+		ok "$1: plot-bench.py wrote 4 PNGs; loss-vs-load plots $n of $want search trials" ||
+		ko "$1: plot-bench.py: not a PNG:${bad:- none}; plotted '$n' of $want trials: $out"
+}
+
 search() { # C SIZE Q T WIDTH
 	local c=$1 size=$2 q=$3 t=$4 w=$5 ndr pdr n lo hi
 	rm -f "$T/b.json"
@@ -61,6 +81,7 @@ search() { # C SIZE Q T WIDTH
 	else
 		ko "C $c size $size: NDR $ndr outside [$lo, $hi] (PDR $pdr, $n trials; the trials: $(jq -c '[.bench.trials[] | [(.load_pps|floor), .valid, .loss_ratio]]' "$T/b.json" | head -c 600))"
 	fi
+	plot "C $c size $size"
 	jq -e '.bench.trials[0] | has("offered_pps") and has("tx_pps") and has("rx_pps") and has("loss_ratio") and has("forwarding_pps") and has("effective_s") and has("rx_port_drops") and has("valid")' "$T/b.json" >/dev/null &&
 		ok "C $c size $size: every trial has its fields" || ko "C $c size $size: trial fields"
 }
