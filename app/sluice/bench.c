@@ -36,6 +36,14 @@ struct bench_lat {
 	double mean;
 };
 
+/* One direction of a trial: what one sending port's stream did. */
+struct bench_dir {
+	uint16_t tx_port;
+	int rx_port;                /* -1: nowhere it could be counted */
+	uint64_t tx, rx, lost;
+	struct bench_lat lat;
+};
+
 struct bench_trial {
 	unsigned int size;          /* index in results */
 	const char *kind;           /* "search", "final", "latency" */
@@ -47,6 +55,8 @@ struct bench_trial {
 	uint64_t tx, rx, lost, dropped, backlog, rx_drops;
 	struct bench_lat lat;
 	double lo, hi;              /* the search's bounds after this trial (goal) */
+	unsigned int nb_dirs;       /* sending ports, in port order */
+	struct bench_dir dirs[SL_MAX_PORTS];
 };
 
 struct bench_result {
@@ -59,6 +69,7 @@ struct bench_result {
 	bool gen_limited, done;
 	struct bench_lat lat[NB_LAT];
 	double lat_load[NB_LAT];
+	unsigned int lat_trial[NB_LAT]; /* the latency trials (their directions) */
 };
 
 static struct {
@@ -311,6 +322,7 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 	for (uint16_t s = 0; s < app->ports.n; s++) {
 		struct sl_stream_result res;
 		struct sl_port_totals pt;
+		struct bench_dir *d;
 		int r;
 
 		if (!tx[s])
@@ -318,6 +330,12 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 		nb_tx++;
 		r = rx_of(app, s);
 		sl_report_stream(app, s, r, &res);
+		d = &t->dirs[t->nb_dirs++];
+		d->tx_port = s;
+		d->rx_port = r;
+		d->tx = res.tx;
+		d->rx = res.unique;
+		d->lost = res.lost > 0 ? (uint64_t)res.lost : 0;
 		sl_report_port_totals(app, s, &pt);
 		t->tx += res.tx;
 		t->rx += res.unique;
@@ -338,6 +356,9 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 				lat_any = true;
 				t->lat.min = RTE_MIN(t->lat.min, res.st.lat_min);
 				t->lat.max = RTE_MAX(t->lat.max, res.st.lat_max);
+				lat_from_hist(h1, &d->lat);
+				d->lat.min = res.st.lat_min;
+				d->lat.max = res.st.lat_max;
 			}
 		}
 	}
@@ -409,10 +430,32 @@ rate_pps(const struct sl_rate *r, double line_bps, double l1, double l2)
 	}
 }
 
+/* With several sending ports, each direction's loss (and latency) too. */
+static void
+print_dirs(const struct bench_trial *t)
+{
+	if (t->nb_dirs < 2)
+		return;
+	for (unsigned int k = 0; k < t->nb_dirs; k++) {
+		const struct bench_dir *d = &t->dirs[k];
+
+		printf("%s%u->", k == 0 ? " [" : ", ", d->tx_port);
+		if (d->rx_port >= 0)
+			printf("%d", d->rx_port);
+		else
+			printf("?");
+		printf(" loss %.4g%%", d->tx != 0 ? 100.0 * (double)d->lost / (double)d->tx : 0);
+		if (d->lat.valid)
+			printf(" p99 %.1f us", d->lat.p99 / 1e3);
+	}
+	printf("]");
+}
+
 static void
 print_table(void)
 {
 	const struct sl_bench_params *p = &B.c.p;
+	bool unconverged = false;
 
 	printf("\nbench %s%s: results (per size; aggregate over %u sending port(s))\n",
 	       sl_bench_method_name(p->method), B.interrupted ? " (interrupted: partial)" : "",
@@ -441,8 +484,35 @@ print_table(void)
 			else
 				printf(" -");
 		printf("%s\n", r->gen_limited ? "  (generator-limited)" : "");
+		/* Each direction's latency at the same loads, under the aggregate. */
+		for (unsigned int d = 0; r->nb_tx > 1 && d < r->nb_tx; d++) {
+			const struct bench_dir *x = NULL;
+
+			for (unsigned int k = 0; k < NB_LAT; k++)
+				if (r->lat[k].valid) {
+					x = &B.trials[r->lat_trial[k]].dirs[d];
+					break;
+				}
+			if (x == NULL)
+				break;
+			printf("  %u->%d%*s", x->tx_port, x->rx_port,
+			       (int)(p->nb_goals * 29 + 2) - 6, "");
+			for (unsigned int k = 0; k < NB_LAT; k++) {
+				const struct bench_lat *l = &B.trials[r->lat_trial[k]].dirs[d].lat;
+
+				if (r->lat[k].valid && l->valid)
+					printf(" %.1f/%.1f", l->p50 / 1e3, l->p99 / 1e3);
+				else
+					printf(" -");
+			}
+			printf("\n");
+		}
 	}
-	printf("(? : the search ended before the goal width; see show bench)\n");
+	for (unsigned int i = 0; i < B.nb_sizes; i++)
+		for (unsigned int g = 0; g < p->nb_goals; g++)
+			unconverged |= (B.res[i].done || B.interrupted) && !B.res[i].goal_ok[g];
+	if (unconverged)
+		printf("(? : the search ended before the goal width; see show bench)\n");
 }
 
 static void
@@ -627,8 +697,10 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			t->lo = lo;
 			t->hi = hi;
 			record(t, i, q.final ? "final" : "search", q.goal);
-			printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")%s; %s bounds [%.6g, %.6g]\n",
-			       100 * t->loss_ratio, t->tx, t->rx,
+			printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx,
+			       t->rx);
+			print_dirs(t);
+			printf("%s; %s bounds [%.6g, %.6g]\n",
 			       t->valid ? "" : " INVALID: the generator did not offer the load "
 					       "(not the DUT's loss)", p.goals[q.goal].name, lo, hi);
 			snprintf(B.status, sizeof(B.status), "size %s (%u/%u), trial %u of ~%u, %s "
@@ -661,11 +733,14 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			fflush(stdout);
 			if (trial(app, tx, l, conf->lat_s, t) != 0)
 				break;
+			r->lat_trial[k] = B.nb_trials;
 			record(t, i, "latency", p.nb_goals - 1);
 			r->lat[k] = t->lat;
 			r->lat_load[k] = l;
-			printf(" p50 %.1f us p99 %.1f us, loss %.4g%%\n", t->lat.p50 / 1e3,
+			printf(" p50 %.1f us p99 %.1f us, loss %.4g%%", t->lat.p50 / 1e3,
 			       t->lat.p99 / 1e3, 100 * t->loss_ratio);
+			print_dirs(t);
+			printf("\n");
 		}
 		r->done = !sl_quitting();
 		free(s);
@@ -709,6 +784,28 @@ json_lat(struct sl_json *j, const char *key, const struct bench_lat *l)
 	sl_json_u64(j, "p99_9", l->p99_9);
 	sl_json_u64(j, "max", l->max);
 	sl_json_obj_close(j);
+}
+
+/* "directions": what each sending port's stream did in trial t. */
+static void
+json_dirs(struct sl_json *j, const struct bench_trial *t)
+{
+	sl_json_arr_open(j, "directions");
+	for (unsigned int k = 0; k < t->nb_dirs; k++) {
+		const struct bench_dir *d = &t->dirs[k];
+
+		sl_json_obj_open(j, NULL);
+		sl_json_u64(j, "tx_port", d->tx_port);
+		sl_json_i64(j, "rx_port", d->rx_port); /* -1: counted nowhere */
+		sl_json_u64(j, "tx_packets", d->tx);
+		sl_json_u64(j, "rx_packets", d->rx);
+		sl_json_u64(j, "lost", d->lost);
+		sl_json_dbl(j, "loss_ratio", d->tx != 0 ? (double)d->lost / (double)d->tx : 0);
+		if (d->lat.valid)
+			json_lat(j, "latency_ns", &d->lat);
+		sl_json_obj_close(j);
+	}
+	sl_json_arr_close(j);
 }
 
 void
@@ -767,6 +864,7 @@ sl_bench_json(struct sl_json *j)
 			sl_json_dbl(j, "lower_pps", t->lo);
 			sl_json_dbl(j, "upper_pps", t->hi);
 		}
+		json_dirs(j, t);
 		sl_json_obj_close(j);
 	}
 	sl_json_arr_close(j);
@@ -812,6 +910,7 @@ sl_bench_json(struct sl_json *j)
 				sl_json_obj_open(j, lat_names[l]);
 				sl_json_dbl(j, "load_pps", r->lat_load[l] * r->nb_tx);
 				json_lat(j, "latency_ns", &r->lat[l]);
+				json_dirs(j, &B.trials[r->lat_trial[l]]);
 				sl_json_obj_close(j);
 			}
 		sl_json_obj_close(j);

@@ -86,6 +86,53 @@ search() { # C SIZE Q T WIDTH
 		ok "C $c size $size: every trial has its fields" || ko "C $c size $size: trial fields"
 }
 
+# Bidirectional, the directions unequal: 0->1 forwards 100 kpps, 1->0 only
+# 50 kpps. The search (the same load on both ports) ends at the weaker one,
+# and each trial's directions say which direction lost.
+bidir() {
+	local q=1024 t=0.5 w=0.02 ndr lo hi bad
+	rm -f "$T/b.json"
+	pfx
+	timeout 600 "$bin" "${eal[@]}" -- --sim "10G,dut=1,capacity=100kpps,queue=$q,seed=7" \
+		--sim "10G,dut=0,capacity=50kpps,queue=$q,seed=7" --drain 0.05 \
+		--bench "mlr,min=10kpps,max=200kpps,width=$w,trial=$t,exceed=0,lat=0.2,sizes=64" \
+		--json "$T/b.json" >"$T/b.out" 2>&1 && rc=0 || rc=$?
+	if [ "$rc" != 0 ] || [ ! -s "$T/b.json" ]; then
+		ko "bidirectional: exit $rc: $(tail -3 "$T/b.out")"
+		return
+	fi
+	ndr=$(jq '.bench.results[0].ndr_pps / 2' "$T/b.json")
+	lo=$(awk -v w=$w 'BEGIN { print 50000 * (1 - 2 * w) }')
+	hi=$(awk -v w=$w -v q=$q -v t=$t 'BEGIN { print 50000 * (1 + w) + q / t }')
+	awk -v x="$ndr" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(x >= lo && x <= hi) }' &&
+		ok "bidirectional: NDR $ndr pps per port in [$lo, $hi]: the weaker direction (50 kpps)" ||
+		ko "bidirectional: NDR $ndr per port outside [$lo, $hi]"
+	# Every trial: two directions (0->1, 1->0) whose counts add up to the trial's.
+	bad=$(jq -c '[.bench.trials[] | select((.directions | length) != 2
+		or .directions[0].tx_port != 0 or .directions[0].rx_port != 1
+		or .directions[1].tx_port != 1 or .directions[1].rx_port != 0
+		or ([.directions[].tx_packets] | add) != .tx_packets
+		or ([.directions[].rx_packets] | add) != .rx_packets
+		or ([.directions[].lost] | add) != .lost) | .n]' "$T/b.json")
+	[ "$bad" = "[]" ] && ok "bidirectional: every trial's two directions add up to its tx, rx and lost" ||
+		ko "bidirectional: trials whose directions do not add up: $bad"
+	# Between the capacities, the 50 kpps direction loses, the other (nearly) not.
+	bad=$(jq -c '[.bench.trials[] | select(.valid and .load_pps > 60000 and .load_pps < 90000)
+		| select(.directions[1].loss_ratio < 0.05 or .directions[1].loss_ratio < 10 * .directions[0].loss_ratio)
+		| [.n, .load_pps, .directions[0].loss_ratio, .directions[1].loss_ratio]]' "$T/b.json")
+	n=$(jq '[.bench.trials[] | select(.valid and .load_pps > 60000 and .load_pps < 90000)] | length' "$T/b.json")
+	if [ "$n" = 0 ]; then
+		echo "SKIP - bidirectional: no valid trial between the capacities to tell the directions apart"
+	elif [ "$bad" = "[]" ]; then
+		ok "bidirectional: $n trial(s) between 60 and 90 kpps per port: 1->0 lost over 5 %, 10x 0->1's ratio"
+	else
+		ko "bidirectional: trials [n, load, loss 0->1, loss 1->0] where 1->0 did not lose most: $bad"
+	fi
+	grep -q '^  1->0 ' "$T/b.out" && ok "bidirectional: the table has a latency line per direction" ||
+		ko "bidirectional: no per-direction lines in the table: $(tail -5 "$T/b.out")"
+}
+bidir
+
 if [ "${SL_BENCH_FULL:-0}" = 1 ]; then
 	for c in 50000 100000 200000; do
 		for size in 64 1518; do
