@@ -243,14 +243,32 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 
 /* ---- the trial ---- */
 
-/* Where stream s is received (the first receiving port it is addressed to), or -1. */
+/*
+ * Where stream s is received: the first receiving port it is addressed to,
+ * else (a router in between: the DUT's MAC is the destination) the
+ * receiving port that saw most of it; -1 if none did.
+ */
 static int
 rx_of(const struct sl_app *app, uint16_t s)
 {
+	uint64_t most = 0;
+	int best = -1;
+
 	for (uint16_t r = 0; r < app->ports.n; r++)
 		if (app->rx[r] != NULL && app->addressed[s][r])
 			return r;
-	return -1;
+	for (uint16_t r = 0; r < app->ports.n; r++) {
+		struct sl_rx_stream_stats st;
+
+		if (app->rx[r] == NULL)
+			continue;
+		sl_rx_stream_stats(app->rx[r], s, &st);
+		if (st.rx > most) {
+			most = st.rx;
+			best = r;
+		}
+	}
+	return best;
 }
 
 static void
@@ -397,6 +415,15 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 }
 
 /* ---- the benchmark ---- */
+
+static bool
+rxmap_names(const struct sl_opts *o, uint16_t r)
+{
+	for (uint16_t i = 0; i < o->nb_rxmap; i++)
+		if (o->rxmap[i].port == r)
+			return true;
+	return false;
+}
 
 static struct bench_trial *
 trial_slot(void)
@@ -559,9 +586,13 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 
 		if (!tx[s])
 			continue;
+		/* Addressed to a receiving port, or (a router in between) the
+		 * user named the receiving ports: --rx or --rxmap. */
 		for (uint16_t r = 0; r < app->ports.n; r++)
-			if (app->addressed[s][r] &&
-			    (o->rx_mode != SL_RX_LIST || o->rx_port[r]))
+			if ((app->addressed[s][r] &&
+			     (o->rx_mode != SL_RX_LIST || o->rx_port[r])) ||
+			    (o->rx_mode == SL_RX_LIST && o->rx_port[r]) || o->rx_mode == SL_RX_ALL ||
+			    rxmap_names(o, r))
 				rcv = true;
 		if (!rcv) {
 			sl_err("bench: port %u sends to no receiving port: a search needs what comes "
