@@ -25,6 +25,7 @@
 #include "worker.h"
 
 #define BENCH_MAX_SIZES 9
+#define BENCH_TRIAL_S 10.0     /* bench trial's duration when trial= is not given */
 #define BENCH_SHORTFALL 0.999  /* achieved below this share of the offered load: invalid */
 static const double lat_fracs[] = { 0, 0.1, 0.5, 0.9 };
 static const char *const lat_names[] = { "0%", "10%", "50%", "90%" };
@@ -109,18 +110,21 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 	memset(c, 0, sizeof(*c));
 	if (strcmp(method, "mlr") == 0)
 		m = SL_BENCH_MLR;
-	else if (strcmp(method, "rfc2544") == 0)
+	else if (strcmp(method, "rfc2544") == 0 || strcmp(method, "trial") == 0)
 		m = SL_BENCH_RFC2544;
 	else {
-		snprintf(err, len, "'%s' is not a method (mlr or rfc2544)", method);
+		snprintf(err, len, "'%s' is not a method (mlr, rfc2544 or trial)", method);
 		return -EINVAL;
 	}
 	sl_bench_params_default(&c->p, m);
 	c->min = (struct sl_rate){ SL_RATE_PCT, 0.1 };
 	c->max = (struct sl_rate){ SL_RATE_PCT, 100 };
 	c->lat_s = 5;
+	c->single = strcmp(method, "trial") == 0;
+	if (c->single)
+		c->trial_s = BENCH_TRIAL_S;
 	if (params == NULL)
-		return 0;
+		goto check;
 	if (strlen(params) >= sizeof(buf)) {
 		snprintf(err, len, "parameters too long");
 		return -EINVAL;
@@ -144,6 +148,19 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 				return -EINVAL;
 			}
 			*(tok[1] == 'i' ? &c->min : &c->max) = r;
+		} else if (strcmp(tok, "load") == 0 || strcmp(tok, "total") == 0) {
+			if (!c->single) {
+				snprintf(err, len, "%s: only for 'trial' (a search sets the loads)",
+					 tok);
+				return -EINVAL;
+			}
+			if (sl_rate_parse(v, &c->load) != 0 || c->load.unit == SL_RATE_NONE ||
+			    !(c->load.value > 0)) {
+				snprintf(err, len, "%s: '%s' is not a load (%s)", tok, v,
+					 SL_RATE_SYNTAX);
+				return -EINVAL;
+			}
+			c->load_total = tok[0] == 't';
 		} else if (strcmp(tok, "width") == 0) {
 			if (parse_dbl(v, -1e9, 1e9, &d) != 0 || !(d > 0 && d < 1)) {
 				snprintf(err, len, "width: '%s' is not a relative goal width above 0 "
@@ -226,9 +243,17 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 			}
 		} else {
 			snprintf(err, len, "unknown parameter '%s' (min, max, width, loss, exceed, "
-				 "initial, final, sum, trial, lat, sizes, tx)", tok);
+				 "initial, final, sum, trial, lat, sizes, tx; trial: load, total)",
+				 tok);
 			return -EINVAL;
 		}
+	}
+check:
+	if (c->single && c->load.unit == SL_RATE_NONE) {
+		snprintf(err, len, "trial: give the load: load=RATE (each sending port) or "
+			 "total=RATE (shared by them), and trial=SECONDS (default %g)",
+			 BENCH_TRIAL_S);
+		return -EINVAL;
 	}
 	/* The sum only matters in mlr; keep it consistent with the final duration. */
 	for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++)
@@ -416,6 +441,23 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 
 /* ---- the benchmark ---- */
 
+static const char *
+method_name(const struct sl_bench_conf *c)
+{
+	return c->single ? "trial" : sl_bench_method_name(c->p.method);
+}
+
+/* bench trial's load on each sending port: load=, or total= shared by nb_tx. */
+static struct sl_rate
+trial_rate(const struct sl_bench_conf *c, unsigned int nb_tx)
+{
+	struct sl_rate r = c->load;
+
+	if (c->load_total && r.unit != SL_RATE_PCT)
+		r.value /= nb_tx;
+	return r;
+}
+
 static bool
 rxmap_names(const struct sl_opts *o, uint16_t r)
 {
@@ -478,14 +520,43 @@ print_dirs(const struct bench_trial *t)
 	printf("]");
 }
 
+/* bench trial's report: each trial's measurer outputs (RFC 9971 section 5). */
+static void
+print_trials(void)
+{
+	printf("\nbench trial%s: %u trial(s) (rates aggregate over the sending ports)\n",
+	       B.interrupted ? " (interrupted: partial)" : "", B.nb_trials);
+	printf("%-6s %10s %10s %10s %10s %9s %8s %8s %9s %9s %9s\n", "size", "offered", "tx",
+	       "rx", "forwarded", "loss", "eff", "rxdrops", "lat p50", "p99", "max");
+	printf("%-6s %10s %10s %10s %10s %9s %8s %8s %9s %9s %9s\n", "", "Mpps", "Mpps", "Mpps",
+	       "Mpps", "%", "s", "", "us", "us", "us");
+	for (unsigned int k = 0; k < B.nb_trials; k++) {
+		const struct bench_trial *t = &B.trials[k];
+
+		printf("%-6s %10.4f %10.4f %10.4f %10.4f %9.4g %8.3f %8" PRIu64, B.res[t->size].name,
+		       t->offered_pps / 1e6, t->tx_pps / 1e6, t->rx_pps / 1e6, t->fwd_pps / 1e6,
+		       100 * t->loss_ratio, t->eff_s, t->rx_drops);
+		if (t->lat.valid)
+			printf(" %9.1f %9.1f %9.1f", t->lat.p50 / 1e3, t->lat.p99 / 1e3,
+			       t->lat.max / 1e3);
+		else
+			printf(" %9s %9s %9s", "-", "-", "-");
+		printf("%s\n", t->valid ? "" : "  INVALID (generator shortfall)");
+	}
+}
+
 static void
 print_table(void)
 {
 	const struct sl_bench_params *p = &B.c.p;
 	bool unconverged = false;
 
+	if (B.c.single) {
+		print_trials();
+		return;
+	}
 	printf("\nbench %s%s: results (per size; aggregate over %u sending port(s))\n",
-	       sl_bench_method_name(p->method), B.interrupted ? " (interrupted: partial)" : "",
+	       method_name(&B.c), B.interrupted ? " (interrupted: partial)" : "",
 	       B.res[0].nb_tx);
 	printf("%-6s", "size");
 	for (unsigned int g = 0; g < p->nb_goals; g++)
@@ -549,6 +620,38 @@ record(struct bench_trial *t, unsigned int size, const char *kind, unsigned int 
 	t->kind = kind;
 	t->goal = goal;
 	B.nb_trials++;
+}
+
+/* bench trial: size i's one trial, at the load asked on every sending port. */
+static int
+one_trial(struct sl_app *app, const struct sl_bench_conf *conf, const bool *tx,
+	  unsigned int nb_tx, unsigned int i, unsigned int nb)
+{
+	struct bench_result *r = &B.res[i];
+	struct sl_rate rr = trial_rate(conf, nb_tx);
+	struct bench_trial *t = trial_slot();
+	double load = 1e18;
+	int ret;
+
+	if (t == NULL)
+		return -ENOMEM;
+	for (uint16_t p = 0; p < app->ports.n; p++)
+		if (tx[p])
+			load = fmin(load, rate_pps(&rr, app->ports.p[p].info.speed_mbps * 1e6,
+						   r->mean_l1, r->mean_l1 - 160));
+	printf("bench trial: size %s (%u/%u): %.6g pps x %u port(s) for %g s ...", r->name, i + 1,
+	       nb, load, nb_tx, conf->trial_s);
+	fflush(stdout);
+	ret = trial(app, tx, load, conf->trial_s, t);
+	if (ret != 0)
+		return ret;
+	record(t, i, "trial", 0);
+	printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx, t->rx);
+	print_dirs(t);
+	printf("%s\n", t->valid ? "" : " INVALID: the generator did not offer the load "
+		"(not the DUT's loss)");
+	snprintf(B.status, sizeof(B.status), "size %s (%u/%u), one trial", r->name, i + 1, nb);
+	return 0;
 }
 
 int
@@ -639,7 +742,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		mx = 1e18;
 		for (uint16_t s = 0; s < app->ports.n; s++) {
 			double lb = app->ports.p[s].info.speed_mbps * 1e6;
-			struct sl_rate pace, rr = conf->max;
+			struct sl_rate pace, rr = conf->single ? trial_rate(conf, nb_tx) : conf->max;
 
 			if (!tx[s])
 				continue;
@@ -651,7 +754,8 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			}
 			if (sl_session_rate_check(app, s, &rr, &pace, err, sizeof(err)) != 0) {
 				o->sc = sc_save;
-				sl_err("bench: max: %s", err);
+				sl_err("bench: %s: %s", conf->single ? conf->load_total ? "total" : "load" :
+				       "max", err);
 				return SL_EXIT_USAGE;
 			}
 			o->sc = sc_save;
@@ -662,7 +766,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		r->line_pps = line;
 		p.min_load = mn;
 		p.max_load = mx;
-		if (sl_bench_params_check(&p, err, sizeof(err)) != 0) {
+		if (!conf->single && sl_bench_params_check(&p, err, sizeof(err)) != 0) {
 			sl_err("bench: %s (size %s)", err, names[i]);
 			return SL_EXIT_USAGE;
 		}
@@ -700,6 +804,18 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			p.max_load = p.max_load == 0 ? rate_pps(&conf->max, lb, r->mean_l1, l2) :
 					fmin(p.max_load, rate_pps(&conf->max, lb, r->mean_l1, l2));
 		}
+		if (conf->single) {
+			ret = one_trial(app, conf, tx, nb_tx, i, nb);
+			free(s);
+			if (ret != 0) {
+				o->sc = sc_save;
+				B.running = false;
+				sl_err("bench: the trial could not start");
+				return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
+			}
+			r->done = !sl_quitting();
+			continue;
+		}
 		for (unsigned int g = 0; g < p.nb_goals; g++)
 			est += (unsigned int)ceil(log2(1 / p.goals[g].width)) + 3;
 		sl_search_init(s, &p);
@@ -713,7 +829,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 				break;
 			}
 			printf("bench %s: size %s (%u/%u) trial %u of ~%u: %s, %.6g pps x %u port(s) "
-			       "for %g s ...", sl_bench_method_name(p.method), r->name, i + 1, nb,
+			       "for %g s ...", method_name(conf), r->name, i + 1, nb,
 			       s->trials + 1, RTE_MAX(est, s->trials + 1), p.goals[q.goal].name,
 			       q.load, nb_tx, q.duration_s);
 			fflush(stdout);
@@ -788,13 +904,11 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 void
 sl_bench_show(void)
 {
-	const struct sl_bench_params *p = &B.c.p;
-
 	if (!B.ran) {
 		printf("no benchmark has run (bench mlr|rfc2544 [<params>])\n");
 		return;
 	}
-	printf("bench %s: %s, %u trial(s)%s\n", sl_bench_method_name(p->method),
+	printf("bench %s: %s, %u trial(s)%s\n", method_name(&B.c),
 	       B.running ? "running" : B.interrupted ? "interrupted" : "done", B.nb_trials,
 	       B.running ? "" : "");
 	if (B.status[0] != '\0')
@@ -847,7 +961,7 @@ sl_bench_json(struct sl_json *j)
 	if (!B.ran)
 		return;
 	sl_json_obj_open(j, "bench");
-	sl_json_str(j, "method", sl_bench_method_name(p->method));
+	sl_json_str(j, "method", method_name(&B.c));
 	sl_json_bool(j, "interrupted", B.interrupted);
 	sl_json_obj_open(j, "params");
 	sl_json_dbl(j, "width", p->goals[0].width);
@@ -914,6 +1028,13 @@ sl_bench_json(struct sl_json *j)
 		sl_json_dbl(j, "mean_l1_bits", r->mean_l1);
 		sl_json_dbl(j, "line_pps", r->line_pps);
 		sl_json_bool(j, "generator_limited", r->gen_limited);
+		if (B.c.single) {
+			/* One trial per size, in size order: its n. */
+			if (i < B.nb_trials)
+				sl_json_u64(j, "trial", i);
+			sl_json_obj_close(j);
+			continue;
+		}
 		for (unsigned int g = 0; g < p->nb_goals; g++) {
 			const char *nm = p->method == SL_BENCH_RFC2544 ? "ndr" :
 					 g == 0 ? "ndr" : g == 1 ? "pdr" : NULL;

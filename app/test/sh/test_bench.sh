@@ -40,6 +40,35 @@ bad "--bench with the prompt" "drop -i, or type 'bench" "10G,dut=0" "mlr" -i
 bad "--bench with a command file" "drop --cmdline-file" "10G,dut=0" "mlr" --cmdline-file /dev/null
 bad "no receiver" "sends to no receiving port" "10G" "mlr"
 bad "unknown method" "not a method" "10G,dut=0" "ndr"
+bad "a trial without a load" "trial: give the load" "10G,dut=0" "trial"
+bad "a load for a search" "load: only for 'trial'" "10G,dut=0" "mlr,load=1Mpps"
+bad "a trial above the line" "load: .*line" "10G,dut=0" "trial,load=20Mpps"
+
+# bench trial (the measurer alone): C = 100 kpps, queue 512; 50 kpps passes
+# whole, 200 kpps for 0.5 s loses what exceeds C x T + Q.
+trial1() { # LOAD WANT-LO WANT-HI
+	local lr
+	pfx
+	timeout 60 "$bin" "${eal[@]}" -- --sim "10G,dut=0,capacity=100kpps,queue=512,seed=3" --drain 0.05 \
+		--bench "trial,load=$1,trial=0.5,sizes=64" --json "$T/t.json" >"$T/t.out" 2>&1 && rc=0 || rc=$?
+	if [ "$rc" != 0 ] || ! jq -e '.bench.method == "trial" and (.bench.trials | length) == 1 and
+		(.bench.trials[0] | has("offered_pps") and has("tx_pps") and has("rx_pps") and
+		 has("forwarding_pps") and has("effective_s") and has("rx_port_drops") and has("latency_ns"))' \
+		"$T/t.json" >/dev/null; then
+		ko "trial $1: exit $rc, or not one trial with the measurer's fields: $(tail -3 "$T/t.out")"
+		return
+	fi
+	if ! jq -e '.bench.trials[0].valid' "$T/t.json" >/dev/null; then
+		echo "SKIP - trial $1: invalid (the generator fell short: CPU): $(jq -c '.bench.trials[0] | [.offered_pps, .tx_pps]' "$T/t.json")"
+		return
+	fi
+	lr=$(jq '.bench.trials[0].loss_ratio' "$T/t.json")
+	awk -v x="$lr" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }' &&
+		ok "trial $1: loss ratio $lr in [$2, $3]; the table: $(grep -A3 '^bench trial: 1' "$T/t.out" | tail -1 | tr -s ' ')" ||
+		ko "trial $1: loss ratio $lr outside [$2, $3]: $(tail -4 "$T/t.out")"
+}
+trial1 50kpps 0 0
+trial1 200kpps 0.48 0.51
 
 # plot WHAT: scripts/plot-bench.py on $T/b.json writes its four PNGs and plots
 # every search trial of the JSON.
@@ -132,6 +161,34 @@ bidir() {
 		ko "bidirectional: no per-direction lines in the table: $(tail -5 "$T/b.out")"
 }
 bidir
+
+# The same sim DUT and seed give the same search: the same trial loads and
+# verdicts, the same NDR and PDR. (The model's random draws are seeded; its
+# capacity runs on wire time, so a trial's loss count can differ by the few
+# frames a late worker shifts, never its verdict away from the boundary.)
+repro() {
+	local k f a b
+	for k in 1 2; do
+		pfx
+		timeout 300 "$bin" "${eal[@]}" -- --sim "10G,dut=0,capacity=100kpps,queue=4096,loss=0.001,seed=11" \
+			--drain 0.05 --bench "mlr,min=10kpps,max=200kpps,width=0.02,trial=0.5,lat=0.1,sizes=64" \
+			--json "$T/r$k.json" >"$T/r$k.out" 2>&1 && rc=0 || rc=$?
+		[ "$rc" = 0 ] || { ko "reproducible: run $k exit $rc: $(tail -2 "$T/r$k.out")"; return; }
+	done
+	f='[.bench.trials[] | select(.kind != "latency") | [.load_pps, (.loss_ratio > 0)]]'
+	if jq -e '[.bench.trials[] | select(.valid | not)] | length > 0' "$T/r1.json" "$T/r2.json" | grep -q true; then
+		echo "SKIP - reproducible: a trial was invalid (the generator fell short: CPU), so the searches cannot be compared"
+		return
+	fi
+	a=$(jq -c "$f" "$T/r1.json") b=$(jq -c "$f" "$T/r2.json")
+	if [ "$a" = "$b" ] && [ "$(jq -c '.bench.results' "$T/r1.json" | jq -c '[.[] | .ndr_pps, .pdr_pps]')" = \
+		"$(jq -c '.bench.results' "$T/r2.json" | jq -c '[.[] | .ndr_pps, .pdr_pps]')" ]; then
+		ok "reproducible: seed 11 twice: the same $(jq length <<<"$a") trial loads and verdicts, NDR and PDR $(jq -c '[.bench.results[0] | .ndr_pps, .pdr_pps]' "$T/r1.json")"
+	else
+		ko "reproducible: the searches differ: $a vs $b"
+	fi
+}
+repro
 
 if [ "${SL_BENCH_FULL:-0}" = 1 ]; then
 	for c in 50000 100000 200000; do
