@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """plot-bench.py - turn a Sluice benchmark JSON (--bench / bench ... --json FILE)
 into PNGs: NDR/PDR vs frame size with the line-rate curve, loss ratio vs
 offered load (every trial), latency percentiles vs load, and the latency
@@ -6,7 +6,8 @@ distribution as a percentile plot on a log axis (as HdrHistogram plots).
 
     scripts/plot-bench.py bench.json [OUTDIR]
 
-Needs python3-matplotlib (Debian).
+Needs python3-matplotlib (Debian; scripts/setup.sh installs it) and runs with
+Debian's /usr/bin/python3, which sees it.
 """
 import json
 import os
@@ -43,6 +44,7 @@ def main():
         ax.set_xlabel("frame size (bytes, with FCS)")
         ax.set_ylabel("Mpps (aggregate)")
         ax.set_title("%s: throughput vs frame size" % method)
+        print("throughput.png: %d size(s): %s" % (len(num), " ".join(str(x) for x in xs)))
         ax.legend()
         ax.grid(True, alpha=.3)
         written.append(save(fig, out, "throughput.png"))
@@ -62,6 +64,9 @@ def main():
     ax.set_xlabel("offered load (Mpps)")
     ax.set_ylabel("loss ratio (1e-9 = none)")
     ax.set_title("%s: every trial" % method)
+    nt = [t for t in b["trials"] if t["kind"] != "latency"]
+    print("loss-vs-load.png: %d search trial(s), %d invalid" %
+          (len(nt), sum(1 for t in nt if not t["valid"])))
     ax.legend(fontsize="small")
     ax.grid(True, alpha=.3)
     written.append(save(fig, out, "loss-vs-load.png"))
@@ -100,8 +105,8 @@ def main():
             ys.append(up / 1e3)
         ax.plot(xs, ys, label="stream %s (last trial)" % s["stream"])
     ax.set_xscale("log")
-    ax.set_xticks([1, 2, 10, 100, 1000, 10000, 100000])
-    ax.set_xticklabels(["0%", "50%", "90%", "99%", "99.9%", "99.99%", "99.999%"])
+    ax.set_xticks([2, 10, 100, 1000, 10000, 100000])
+    ax.set_xticklabels(["50%", "90%", "99%", "99.9%", "99.99%", "99.999%"])
     ax.set_xlabel("percentile")
     ax.set_ylabel("latency (us)")
     ax.set_title("latency distribution")

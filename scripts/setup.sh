@@ -13,7 +13,7 @@ build=${SLUICE_BUILD:-$top/build}
 pkgs=(
 	build-essential pkg-config meson ninja-build
 	dpdk dpdk-dev libdpdk-dev libnuma-dev libpcap-dev
-	python3 python3-scapy tshark jq bc tmux iproute2 ethtool procps nftables
+	python3 python3-scapy python3-matplotlib tshark jq bc tmux iproute2 ethtool procps nftables
 )
 
 missing=()

@@ -35,13 +35,13 @@ usage: testbed.sh COMMAND
                print the destination MAC for Sluice's --eth-peer PORT,MAC
                (--dut: PORT 0, the default, -> $F0's MAC, PORT 1 -> $F1's)
   exec CMD...  --dut: run CMD in ns $GNS, where Sluice's two ports are
-  impair drop-every N | drop-ratio P | rate N | netem ARGS... | clear
+  impair drop-every N | drop-ratio P | rate N [BURST] | netem ARGS... | clear
                --dut: impair the router, each direction on its own (nftables,
                forward hook; a new impairment resets the counters):
                drop-every N  drop every Nth packet: the 1st, the N+1st, ...
                drop-ratio P  drop at random with probability P (0..1, 1e-6 steps)
-               rate N        forward at most N packets/s, drop the excess
-                             (token bucket of max(5, N/10) packets)
+               rate N [BURST]  forward at most N packets/s, drop the excess
+                             (token bucket of BURST packets; default max(5, N/10))
                netem ARGS    tc netem ARGS on $F0 and $F1 (exit 3: not in this kernel)
                clear         no impairment
   dut-counters --dut: 'key value' lines: nftables' drops and forwarded packets
@@ -329,7 +329,7 @@ netem_clear() {
 }
 
 cmd_impair() {
-	[ $# -ge 1 ] || usage_err "impair: drop-every N | drop-ratio P | rate N | netem ARGS... | clear"
+	[ $# -ge 1 ] || usage_err "impair: drop-every N | drop-ratio P | rate N [BURST] | netem ARGS... | clear"
 	local what=$1 n burst
 	shift
 	case $what in
@@ -354,11 +354,17 @@ cmd_impair() {
 		fi
 		;;
 	rate)
-		[ $# -eq 1 ] && [[ $1 =~ ^[1-9][0-9]{0,8}$ ]] ||
-			usage_err "impair rate: N must be an integer from 1 to 999999999 (packets/s)"
+		[ $# -ge 1 ] && [ $# -le 2 ] && [[ $1 =~ ^[1-9][0-9]{0,8}$ ]] ||
+			usage_err "impair rate: N must be an integer from 1 to 999999999 (packets/s), then optionally BURST"
+		if [ $# -eq 2 ]; then
+			[[ $2 =~ ^[1-9][0-9]{0,8}$ ]] ||
+				usage_err "impair rate: BURST must be an integer from 1 to 999999999 (packets)"
+			burst=$2
+		else
+			burst=$(($1 / 10))
+			[ "$burst" -ge 5 ] || burst=5
+		fi
 		need_dut impair
-		burst=$(($1 / 10))
-		[ "$burst" -ge 5 ] || burst=5
 		nft_load "limit rate over $1/second burst $burst packets"
 		;;
 	netem)

@@ -25,6 +25,7 @@
 #include "worker.h"
 
 #define BENCH_MAX_SIZES 9
+#define BENCH_TRIAL_S 10.0     /* bench trial's duration when trial= is not given */
 #define BENCH_SHORTFALL 0.999  /* achieved below this share of the offered load: invalid */
 static const double lat_fracs[] = { 0, 0.1, 0.5, 0.9 };
 static const char *const lat_names[] = { "0%", "10%", "50%", "90%" };
@@ -34,6 +35,14 @@ struct bench_lat {
 	bool valid;
 	uint64_t min, p50, p90, p99, p99_9, max;
 	double mean;
+};
+
+/* One direction of a trial: what one sending port's stream did. */
+struct bench_dir {
+	uint16_t tx_port;
+	int rx_port;                /* -1: nowhere it could be counted */
+	uint64_t tx, rx, lost;
+	struct bench_lat lat;
 };
 
 struct bench_trial {
@@ -47,6 +56,8 @@ struct bench_trial {
 	uint64_t tx, rx, lost, dropped, backlog, rx_drops;
 	struct bench_lat lat;
 	double lo, hi;              /* the search's bounds after this trial (goal) */
+	unsigned int nb_dirs;       /* sending ports, in port order */
+	struct bench_dir dirs[SL_MAX_PORTS];
 };
 
 struct bench_result {
@@ -59,6 +70,7 @@ struct bench_result {
 	bool gen_limited, done;
 	struct bench_lat lat[NB_LAT];
 	double lat_load[NB_LAT];
+	unsigned int lat_trial[NB_LAT]; /* the latency trials (their directions) */
 };
 
 static struct {
@@ -98,18 +110,21 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 	memset(c, 0, sizeof(*c));
 	if (strcmp(method, "mlr") == 0)
 		m = SL_BENCH_MLR;
-	else if (strcmp(method, "rfc2544") == 0)
+	else if (strcmp(method, "rfc2544") == 0 || strcmp(method, "trial") == 0)
 		m = SL_BENCH_RFC2544;
 	else {
-		snprintf(err, len, "'%s' is not a method (mlr or rfc2544)", method);
+		snprintf(err, len, "'%s' is not a method (mlr, rfc2544 or trial)", method);
 		return -EINVAL;
 	}
 	sl_bench_params_default(&c->p, m);
 	c->min = (struct sl_rate){ SL_RATE_PCT, 0.1 };
 	c->max = (struct sl_rate){ SL_RATE_PCT, 100 };
 	c->lat_s = 5;
+	c->single = strcmp(method, "trial") == 0;
+	if (c->single)
+		c->trial_s = BENCH_TRIAL_S;
 	if (params == NULL)
-		return 0;
+		goto check;
 	if (strlen(params) >= sizeof(buf)) {
 		snprintf(err, len, "parameters too long");
 		return -EINVAL;
@@ -133,6 +148,19 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 				return -EINVAL;
 			}
 			*(tok[1] == 'i' ? &c->min : &c->max) = r;
+		} else if (strcmp(tok, "load") == 0 || strcmp(tok, "total") == 0) {
+			if (!c->single) {
+				snprintf(err, len, "%s: only for 'trial' (a search sets the loads)",
+					 tok);
+				return -EINVAL;
+			}
+			if (sl_rate_parse(v, &c->load) != 0 || c->load.unit == SL_RATE_NONE ||
+			    !(c->load.value > 0)) {
+				snprintf(err, len, "%s: '%s' is not a load (%s)", tok, v,
+					 SL_RATE_SYNTAX);
+				return -EINVAL;
+			}
+			c->load_total = tok[0] == 't';
 		} else if (strcmp(tok, "width") == 0) {
 			if (parse_dbl(v, -1e9, 1e9, &d) != 0 || !(d > 0 && d < 1)) {
 				snprintf(err, len, "width: '%s' is not a relative goal width above 0 "
@@ -215,9 +243,17 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 			}
 		} else {
 			snprintf(err, len, "unknown parameter '%s' (min, max, width, loss, exceed, "
-				 "initial, final, sum, trial, lat, sizes, tx)", tok);
+				 "initial, final, sum, trial, lat, sizes, tx; trial: load, total)",
+				 tok);
 			return -EINVAL;
 		}
+	}
+check:
+	if (c->single && c->load.unit == SL_RATE_NONE) {
+		snprintf(err, len, "trial: give the load: load=RATE (each sending port) or "
+			 "total=RATE (shared by them), and trial=SECONDS (default %g)",
+			 BENCH_TRIAL_S);
+		return -EINVAL;
 	}
 	/* The sum only matters in mlr; keep it consistent with the final duration. */
 	for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++)
@@ -232,14 +268,32 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 
 /* ---- the trial ---- */
 
-/* Where stream s is received (the first receiving port it is addressed to), or -1. */
+/*
+ * Where stream s is received: the first receiving port it is addressed to,
+ * else (a router in between: the DUT's MAC is the destination) the
+ * receiving port that saw most of it; -1 if none did.
+ */
 static int
 rx_of(const struct sl_app *app, uint16_t s)
 {
+	uint64_t most = 0;
+	int best = -1;
+
 	for (uint16_t r = 0; r < app->ports.n; r++)
 		if (app->rx[r] != NULL && app->addressed[s][r])
 			return r;
-	return -1;
+	for (uint16_t r = 0; r < app->ports.n; r++) {
+		struct sl_rx_stream_stats st;
+
+		if (app->rx[r] == NULL)
+			continue;
+		sl_rx_stream_stats(app->rx[r], s, &st);
+		if (st.rx > most) {
+			most = st.rx;
+			best = r;
+		}
+	}
+	return best;
 }
 
 static void
@@ -311,6 +365,7 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 	for (uint16_t s = 0; s < app->ports.n; s++) {
 		struct sl_stream_result res;
 		struct sl_port_totals pt;
+		struct bench_dir *d;
 		int r;
 
 		if (!tx[s])
@@ -318,6 +373,12 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 		nb_tx++;
 		r = rx_of(app, s);
 		sl_report_stream(app, s, r, &res);
+		d = &t->dirs[t->nb_dirs++];
+		d->tx_port = s;
+		d->rx_port = r;
+		d->tx = res.tx;
+		d->rx = res.unique;
+		d->lost = res.lost > 0 ? (uint64_t)res.lost : 0;
 		sl_report_port_totals(app, s, &pt);
 		t->tx += res.tx;
 		t->rx += res.unique;
@@ -338,6 +399,9 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 				lat_any = true;
 				t->lat.min = RTE_MIN(t->lat.min, res.st.lat_min);
 				t->lat.max = RTE_MAX(t->lat.max, res.st.lat_max);
+				lat_from_hist(h1, &d->lat);
+				d->lat.min = res.st.lat_min;
+				d->lat.max = res.st.lat_max;
 			}
 		}
 	}
@@ -377,6 +441,32 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 
 /* ---- the benchmark ---- */
 
+static const char *
+method_name(const struct sl_bench_conf *c)
+{
+	return c->single ? "trial" : sl_bench_method_name(c->p.method);
+}
+
+/* bench trial's load on each sending port: load=, or total= shared by nb_tx. */
+static struct sl_rate
+trial_rate(const struct sl_bench_conf *c, unsigned int nb_tx)
+{
+	struct sl_rate r = c->load;
+
+	if (c->load_total && r.unit != SL_RATE_PCT)
+		r.value /= nb_tx;
+	return r;
+}
+
+static bool
+rxmap_names(const struct sl_opts *o, uint16_t r)
+{
+	for (uint16_t i = 0; i < o->nb_rxmap; i++)
+		if (o->rxmap[i].port == r)
+			return true;
+	return false;
+}
+
 static struct bench_trial *
 trial_slot(void)
 {
@@ -409,13 +499,64 @@ rate_pps(const struct sl_rate *r, double line_bps, double l1, double l2)
 	}
 }
 
+/* With several sending ports, each direction's loss (and latency) too. */
+static void
+print_dirs(const struct bench_trial *t)
+{
+	if (t->nb_dirs < 2)
+		return;
+	for (unsigned int k = 0; k < t->nb_dirs; k++) {
+		const struct bench_dir *d = &t->dirs[k];
+
+		printf("%s%u->", k == 0 ? " [" : ", ", d->tx_port);
+		if (d->rx_port >= 0)
+			printf("%d", d->rx_port);
+		else
+			printf("?");
+		printf(" loss %.4g%%", d->tx != 0 ? 100.0 * (double)d->lost / (double)d->tx : 0);
+		if (d->lat.valid)
+			printf(" p99 %.1f us", d->lat.p99 / 1e3);
+	}
+	printf("]");
+}
+
+/* bench trial's report: each trial's measurer outputs (RFC 9971 section 5). */
+static void
+print_trials(void)
+{
+	printf("\nbench trial%s: %u trial(s) (rates aggregate over the sending ports)\n",
+	       B.interrupted ? " (interrupted: partial)" : "", B.nb_trials);
+	printf("%-6s %10s %10s %10s %10s %9s %8s %8s %9s %9s %9s\n", "size", "offered", "tx",
+	       "rx", "forwarded", "loss", "eff", "rxdrops", "lat p50", "p99", "max");
+	printf("%-6s %10s %10s %10s %10s %9s %8s %8s %9s %9s %9s\n", "", "Mpps", "Mpps", "Mpps",
+	       "Mpps", "%", "s", "", "us", "us", "us");
+	for (unsigned int k = 0; k < B.nb_trials; k++) {
+		const struct bench_trial *t = &B.trials[k];
+
+		printf("%-6s %10.4f %10.4f %10.4f %10.4f %9.4g %8.3f %8" PRIu64, B.res[t->size].name,
+		       t->offered_pps / 1e6, t->tx_pps / 1e6, t->rx_pps / 1e6, t->fwd_pps / 1e6,
+		       100 * t->loss_ratio, t->eff_s, t->rx_drops);
+		if (t->lat.valid)
+			printf(" %9.1f %9.1f %9.1f", t->lat.p50 / 1e3, t->lat.p99 / 1e3,
+			       t->lat.max / 1e3);
+		else
+			printf(" %9s %9s %9s", "-", "-", "-");
+		printf("%s\n", t->valid ? "" : "  INVALID (generator shortfall)");
+	}
+}
+
 static void
 print_table(void)
 {
 	const struct sl_bench_params *p = &B.c.p;
+	bool unconverged = false;
 
+	if (B.c.single) {
+		print_trials();
+		return;
+	}
 	printf("\nbench %s%s: results (per size; aggregate over %u sending port(s))\n",
-	       sl_bench_method_name(p->method), B.interrupted ? " (interrupted: partial)" : "",
+	       method_name(&B.c), B.interrupted ? " (interrupted: partial)" : "",
 	       B.res[0].nb_tx);
 	printf("%-6s", "size");
 	for (unsigned int g = 0; g < p->nb_goals; g++)
@@ -441,8 +582,35 @@ print_table(void)
 			else
 				printf(" -");
 		printf("%s\n", r->gen_limited ? "  (generator-limited)" : "");
+		/* Each direction's latency at the same loads, under the aggregate. */
+		for (unsigned int d = 0; r->nb_tx > 1 && d < r->nb_tx; d++) {
+			const struct bench_dir *x = NULL;
+
+			for (unsigned int k = 0; k < NB_LAT; k++)
+				if (r->lat[k].valid) {
+					x = &B.trials[r->lat_trial[k]].dirs[d];
+					break;
+				}
+			if (x == NULL)
+				break;
+			printf("  %u->%d%*s", x->tx_port, x->rx_port,
+			       (int)(p->nb_goals * 29 + 2) - 6, "");
+			for (unsigned int k = 0; k < NB_LAT; k++) {
+				const struct bench_lat *l = &B.trials[r->lat_trial[k]].dirs[d].lat;
+
+				if (r->lat[k].valid && l->valid)
+					printf(" %.1f/%.1f", l->p50 / 1e3, l->p99 / 1e3);
+				else
+					printf(" -");
+			}
+			printf("\n");
+		}
 	}
-	printf("(? : the search ended before the goal width; see show bench)\n");
+	for (unsigned int i = 0; i < B.nb_sizes; i++)
+		for (unsigned int g = 0; g < p->nb_goals; g++)
+			unconverged |= (B.res[i].done || B.interrupted) && !B.res[i].goal_ok[g];
+	if (unconverged)
+		printf("(? : the search ended before the goal width; see show bench)\n");
 }
 
 static void
@@ -452,6 +620,38 @@ record(struct bench_trial *t, unsigned int size, const char *kind, unsigned int 
 	t->kind = kind;
 	t->goal = goal;
 	B.nb_trials++;
+}
+
+/* bench trial: size i's one trial, at the load asked on every sending port. */
+static int
+one_trial(struct sl_app *app, const struct sl_bench_conf *conf, const bool *tx,
+	  unsigned int nb_tx, unsigned int i, unsigned int nb)
+{
+	struct bench_result *r = &B.res[i];
+	struct sl_rate rr = trial_rate(conf, nb_tx);
+	struct bench_trial *t = trial_slot();
+	double load = 1e18;
+	int ret;
+
+	if (t == NULL)
+		return -ENOMEM;
+	for (uint16_t p = 0; p < app->ports.n; p++)
+		if (tx[p])
+			load = fmin(load, rate_pps(&rr, app->ports.p[p].info.speed_mbps * 1e6,
+						   r->mean_l1, r->mean_l1 - 160));
+	printf("bench trial: size %s (%u/%u): %.6g pps x %u port(s) for %g s ...", r->name, i + 1,
+	       nb, load, nb_tx, conf->trial_s);
+	fflush(stdout);
+	ret = trial(app, tx, load, conf->trial_s, t);
+	if (ret != 0)
+		return ret;
+	record(t, i, "trial", 0);
+	printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx, t->rx);
+	print_dirs(t);
+	printf("%s\n", t->valid ? "" : " INVALID: the generator did not offer the load "
+		"(not the DUT's loss)");
+	snprintf(B.status, sizeof(B.status), "size %s (%u/%u), one trial", r->name, i + 1, nb);
+	return 0;
 }
 
 int
@@ -489,9 +689,13 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 
 		if (!tx[s])
 			continue;
+		/* Addressed to a receiving port, or (a router in between) the
+		 * user named the receiving ports: --rx or --rxmap. */
 		for (uint16_t r = 0; r < app->ports.n; r++)
-			if (app->addressed[s][r] &&
-			    (o->rx_mode != SL_RX_LIST || o->rx_port[r]))
+			if ((app->addressed[s][r] &&
+			     (o->rx_mode != SL_RX_LIST || o->rx_port[r])) ||
+			    (o->rx_mode == SL_RX_LIST && o->rx_port[r]) || o->rx_mode == SL_RX_ALL ||
+			    rxmap_names(o, r))
 				rcv = true;
 		if (!rcv) {
 			sl_err("bench: port %u sends to no receiving port: a search needs what comes "
@@ -538,14 +742,20 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		mx = 1e18;
 		for (uint16_t s = 0; s < app->ports.n; s++) {
 			double lb = app->ports.p[s].info.speed_mbps * 1e6;
-			struct sl_rate pace, rr = conf->max;
+			struct sl_rate pace, rr = conf->single ? trial_rate(conf, nb_tx) : conf->max;
 
 			if (!tx[s])
 				continue;
 			o->sc = sc;
+			if (sl_session_stream_check(app, s, NULL, err, sizeof(err)) != 0) {
+				o->sc = sc_save;
+				sl_err("bench: sizes: %s: %s", names[i], err);
+				return SL_EXIT_USAGE;
+			}
 			if (sl_session_rate_check(app, s, &rr, &pace, err, sizeof(err)) != 0) {
 				o->sc = sc_save;
-				sl_err("bench: max: %s", err);
+				sl_err("bench: %s: %s", conf->single ? conf->load_total ? "total" : "load" :
+				       "max", err);
 				return SL_EXIT_USAGE;
 			}
 			o->sc = sc_save;
@@ -556,7 +766,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		r->line_pps = line;
 		p.min_load = mn;
 		p.max_load = mx;
-		if (sl_bench_params_check(&p, err, sizeof(err)) != 0) {
+		if (!conf->single && sl_bench_params_check(&p, err, sizeof(err)) != 0) {
 			sl_err("bench: %s (size %s)", err, names[i]);
 			return SL_EXIT_USAGE;
 		}
@@ -594,6 +804,18 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			p.max_load = p.max_load == 0 ? rate_pps(&conf->max, lb, r->mean_l1, l2) :
 					fmin(p.max_load, rate_pps(&conf->max, lb, r->mean_l1, l2));
 		}
+		if (conf->single) {
+			ret = one_trial(app, conf, tx, nb_tx, i, nb);
+			free(s);
+			if (ret != 0) {
+				o->sc = sc_save;
+				B.running = false;
+				sl_err("bench: the trial could not start");
+				return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
+			}
+			r->done = !sl_quitting();
+			continue;
+		}
 		for (unsigned int g = 0; g < p.nb_goals; g++)
 			est += (unsigned int)ceil(log2(1 / p.goals[g].width)) + 3;
 		sl_search_init(s, &p);
@@ -607,7 +829,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 				break;
 			}
 			printf("bench %s: size %s (%u/%u) trial %u of ~%u: %s, %.6g pps x %u port(s) "
-			       "for %g s ...", sl_bench_method_name(p.method), r->name, i + 1, nb,
+			       "for %g s ...", method_name(conf), r->name, i + 1, nb,
 			       s->trials + 1, RTE_MAX(est, s->trials + 1), p.goals[q.goal].name,
 			       q.load, nb_tx, q.duration_s);
 			fflush(stdout);
@@ -622,8 +844,10 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			t->lo = lo;
 			t->hi = hi;
 			record(t, i, q.final ? "final" : "search", q.goal);
-			printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")%s; %s bounds [%.6g, %.6g]\n",
-			       100 * t->loss_ratio, t->tx, t->rx,
+			printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx,
+			       t->rx);
+			print_dirs(t);
+			printf("%s; %s bounds [%.6g, %.6g]\n",
 			       t->valid ? "" : " INVALID: the generator did not offer the load "
 					       "(not the DUT's loss)", p.goals[q.goal].name, lo, hi);
 			snprintf(B.status, sizeof(B.status), "size %s (%u/%u), trial %u of ~%u, %s "
@@ -656,11 +880,14 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			fflush(stdout);
 			if (trial(app, tx, l, conf->lat_s, t) != 0)
 				break;
+			r->lat_trial[k] = B.nb_trials;
 			record(t, i, "latency", p.nb_goals - 1);
 			r->lat[k] = t->lat;
 			r->lat_load[k] = l;
-			printf(" p50 %.1f us p99 %.1f us, loss %.4g%%\n", t->lat.p50 / 1e3,
+			printf(" p50 %.1f us p99 %.1f us, loss %.4g%%", t->lat.p50 / 1e3,
 			       t->lat.p99 / 1e3, 100 * t->loss_ratio);
+			print_dirs(t);
+			printf("\n");
 		}
 		r->done = !sl_quitting();
 		free(s);
@@ -677,13 +904,11 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 void
 sl_bench_show(void)
 {
-	const struct sl_bench_params *p = &B.c.p;
-
 	if (!B.ran) {
 		printf("no benchmark has run (bench mlr|rfc2544 [<params>])\n");
 		return;
 	}
-	printf("bench %s: %s, %u trial(s)%s\n", sl_bench_method_name(p->method),
+	printf("bench %s: %s, %u trial(s)%s\n", method_name(&B.c),
 	       B.running ? "running" : B.interrupted ? "interrupted" : "done", B.nb_trials,
 	       B.running ? "" : "");
 	if (B.status[0] != '\0')
@@ -706,6 +931,28 @@ json_lat(struct sl_json *j, const char *key, const struct bench_lat *l)
 	sl_json_obj_close(j);
 }
 
+/* "directions": what each sending port's stream did in trial t. */
+static void
+json_dirs(struct sl_json *j, const struct bench_trial *t)
+{
+	sl_json_arr_open(j, "directions");
+	for (unsigned int k = 0; k < t->nb_dirs; k++) {
+		const struct bench_dir *d = &t->dirs[k];
+
+		sl_json_obj_open(j, NULL);
+		sl_json_u64(j, "tx_port", d->tx_port);
+		sl_json_i64(j, "rx_port", d->rx_port); /* -1: counted nowhere */
+		sl_json_u64(j, "tx_packets", d->tx);
+		sl_json_u64(j, "rx_packets", d->rx);
+		sl_json_u64(j, "lost", d->lost);
+		sl_json_dbl(j, "loss_ratio", d->tx != 0 ? (double)d->lost / (double)d->tx : 0);
+		if (d->lat.valid)
+			json_lat(j, "latency_ns", &d->lat);
+		sl_json_obj_close(j);
+	}
+	sl_json_arr_close(j);
+}
+
 void
 sl_bench_json(struct sl_json *j)
 {
@@ -714,7 +961,7 @@ sl_bench_json(struct sl_json *j)
 	if (!B.ran)
 		return;
 	sl_json_obj_open(j, "bench");
-	sl_json_str(j, "method", sl_bench_method_name(p->method));
+	sl_json_str(j, "method", method_name(&B.c));
 	sl_json_bool(j, "interrupted", B.interrupted);
 	sl_json_obj_open(j, "params");
 	sl_json_dbl(j, "width", p->goals[0].width);
@@ -762,6 +1009,7 @@ sl_bench_json(struct sl_json *j)
 			sl_json_dbl(j, "lower_pps", t->lo);
 			sl_json_dbl(j, "upper_pps", t->hi);
 		}
+		json_dirs(j, t);
 		sl_json_obj_close(j);
 	}
 	sl_json_arr_close(j);
@@ -780,6 +1028,13 @@ sl_bench_json(struct sl_json *j)
 		sl_json_dbl(j, "mean_l1_bits", r->mean_l1);
 		sl_json_dbl(j, "line_pps", r->line_pps);
 		sl_json_bool(j, "generator_limited", r->gen_limited);
+		if (B.c.single) {
+			/* One trial per size, in size order: its n. */
+			if (i < B.nb_trials)
+				sl_json_u64(j, "trial", i);
+			sl_json_obj_close(j);
+			continue;
+		}
 		for (unsigned int g = 0; g < p->nb_goals; g++) {
 			const char *nm = p->method == SL_BENCH_RFC2544 ? "ndr" :
 					 g == 0 ? "ndr" : g == 1 ? "pdr" : NULL;
@@ -807,6 +1062,7 @@ sl_bench_json(struct sl_json *j)
 				sl_json_obj_open(j, lat_names[l]);
 				sl_json_dbl(j, "load_pps", r->lat_load[l] * r->nb_tx);
 				json_lat(j, "latency_ns", &r->lat[l]);
+				json_dirs(j, &B.trials[r->lat_trial[l]]);
 				sl_json_obj_close(j);
 			}
 		sl_json_obj_close(j);

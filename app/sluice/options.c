@@ -120,7 +120,9 @@ sl_usage(void)
 	       "                        NDR/PDR) or rfc2544; keys min, max (loads per port),\n"
 	       "                        width, loss=R[:R...], exceed, initial, final, sum,\n"
 	       "                        trial, lat (seconds), sizes=64:1518:imix|rfc2544,\n"
-	       "                        tx=P[:P] (docs/benchmarking.md)\n"
+	       "                        tx=P[:P]; M trial: one trial per size at load=RATE\n"
+	       "                        per port or total=RATE, for trial=S (default 10)\n"
+	       "                        (docs/benchmarking.md)\n"
 	       "  --rx-clock auto|tsc   latency's RX time: auto, the port's own RX timestamps\n"
 	       "                        where it has them (the sim; NICs with the offload),\n"
 	       "                        else the TSC per burst; tsc: always the TSC\n"
@@ -444,6 +446,14 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 	if (o->sc.ipv6 && o->tx_ip4_given) {
 		usage_error("--tx-ip", "IPv4 addresses, but the frames are IPv6 (--ipv6): give "
 			    "--tx-ip6 SRC,DST");
+		return SL_OPTS_ERROR;
+	}
+	/* --bench is a run of its own: it would be ignored by the prompt. */
+	if (o->bench != NULL && (o->interactive || o->auto_start || o->cmdline_file != NULL)) {
+		usage_error("--bench", "runs a benchmark and exits, without the prompt: drop %s, "
+			    "or type 'bench METHOD[,K=V...]' at the prompt or in the file",
+			    o->cmdline_file != NULL ? "--cmdline-file" :
+			    o->interactive ? "-i" : "-a");
 		return SL_OPTS_ERROR;
 	}
 	/* Options set every port alike; the prompt can then set one port. */

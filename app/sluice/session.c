@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <numa.h>
@@ -192,20 +193,42 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 	return sl_rate_resolve(r, app->ports.p[pid].info.speed_mbps * 1e6, l1, l2, pace, err, len);
 }
 
+int
+sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream *s, char *err,
+			size_t len)
+{
+	const struct sl_port *p = &app->ports.p[pid];
+	struct sl_stream *scratch = NULL;
+	struct sl_stream_conf c;
+	char why[200];
+	int ret;
+
+	if (s == NULL) {
+		scratch = malloc(sizeof(*scratch));
+		if (scratch == NULL) {
+			snprintf(err, len, "out of memory");
+			return -ENOMEM;
+		}
+		s = scratch;
+	}
+	sl_session_stream_conf(app, pid, &c);
+	ret = sl_stream_build(s, &c, p->info.max_frame, why, sizeof(why));
+	if (ret != 0)
+		snprintf(err, len, "%s: port %u (%s): %s", strncmp(why, "field", 5) == 0 ? "--field" :
+			 strstr(why, "VLAN") ? "--vlan" : strstr(why, "flows") ? "--flows" : "--size",
+			 pid, p->info.name, why);
+	free(scratch);
+	return ret;
+}
+
 static int
 streams_build(struct sl_app *app)
 {
-	char err[256];
+	char err[320];
 
 	for (uint16_t i = 0; i < app->ports.n; i++) {
-		struct sl_port *p = &app->ports.p[i];
-		struct sl_stream_conf c;
-
-		sl_session_stream_conf(app, i, &c);
-		if (sl_stream_build(&p->stream, &c, p->info.max_frame, err, sizeof(err)) != 0) {
-			sl_err("%s: port %u (%s): %s", strncmp(err, "field", 5) == 0 ? "--field" :
-			       strstr(err, "VLAN") ? "--vlan" :
-			       strstr(err, "flows") ? "--flows" : "--size", i, p->info.name, err);
+		if (sl_session_stream_check(app, i, &app->ports.p[i].stream, err, sizeof(err)) != 0) {
+			sl_err("%s", err);
 			return -EINVAL;
 		}
 	}

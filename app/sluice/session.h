@@ -73,5 +73,12 @@ void sl_session_address(struct sl_app *app);
 /* Check a rate for port pid as a start would (same check, same message). */
 int sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_rate *r,
 			  struct sl_rate *pace, char *err, size_t len);
+/*
+ * Build port pid's stream from the options in force into @p s (NULL: a
+ * scratch one, to check only). On failure, -EINVAL and @p err names the
+ * option at fault ("--size: port 0 (sim0): ...").
+ */
+int sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream *s,
+			    char *err, size_t len);
 
 #endif /* SL_SESSION_H */

@@ -19,10 +19,10 @@ pfx() {
 	eal=(--no-huge -m 1024 --no-pci --lcores 0,1 --log-level '*:error' --file-prefix "$prefix")
 }
 
-bad() { # WHAT WANT-IN-MESSAGE SIM BENCH
+bad() { # WHAT WANT-IN-MESSAGE SIM BENCH [OPTION...]
 	local out
 	pfx
-	out=$(timeout 60 "$bin" "${eal[@]}" -- --sim "$3" --bench "$4" 2>&1) && rc=0 || rc=$?
+	out=$(timeout 60 "$bin" "${eal[@]}" -- --sim "$3" --bench "$4" "${@:5}" 2>&1 </dev/null) && rc=0 || rc=$?
 	if [ "$rc" = 2 ] && grep -q -- "$2" <<<"$out" && ! grep -q 'trial 1 of' <<<"$out"; then
 		ok "$1: exit 2, '$(grep -m1 -- "$2" <<<"$out")'"
 	else
@@ -33,8 +33,62 @@ bad "width 0" "width: '0'" "10G,dut=0,capacity=1Mpps" "mlr,width=0"
 bad "min above max" "min: the minimum load is above max" "10G,dut=0,capacity=1Mpps" "mlr,min=2Mpps,max=1Mpps"
 bad "goal loss ratio above 1" "loss: goal loss ratio '1.5'" "10G,dut=0" "mlr,loss=0:1.5"
 bad "a size the port cannot send" "sizes: 20000" "10G,dut=0" "rfc2544,sizes=64:20000"
+# A size the port cannot send, after one it can: refused before the first trial.
+bad "a size above the MTU after a good one" "sizes: 9000: .*frame size 9000 is out of range" \
+	"10G,dut=0" "rfc2544,sizes=64:9000,trial=0.1,final=0.1"
+bad "--bench with the prompt" "drop -i, or type 'bench" "10G,dut=0" "mlr" -i
+bad "--bench with a command file" "drop --cmdline-file" "10G,dut=0" "mlr" --cmdline-file /dev/null
 bad "no receiver" "sends to no receiving port" "10G" "mlr"
 bad "unknown method" "not a method" "10G,dut=0" "ndr"
+bad "a trial without a load" "trial: give the load" "10G,dut=0" "trial"
+bad "a load for a search" "load: only for 'trial'" "10G,dut=0" "mlr,load=1Mpps"
+bad "a trial above the line" "load: .*line" "10G,dut=0" "trial,load=20Mpps"
+
+# bench trial (the measurer alone): C = 100 kpps, queue 512; 50 kpps passes
+# whole, 200 kpps for 0.5 s loses what exceeds C x T + Q.
+trial1() { # LOAD WANT-LO WANT-HI
+	local lr
+	pfx
+	timeout 60 "$bin" "${eal[@]}" -- --sim "10G,dut=0,capacity=100kpps,queue=512,seed=3" --drain 0.05 \
+		--bench "trial,load=$1,trial=0.5,sizes=64" --json "$T/t.json" >"$T/t.out" 2>&1 && rc=0 || rc=$?
+	if [ "$rc" != 0 ] || ! jq -e '.bench.method == "trial" and (.bench.trials | length) == 1 and
+		(.bench.trials[0] | has("offered_pps") and has("tx_pps") and has("rx_pps") and
+		 has("forwarding_pps") and has("effective_s") and has("rx_port_drops") and has("latency_ns"))' \
+		"$T/t.json" >/dev/null; then
+		ko "trial $1: exit $rc, or not one trial with the measurer's fields: $(tail -3 "$T/t.out")"
+		return
+	fi
+	if ! jq -e '.bench.trials[0].valid' "$T/t.json" >/dev/null; then
+		echo "SKIP - trial $1: invalid (the generator fell short: CPU): $(jq -c '.bench.trials[0] | [.offered_pps, .tx_pps]' "$T/t.json")"
+		return
+	fi
+	lr=$(jq '.bench.trials[0].loss_ratio' "$T/t.json")
+	awk -v x="$lr" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }' &&
+		ok "trial $1: loss ratio $lr in [$2, $3]; the table: $(grep -A3 '^bench trial: 1' "$T/t.out" | tail -1 | tr -s ' ')" ||
+		ko "trial $1: loss ratio $lr outside [$2, $3]: $(tail -4 "$T/t.out")"
+}
+trial1 50kpps 0 0
+trial1 200kpps 0.48 0.51
+
+# plot WHAT: scripts/plot-bench.py on $T/b.json writes its four PNGs and plots
+# every search trial of the JSON.
+plot() {
+	local out n want f bad=
+	if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+		echo "SKIP - $1: plot-bench.py: python3-matplotlib is not installed (scripts/setup.sh installs it)"
+		return
+	fi
+	rm -rf "$T/png"
+	out=$("$top/scripts/plot-bench.py" "$T/b.json" "$T/png" 2>&1) || { ko "$1: plot-bench.py: $out"; return; }
+	for f in throughput loss-vs-load latency-vs-load latency-distribution; do
+		[ "$(head -c 8 "$T/png/$f.png" 2>/dev/null | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || bad="$bad $f.png"
+	done
+	n=$(sed -n 's/^loss-vs-load.png: \([0-9]*\) search trial.*/\1/p' <<<"$out")
+	want=$(jq '[.bench.trials[] | select(.kind != "latency")] | length' "$T/b.json")
+	[ -z "$bad" ] && [ "$n" = "$want" ] &&
+		ok "$1: plot-bench.py wrote 4 PNGs; loss-vs-load plots $n of $want search trials" ||
+		ko "$1: plot-bench.py: not a PNG:${bad:- none}; plotted '$n' of $want trials: $out"
+}
 
 search() { # C SIZE Q T WIDTH
 	local c=$1 size=$2 q=$3 t=$4 w=$5 ndr pdr n lo hi
@@ -56,9 +110,85 @@ search() { # C SIZE Q T WIDTH
 	else
 		ko "C $c size $size: NDR $ndr outside [$lo, $hi] (PDR $pdr, $n trials; the trials: $(jq -c '[.bench.trials[] | [(.load_pps|floor), .valid, .loss_ratio]]' "$T/b.json" | head -c 600))"
 	fi
+	plot "C $c size $size"
 	jq -e '.bench.trials[0] | has("offered_pps") and has("tx_pps") and has("rx_pps") and has("loss_ratio") and has("forwarding_pps") and has("effective_s") and has("rx_port_drops") and has("valid")' "$T/b.json" >/dev/null &&
 		ok "C $c size $size: every trial has its fields" || ko "C $c size $size: trial fields"
 }
+
+# Bidirectional, the directions unequal: 0->1 forwards 100 kpps, 1->0 only
+# 50 kpps. The search (the same load on both ports) ends at the weaker one,
+# and each trial's directions say which direction lost.
+bidir() {
+	local q=1024 t=0.5 w=0.02 ndr lo hi bad
+	rm -f "$T/b.json"
+	pfx
+	timeout 600 "$bin" "${eal[@]}" -- --sim "10G,dut=1,capacity=100kpps,queue=$q,seed=7" \
+		--sim "10G,dut=0,capacity=50kpps,queue=$q,seed=7" --drain 0.05 \
+		--bench "mlr,min=10kpps,max=200kpps,width=$w,trial=$t,exceed=0,lat=0.2,sizes=64" \
+		--json "$T/b.json" >"$T/b.out" 2>&1 && rc=0 || rc=$?
+	if [ "$rc" != 0 ] || [ ! -s "$T/b.json" ]; then
+		ko "bidirectional: exit $rc: $(tail -3 "$T/b.out")"
+		return
+	fi
+	ndr=$(jq '.bench.results[0].ndr_pps / 2' "$T/b.json")
+	lo=$(awk -v w=$w 'BEGIN { print 50000 * (1 - 2 * w) }')
+	hi=$(awk -v w=$w -v q=$q -v t=$t 'BEGIN { print 50000 * (1 + w) + q / t }')
+	awk -v x="$ndr" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(x >= lo && x <= hi) }' &&
+		ok "bidirectional: NDR $ndr pps per port in [$lo, $hi]: the weaker direction (50 kpps)" ||
+		ko "bidirectional: NDR $ndr per port outside [$lo, $hi]"
+	# Every trial: two directions (0->1, 1->0) whose counts add up to the trial's.
+	bad=$(jq -c '[.bench.trials[] | select((.directions | length) != 2
+		or .directions[0].tx_port != 0 or .directions[0].rx_port != 1
+		or .directions[1].tx_port != 1 or .directions[1].rx_port != 0
+		or ([.directions[].tx_packets] | add) != .tx_packets
+		or ([.directions[].rx_packets] | add) != .rx_packets
+		or ([.directions[].lost] | add) != .lost) | .n]' "$T/b.json")
+	[ "$bad" = "[]" ] && ok "bidirectional: every trial's two directions add up to its tx, rx and lost" ||
+		ko "bidirectional: trials whose directions do not add up: $bad"
+	# Between the capacities, the 50 kpps direction loses, the other (nearly) not.
+	bad=$(jq -c '[.bench.trials[] | select(.valid and .load_pps > 60000 and .load_pps < 90000)
+		| select(.directions[1].loss_ratio < 0.05 or .directions[1].loss_ratio < 10 * .directions[0].loss_ratio)
+		| [.n, .load_pps, .directions[0].loss_ratio, .directions[1].loss_ratio]]' "$T/b.json")
+	n=$(jq '[.bench.trials[] | select(.valid and .load_pps > 60000 and .load_pps < 90000)] | length' "$T/b.json")
+	if [ "$n" = 0 ]; then
+		echo "SKIP - bidirectional: no valid trial between the capacities to tell the directions apart"
+	elif [ "$bad" = "[]" ]; then
+		ok "bidirectional: $n trial(s) between 60 and 90 kpps per port: 1->0 lost over 5 %, 10x 0->1's ratio"
+	else
+		ko "bidirectional: trials [n, load, loss 0->1, loss 1->0] where 1->0 did not lose most: $bad"
+	fi
+	grep -q '^  1->0 ' "$T/b.out" && ok "bidirectional: the table has a latency line per direction" ||
+		ko "bidirectional: no per-direction lines in the table: $(tail -5 "$T/b.out")"
+}
+bidir
+
+# The same sim DUT and seed give the same search: the same trial loads and
+# verdicts, the same NDR and PDR. (The model's random draws are seeded; its
+# capacity runs on wire time, so a trial's loss count can differ by the few
+# frames a late worker shifts, never its verdict away from the boundary.)
+repro() {
+	local k f a b
+	for k in 1 2; do
+		pfx
+		timeout 300 "$bin" "${eal[@]}" -- --sim "10G,dut=0,capacity=100kpps,queue=4096,loss=0.001,seed=11" \
+			--drain 0.05 --bench "mlr,min=10kpps,max=200kpps,width=0.02,trial=0.5,lat=0.1,sizes=64" \
+			--json "$T/r$k.json" >"$T/r$k.out" 2>&1 && rc=0 || rc=$?
+		[ "$rc" = 0 ] || { ko "reproducible: run $k exit $rc: $(tail -2 "$T/r$k.out")"; return; }
+	done
+	f='[.bench.trials[] | select(.kind != "latency") | [.load_pps, (.loss_ratio > 0)]]'
+	if jq -e '[.bench.trials[] | select(.valid | not)] | length > 0' "$T/r1.json" "$T/r2.json" | grep -q true; then
+		echo "SKIP - reproducible: a trial was invalid (the generator fell short: CPU), so the searches cannot be compared"
+		return
+	fi
+	a=$(jq -c "$f" "$T/r1.json") b=$(jq -c "$f" "$T/r2.json")
+	if [ "$a" = "$b" ] && [ "$(jq -c '.bench.results' "$T/r1.json" | jq -c '[.[] | .ndr_pps, .pdr_pps]')" = \
+		"$(jq -c '.bench.results' "$T/r2.json" | jq -c '[.[] | .ndr_pps, .pdr_pps]')" ]; then
+		ok "reproducible: seed 11 twice: the same $(jq length <<<"$a") trial loads and verdicts, NDR and PDR $(jq -c '[.bench.results[0] | .ndr_pps, .pdr_pps]' "$T/r1.json")"
+	else
+		ko "reproducible: the searches differ: $a vs $b"
+	fi
+}
+repro
 
 if [ "${SL_BENCH_FULL:-0}" = 1 ]; then
 	for c in 50000 100000 200000; do

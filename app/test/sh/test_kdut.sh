@@ -241,6 +241,60 @@ else
 	sk "af_xdp cases: DPDK has no net_af_xdp PMD here"
 fi
 
+# bench NAME MAX: an MLRsearch from port 0 to port 1 through the router as
+# it is impaired now (af_packet, 64 B, 1 s trials, width $BW). Leaves
+# $T/NAME.{json,log}; returns 1 (with a FAIL line) if it did not run.
+BW=0.02
+bench() {
+	local name=$1 max=$2 rc=0
+	runs=$((runs + 1))
+	timeout 300 "$tb" exec "$bin" --no-huge -m 512 --no-pci -l 0-1 \
+		--file-prefix "kd-$$-$runs" --log-level '*:error' \
+		--vdev "net_af_packet0,iface=$P-g0" --vdev "net_af_packet1,iface=$P-g1" -- \
+		--eth-peer "0,$mac0" --eth-peer "1,$mac1" --map 1:0.0 --rx 1 --tx-ip "$ip01" \
+		--drain 0.2 --json "$T/$name.json" \
+		--bench "mlr,min=2kpps,max=$max,width=$BW,trial=1,exceed=0,lat=0.2,sizes=64,tx=0" \
+		>"$T/$name.log" 2>&1 || rc=$?
+	if [ "$rc" != 0 ] || [ ! -s "$T/$name.json" ]; then
+		ko "$name: sluice --bench exited $rc: $(tail -3 "$T/$name.log" | tr '\n' ' ')"
+		return 1
+	fi
+}
+
+# The NDR a search finds must be a load that a zero-loss, valid trial had.
+supported() { # NAME
+	jq -e '.bench.results[0].ndr_pps as $n | $n > 0 and ([.bench.trials[] |
+		select(.kind != "latency" and .valid and .loss_ratio == 0 and
+			((.load_pps - $n) | fabs) <= 1e-6 * $n)] | length) > 0' "$T/$1.json" >/dev/null
+}
+
+# (e) A search against a capacity: nftables forwards N/s with a bucket of B
+# packets. A trial of T s above N passes N*T + B, so the router's own NDR
+# is N + B/T; a small bucket makes it N to within the width.
+if [ -z "${KDUT_NO_BENCH:-}" ]; then
+	N=10000 B=200
+	impair rate $N $B
+	if bench bench-rate10k-afp 20kpps; then
+		ndr=$(jq '.bench.results[0].ndr_pps' "$T/bench-rate10k-afp.json")
+		lo=$(awk -v n=$N -v w=$BW 'BEGIN { print n * (1 - 2 * w) }')
+		hi=$(awk -v n=$N -v w=$BW -v b=$B 'BEGIN { print n * (1 + w) + b }')
+		nt=$(jq '.bench.trials | length' "$T/bench-rate10k-afp.json")
+		awk -v x="$ndr" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(x >= lo && x <= hi) }' &&
+			ok "bench-rate10k-afp: NDR $ndr pps in [$lo, $hi] (nft limit $N/s, burst $B, 1 s trials, width $BW; $nt trials)" ||
+			ko "bench-rate10k-afp: NDR $ndr outside [$lo, $hi]: $(jq -c '[.bench.trials[] | [(.load_pps|floor), .valid, .loss_ratio]]' "$T/bench-rate10k-afp.json")"
+		supported bench-rate10k-afp && ok "bench-rate10k-afp: a valid zero-loss trial ran at the NDR" ||
+			ko "bench-rate10k-afp: no zero-loss trial at the NDR $ndr"
+	fi
+	# (f) No limit: the search still ends, at a finite NDR its trials support.
+	impair clear
+	if bench bench-clean-afp 100kpps; then
+		ndr=$(jq '.bench.results[0].ndr_pps' "$T/bench-clean-afp.json")
+		supported bench-clean-afp &&
+			ok "bench-clean-afp: ended at NDR $ndr pps, a load a valid zero-loss trial had ($(jq -r '.bench.results[0] | if .generator_limited then "generator-limited" else "converged \(.ndr_converged)" end' "$T/bench-clean-afp.json"))" ||
+			ko "bench-clean-afp: NDR $ndr not supported by a zero-loss trial: $(jq -c '[.bench.trials[] | [(.load_pps|floor), .valid, .loss_ratio]]' "$T/bench-clean-afp.json")"
+	fi
+fi
+
 # tc netem, where the kernel has it.
 rc=0
 "$tb" impair netem delay 1ms >"$T/netem" 2>&1 || rc=$?

@@ -88,7 +88,6 @@ struct dut_meta {
 /* The model's state for one TX queue; written by the queue's user only. */
 struct sim_dut_q {
 	uint64_t rng;            /* splitmix64 state */
-	uint64_t tat;            /* GCRA theoretical arrival time, wire fixed point */
 	uint64_t last_tsc;       /* delivery time of the last delivery (FIFO) */
 	uint64_t frame_no, last_delivered_frame;
 	/* Reorder slot: a frame (with its copies) held behind the next one. */
@@ -143,9 +142,12 @@ struct sl_sim {
 	struct sl_sim_dut dut;
 	struct sl_sim_rx *dut_rx; /* the receiving RX side, NULL: no model */
 	uint64_t dut_tol;     /* GCRA: tolerance (queue - 1 intervals), fixed point */
-	uint64_t dut_t;       /* GCRA: interval between frames of one queue, fixed point; 0: none */
+	uint64_t dut_t;       /* GCRA: interval between frames, fixed point; 0: none */
 	uint64_t dut_delay;   /* TSC cycles */
 	uint64_t dut_jitter;  /* TSC cycles */
+	/* GCRA theoretical arrival time, wire fixed point: the DUT's one queue,
+	 * shared by every TX queue's frames (CAS only). */
+	uint64_t dut_tat __rte_cache_aligned;
 	struct sim_txq q[];
 };
 
@@ -370,26 +372,28 @@ dut_in(struct sl_sim *sim, struct sim_dut_q *m, struct rte_mbuf *mb, uint64_t do
 
 	SL_CNT_ADD(m->in, 1);
 	/*
-	 * 1. Capacity: a FIFO of `queue` frames served at capacity/nb_txq, as
-	 * GCRA with queue - 1 intervals of tolerance (tat is when the queue will
+	 * 1. Capacity: one FIFO of `queue` frames served at capacity, as GCRA
+	 * with queue - 1 intervals of tolerance (tat is when the queue will
 	 * have served everything it holds). A frame that finds it full is
 	 * dropped; one that is accepted waits tat - done before it is served:
-	 * that wait is added to its delivery time (the queueing delay).
+	 * that wait is added to its delivery time (the queueing delay). Every
+	 * TX queue's frames share it (a CAS): a queue reaps its frames later
+	 * than the wire sent them, so a frame may come after a later-sent one
+	 * of another queue; it is then served after it (max(tat, done)).
 	 */
 	if (sim->dut_t != 0) {
-		if (m->tat > done + sim->dut_tol) {
-			SL_CNT_ADD(m->dropped_capacity, 1);
-			rte_pktmbuf_free(mb);
-			return;
-		}
-		if (m->tat > done) {
-			uint64_t wait = m->tat - done;
+		uint64_t tat = __atomic_load_n(&sim->dut_tat, __ATOMIC_RELAXED), start;
 
-			m->tat += sim->dut_t;
-			done += wait;
-		} else {
-			m->tat = done + sim->dut_t;
-		}
+		do {
+			if (tat > done + sim->dut_tol) {
+				SL_CNT_ADD(m->dropped_capacity, 1);
+				rte_pktmbuf_free(mb);
+				return;
+			}
+			start = RTE_MAX(tat, done);
+		} while (!__atomic_compare_exchange_n(&sim->dut_tat, &tat, start + sim->dut_t, 1,
+						      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+		done = start;
 	}
 	/* 2. Loss. */
 	if (dut_chance(m, c->loss)) {
@@ -759,8 +763,7 @@ sl_sim_dut_attach(struct sl_sim *sim, struct sl_sim_rx *rx)
 	if (sim->dut.port < 0 || sim->dut_rx != NULL)
 		return -EINVAL;
 	if (sim->dut.capacity_pps != 0) {
-		/* Each queue gets an equal share of the capacity. */
-		sim->dut_t = (uint64_t)((double)hz * (1 << SIM_FP_SHIFT) * sim->nb_txq /
+		sim->dut_t = (uint64_t)((double)hz * (1 << SIM_FP_SHIFT) /
 					(double)sim->dut.capacity_pps + 0.5);
 		uint32_t q = sim->dut.queue != 0 ? sim->dut.queue : SL_SIM_DUT_QUEUE;
 

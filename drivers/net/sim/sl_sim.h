@@ -176,9 +176,10 @@ void sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st);
  * A sim created with dut.port >= 0 and attached to a receiving RX side
  * (sl_sim_dut_attach) passes every frame that leaves its wire through the
  * model instead of freeing it. The model's state is per TX queue (no lock;
- * deterministic from dut.seed and the queue index): capacity (a FIFO of
- * dut.queue frames served at capacity_pps / nb_txq per queue, in wire time:
- * GCRA of that depth, the wait added to the delivery time), loss, duplication (the same mbuf delivered
+ * deterministic from dut.seed and the queue index) except its capacity: one
+ * FIFO of dut.queue frames served at capacity_pps, shared by every TX queue
+ * (a CAS), in wire time: GCRA of that depth, the wait added to the delivery
+ * time. Then, per queue: loss, duplication (the same mbuf delivered
  * twice, its reference count raised), reordering (one frame held back and
  * delivered right after the next frame the model delivers), delay (fixed
  * plus uniform jitter, in order: a frame's delivery time is never before the
