@@ -60,7 +60,9 @@ def main():
             if pid is not None:
                 line["rss_kb"] = rss_kb(pid)
             print(json.dumps(line), flush=True)
-            nxt += period
+            # Every PERIOD; late (the machine busy), the next one a period
+            # from now: two samples never come back to back.
+            nxt = max(nxt + period, time.time() + period / 2)
             time.sleep(max(0.0, nxt - time.time()))
     except (ConnectionError, OSError):
         pass  # the process ended
