@@ -233,7 +233,12 @@ sl_cli_file(struct sl_cli *cli, const char *path)
 			*--e = '\0';
 		if (*s == '\0' || *s == '#')
 			continue;
+		/* A signal ends the file where it is, as the end of the file would. */
+		if (sl_quitting())
+			break;
 		if (sl_cli_line(cli, s) != 0) {
+			if (sl_quitting())
+				break; /* refused because a signal came meanwhile: not the file's fault */
 			sl_err("%s:%d: '%s' failed; the file stops here", path, no, s);
 			fclose(f);
 			return -1;

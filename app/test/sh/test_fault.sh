@@ -87,6 +87,19 @@ cmd start
 sleep 1.5
 tdown=$(date +%s.%N)
 cmd "set link-down port 0"
+# The outage counts from when the device first answers busy (a busy machine
+# may take the command late): telemetry, the queue's busy counter.
+for _ in $(seq 100); do
+	python3 - "$prefix" <<'PY' && break
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(f"/var/run/dpdk/{sys.argv[1]}/dpdk_telemetry.v2")
+s.recv(16384)
+s.send(b"/sluice/txqs,0")
+sys.exit(0 if json.loads(s.recv(65536))["/sluice/txqs"]["0"]["busy"] > 0 else 1)
+PY
+	sleep 0.05
+done
 sleep 2
 tup=$(date +%s.%N)
 cmd "set link-up port 0"
@@ -257,11 +270,13 @@ if want e; then
 # while): by the time EAL has created its runtime config, both are caught
 # (/proc/PID/status SigCgt, SIGINT bit 2, SIGTERM bit 15). Before that fix a
 # SIGINT during EAL's start-up was lost and the program ran on to its end.
-caught() { # PID: SIGINT and SIGTERM have handlers
+caught() { # PID: it is Sluice now (not the shell before exec), with handlers for both
 	local m
-	m=$(awk '/^SigCgt/ { print $2 }' "/proc/$1/status" 2>/dev/null) && [ -n "$m" ] &&
+	[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$binreal" ] &&
+		m=$(awk '/^SigCgt/ { print $2 }' "/proc/$1/status" 2>/dev/null) && [ -n "$m" ] &&
 		(((16#$m & 0x4002) == 0x4002))
 }
+binreal=$(readlink -f "$bin")
 {
 	echo "set duration 0.02"
 	for _ in $(seq 200); do echo start; done

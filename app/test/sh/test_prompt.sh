@@ -31,6 +31,7 @@ bad=(
 	"set duration -1" "set count abc" "set map 1:0" "set map 1:0.99"
 	"port config 0 txq 0" "port config 0 lltx maybe" "port config 4 txd 512"
 	"port start 9" "clear port stats 9" "show port stats 9" "show txq stats 5"
+	"set link-down port 9" "set link-down port 0" "set link-up port all"
 	"bogus command"
 )
 {
