@@ -148,6 +148,8 @@ struct sl_sim {
 	/* GCRA theoretical arrival time, wire fixed point: the DUT's one queue,
 	 * shared by every TX queue's frames (CAS only). */
 	uint64_t dut_tat __rte_cache_aligned;
+	/* The DUT's input front: the latest wire end it has seen (CAS max). */
+	uint64_t dut_front;
 	struct sim_txq q[];
 };
 
@@ -377,12 +379,23 @@ dut_in(struct sl_sim *sim, struct sim_dut_q *m, struct rte_mbuf *mb, uint64_t do
 	 * have served everything it holds). A frame that finds it full is
 	 * dropped; one that is accepted waits tat - done before it is served:
 	 * that wait is added to its delivery time (the queueing delay). Every
-	 * TX queue's frames share it (a CAS): a queue reaps its frames later
-	 * than the wire sent them, so a frame may come after a later-sent one
-	 * of another queue; it is then served after it (max(tat, done)).
+	 * TX queue's frames share it (a CAS). A queue reaps its frames when it
+	 * is next called, so a frame can reach the model after a later-sent
+	 * frame of another queue: judged at its wire end, it would find the
+	 * later frames queued ahead and be dropped by a DUT far faster than
+	 * the load. The DUT's input is kept in time order instead: a frame
+	 * reaped late arrives at the front (the latest wire end seen), as if
+	 * the link to the DUT had held it that long.
 	 */
 	if (sim->dut_t != 0) {
 		uint64_t tat = __atomic_load_n(&sim->dut_tat, __ATOMIC_RELAXED), start;
+		uint64_t fr = __atomic_load_n(&sim->dut_front, __ATOMIC_RELAXED);
+
+		while (fr < done && !__atomic_compare_exchange_n(&sim->dut_front, &fr, done, 1,
+								 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			;
+		if (fr > done)
+			done = fr;
 
 		do {
 			if (tat > done + sim->dut_tol) {

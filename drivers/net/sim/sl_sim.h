@@ -179,7 +179,8 @@ void sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st);
  * deterministic from dut.seed and the queue index) except its capacity: one
  * FIFO of dut.queue frames served at capacity_pps, shared by every TX queue
  * (a CAS), in wire time: GCRA of that depth, the wait added to the delivery
- * time. Then, per queue: loss, duplication (the same mbuf delivered
+ * time; a frame its queue reaps after a later-sent frame of another queue
+ * arrives at that later time (the model's input stays in time order). Then, per queue: loss, duplication (the same mbuf delivered
  * twice, its reference count raised), reordering (one frame held back and
  * delivered right after the next frame the model delivers), delay (fixed
  * plus uniform jitter, in order: a frame's delivery time is never before the
