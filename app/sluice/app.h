@@ -46,6 +46,17 @@ struct sl_app {
 	unsigned int runs;           /* runs started */
 	uint8_t run_tag;             /* this run's tag in the signature */
 	uint64_t next_stats;         /* TSC of the next live stats line */
+	/*
+	 * What the counter views (show port stats, show txq stats, the live
+	 * line) count from: the TSC of the port's last clear (the run's start
+	 * if none; the counters at the clear are each queue's base), and the
+	 * port's counters at the last show port stats (testpmd's "since last
+	 * show"). Written by the main lcore only.
+	 */
+	struct sl_view {
+		uint64_t clear_tsc;
+		uint64_t show_tsc, show_pkts, show_bytes;
+	} view[SL_MAX_PORTS];
 	struct sl_live live;
 	/* The receive side of the run: an analyzer per receiving port, who polls it. */
 	struct sl_rx *rx[SL_MAX_PORTS];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 
 #include "cli.h"
@@ -29,34 +30,28 @@ port_info(const struct sl_app *app, uint16_t i)
 	       (p->caps & SL_DRV_CAP_LLTX) ? " (driver is LLTX)" : "");
 }
 
+/*
+ * testpmd's layout (`show port stats`): the counters since the port's last
+ * clear, then the throughput since that clear and since the last show.
+ */
 static void
-port_stats(const struct sl_app *app, uint16_t i)
+port_stats(struct sl_app *app, uint16_t i)
 {
 	const struct sl_port *p = &app->ports.p[i];
-	struct sl_txq_stats st;
-	uint64_t pkts = 0, bytes = 0, dropped = 0, backlog = 0;
-	double d = app->start_tsc == 0 ? 0 : sl_report_elapsed(app);
+	struct sl_view *v = &app->view[i];
+	struct sl_port_totals pt;
+	uint64_t now = app->end_tsc != 0 ? app->end_tsc : rte_rdtsc();
+	double hz = (double)rte_get_tsc_hz();
+	char title[96], rates[96];
 
-	for (uint16_t q = 0; q < p->nb_txq; q++) {
-		const struct sl_app_txq *aq = &p->txqs[q];
-
-		if (aq->txq == NULL)
-			continue;
-		sl_report_txq_stats(app, aq, &st);
-		pkts += st.tx_packets - aq->base.tx_packets;
-		bytes += st.tx_bytes - aq->base.tx_bytes;
-		dropped += st.dropped - aq->base.dropped;
-		backlog += st.backlog;
-	}
-	printf("port %u: tx %" PRIu64 " pkts %" PRIu64 " bytes, dropped %" PRIu64 ", backlog %" PRIu64,
-	       i, pkts, bytes, dropped, backlog);
-	if (d > 0)
-		printf(", over %.2f s: %.3f Mpps %.3f Gb/s L1", d, pkts / d / 1e6,
-		       sl_wire_l1_bits(pkts, bytes) / d / 1e9);
-	if (d > 0 && p->info.speed_mbps != 0)
-		printf(" (%.1f%% of line)", sl_wire_l1_bits(pkts, bytes) / d /
-		       (p->info.speed_mbps * 1e4));
-	printf("%s\n", app->running ? "" : " (last run)");
+	sl_report_port_view(app, i, &pt);
+	snprintf(title, sizeof(title), " port %u statistics (%.40s)%s ", i, p->info.name,
+		 app->running ? "" : app->runs != 0 ? ", last run" : ", no run yet");
+	printf("  ######################%s", title);
+	for (size_t k = strlen(title); k < 56; k++)
+		putchar('#');
+	printf("\n  TX-packets: %-14" PRIu64 " TX-dropped: %-10" PRIu64 " TX-bytes: %-16" PRIu64
+	       " backlog: %" PRIu64 "\n", pt.tx_packets, pt.dropped, pt.tx_bytes, pt.backlog);
 	if (app->rx[i] != NULL) {
 		struct sl_port_rx_drops dr = { 0 };
 		struct sl_rx_port_stats rs;
@@ -64,12 +59,30 @@ port_stats(const struct sl_app *app, uint16_t i)
 		sl_rx_port_stats(app->rx[i], &rs);
 		if (p->ops->rx_drops != NULL)
 			p->ops->rx_drops(p->dev, &dr);
-		printf("port %u: rx %" PRIu64 " pkts %" PRIu64 " bytes, signed %" PRIu64 " foreign %"
-		       PRIu64 " bad_signature %" PRIu64 " stale %" PRIu64 "; the port's own drops: "
-		       "imissed %" PRIu64 " ierrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", i, rs.frames,
-		       rs.bytes, rs.rx, rs.foreign, rs.bad_signature, rs.stale, dr.imissed, dr.ierrors,
-		       dr.rx_nombuf);
+		printf("  RX-packets: %-14" PRIu64 " RX-missed: %-11" PRIu64 " RX-bytes: %-16" PRIu64
+		       "\n  RX-errors: %" PRIu64 " RX-nombuf: %" PRIu64 "  signed %" PRIu64
+		       " foreign %" PRIu64 " bad_signature %" PRIu64 " stale %" PRIu64 "\n",
+		       rs.frames, dr.imissed, rs.bytes, dr.ierrors, dr.rx_nombuf, rs.rx, rs.foreign,
+		       rs.bad_signature, rs.stale);
 	}
+	if (app->runs != 0 && now > v->clear_tsc) {
+		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes,
+				(now - v->clear_tsc) / hz, p->info.speed_mbps, true);
+		printf("  Throughput (since %s, %.2f s):\n  Tx:%s\n",
+		       v->clear_tsc == app->start_tsc ? "the start" : "the clear",
+		       (now - v->clear_tsc) / hz, rates);
+	}
+	if (app->runs != 0 && now > v->show_tsc && v->show_tsc != v->clear_tsc) {
+		sl_report_rates(rates, sizeof(rates), pt.tx_packets - v->show_pkts,
+				pt.tx_bytes - v->show_bytes, (now - v->show_tsc) / hz,
+				p->info.speed_mbps, true);
+		printf("  Throughput (since last show, %.2f s):\n  Tx:%s\n",
+		       (now - v->show_tsc) / hz, rates);
+	}
+	printf("  ##############################################################################\n");
+	v->show_tsc = now;
+	v->show_pkts = pt.tx_packets;
+	v->show_bytes = pt.tx_bytes;
 }
 
 static void

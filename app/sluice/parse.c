@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <arpa/inet.h>
 #include <rte_lcore.h>
@@ -78,12 +79,23 @@ sl_parse_seconds(const char *s, uint64_t *us, char *err, size_t len)
 	char *end;
 	double v;
 
+	/* A unit may follow, in any case: 2s, 500ms, 100us (none: seconds). */
+	static const struct { const char *unit; double scale; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 },
+	};
+	size_t u = RTE_DIM(units);
+
 	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v <= 0 ||
-	    v > SL_MAX_SECONDS) {
+	v = isdigit((unsigned char)*s) || *s == '.' ? strtod(s, &end) : 0;
+	if (errno == 0 && v > 0)
+		for (u = 0; u < RTE_DIM(units) && strcasecmp(end, units[u].unit) != 0; u++)
+			;
+	if (u < RTE_DIM(units))
+		v *= units[u].scale;
+	if (errno != 0 || u == RTE_DIM(units) || !isfinite(v) || v <= 0 || v > SL_MAX_SECONDS) {
 		snprintf(err, len, "'%s' is not a number of seconds above 0 and at most %d (18 h: "
-			 "the pacer and sim clocks are 48-bit)", s, SL_MAX_SECONDS);
+			 "the pacer and sim clocks are 48-bit); a unit may follow: s, ms, us", s,
+			 SL_MAX_SECONDS);
 		return -EINVAL;
 	}
 	*us = (uint64_t)ceil(v * 1e6);

@@ -628,6 +628,8 @@ sl_session_start(struct sl_app *app)
 		deadline = app->start_tsc + o->duration_us * hz / US_PER_S;
 	app->next_stats = app->start_tsc + (uint64_t)(o->stats_period * (double)hz);
 	memset(&app->live, 0, sizeof(app->live));
+	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
+		app->view[i] = (struct sl_view){ app->start_tsc, app->start_tsc, 0, 0 };
 	for (uint16_t i = 0; i < app->nb_workers; i++) {
 		struct sl_worker *w = app->workers[i];
 
