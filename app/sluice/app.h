@@ -65,6 +65,10 @@ struct sl_app {
 	uint64_t drain_end_tsc;          /* when the drain at stop ended */
 	/* addressed[t][r]: port t's stream is addressed to port r (set at each start). */
 	bool addressed[SL_MAX_PORTS][SL_MAX_PORTS];
+	/* Called before (begin) and after output that is not a command's answer
+	 * (live lines, the summary of a run that ended by itself); the prompt
+	 * clears and redraws the line being typed. NULL: nothing to do. */
+	void (*output_hook)(struct sl_app *app, bool begin);
 	/* A section the JSON summary adds at its end (the benchmark's), or NULL. */
 	void (*json_extra)(struct sl_json *j);
 	/* clear stream stats: the view's baseline per (stream, receiving port). */

@@ -25,7 +25,8 @@ port_info(const struct sl_app *app, uint16_t i)
 	       i, p->info.name, p->info.driver, mac, p->info.socket, p->info.speed_mbps,
 	       p->info.max_frame,
 	       pc->stopped ? ", stopped (port start to use it)" : "");
-	printf("  txq %u (0: as the map needs), txd %u (0: default), lltx %s%s\n", pc->txq, pc->txd,
+	printf("  txq %u (0: as the map needs), txd %u (0: the driver's default), lltx %s%s\n",
+	       pc->txq, pc->txd,
 	       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
 	       (p->caps & SL_DRV_CAP_LLTX) ? " (driver is LLTX)" : "");
 }
@@ -68,7 +69,7 @@ port_stats(struct sl_app *app, uint16_t i)
 	if (app->runs != 0 && now > v->clear_tsc) {
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes,
 				(now - v->clear_tsc) / hz, p->info.speed_mbps, true);
-		printf("  Throughput (since %s, %.2f s):\n  Tx:%s\n",
+		printf("  Throughput (since %s, %.2f s):\n  Tx-rate: %s\n",
 		       v->clear_tsc == app->start_tsc ? "the start" : "the clear",
 		       (now - v->clear_tsc) / hz, rates);
 	}
@@ -76,7 +77,7 @@ port_stats(struct sl_app *app, uint16_t i)
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets - v->show_pkts,
 				pt.tx_bytes - v->show_bytes, (now - v->show_tsc) / hz,
 				p->info.speed_mbps, true);
-		printf("  Throughput (since last show, %.2f s):\n  Tx:%s\n",
+		printf("  Throughput (since last show, %.2f s):\n  Tx-rate: %s\n",
 		       (now - v->show_tsc) / hz, rates);
 	}
 	printf("  ##############################################################################\n");
@@ -285,12 +286,29 @@ show_streams(const struct sl_opts *o, const struct sl_stream_conf *c, char *a, c
 	if (c->size_max != 0) {
 		printf("size %u-%u\n", c->size_min, c->size_max);
 	} else {
-		printf("size");
+		/* A weight is shown only where sizes have several (64:7,594:4,1518:1). */
+		bool weighted = false;
+
 		for (uint16_t i = 0; i < c->nb_sizes; i++)
-			printf("%s%u:%u", i ? "," : " ", c->sizes[i], c->weights[i]);
-		printf("%s\n", o->size_given ? "" : " (default: the smallest the headers allow)");
+			weighted |= c->weights[i] > 1;
+		printf("size");
+		for (uint16_t i = 0; i < c->nb_sizes; i++) {
+			printf("%s%u", i ? "," : " ", c->sizes[i]);
+			if (weighted)
+				printf(":%u", c->weights[i] ? c->weights[i] : 1);
+		}
+		printf(" bytes with FCS%s%s\n", c->nb_sizes > 1 && !weighted ? ", in turn" : "",
+		       o->size_given ? "" : " (default: the smallest the headers allow)");
 	}
 	printf("flows %u\n", c->flows > 1 ? c->flows : 1);
+	if (c->nb_fields == 0)
+		printf("field off\n");
+	for (uint16_t i = 0; i < c->nb_fields; i++) {
+		char f[160];
+
+		sl_field_str(&c->fields[i], f, sizeof(f));
+		printf("field %s\n", f);
+	}
 	if (o->duration_us != 0)
 		printf("duration %.6g s\n", o->duration_us / 1e6);
 	else
@@ -335,8 +353,16 @@ show_ports(const struct sl_app *app)
 		sl_rate_str(&pc->rate, rs, sizeof(rs));
 		if (o->peer_set[i])
 			rte_ether_format_addr(mac, sizeof(mac), &o->peer[i]);
-		printf("port %u: rate %s, eth-peer %s, vlan %u, txq %u, txd %u, lltx %s%s\n", i, rs,
-		       mac, pc->vlan, pc->txq, pc->txd,
+		char txq[32] = "as the map needs", txd[32] = "the driver's default", vlan[16] = "off";
+
+		if (pc->txq != 0)
+			snprintf(txq, sizeof(txq), "%u", pc->txq);
+		if (pc->txd != 0)
+			snprintf(txd, sizeof(txd), "%u", pc->txd);
+		if (pc->vlan != 0)
+			snprintf(vlan, sizeof(vlan), "%u", pc->vlan);
+		printf("port %u: rate %s, eth-peer %s, vlan %s, txq %s, txd %s, lltx %s%s\n", i, rs,
+		       mac, vlan, txq, txd,
 		       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
 		       pc->stopped ? ", stopped" : "");
 	}

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <numa.h>
@@ -190,6 +191,68 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 	sl_session_stream_conf(app, pid, &c);
 	sl_stream_conf_mean_bits(&c, &l1, &l2);
 	return sl_rate_resolve(r, app->ports.p[pid].info.speed_mbps * 1e6, l1, l2, pace, err, len);
+}
+
+int
+sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, char *err,
+		     size_t len)
+{
+	struct sl_rate pace, share;
+	struct sl_pacer tmp;
+	unsigned int n = 0;
+
+	if (sl_session_rate_check(app, pid, r, &pace, err, len) != 0)
+		return -EINVAL;
+	for (uint16_t w = 0; w < app->nb_workers; w++)
+		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++)
+			n += app->workers[w]->t[k].port == pid;
+	if (n == 0)
+		return 0; /* the port does not send in this run: the next start takes it */
+	share = (struct sl_rate){ pace.unit, pace.value / n };
+	if (sl_pacer_init(&tmp, &share) != 0) {
+		snprintf(err, len, "shared by its %u lcore-queue pairs, that is below 1 per second "
+			 "each: give a higher rate", n);
+		return -EINVAL;
+	}
+	for (uint16_t w = 0; w < app->nb_workers; w++)
+		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++) {
+			struct sl_target *t = &app->workers[w]->t[k];
+
+			if (t->port != pid)
+				continue;
+			/* The sequence lock of sl_target_rate_update(): odd while writing. */
+			__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELAXED);
+			__atomic_thread_fence(__ATOMIC_RELEASE);
+			__atomic_store_n(&t->rate_unit, tmp.unit, __ATOMIC_RELAXED);
+			__atomic_store_n(&t->rate_per_unit, tmp.per_unit, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELEASE);
+		}
+	return 0;
+}
+
+int
+sl_session_streams_check(const struct sl_app *app, char *err, size_t len)
+{
+	struct sl_stream *tmp = malloc(sizeof(*tmp));
+	char why[256];
+	int ret = 0;
+
+	if (tmp == NULL) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (uint16_t i = 0; i < app->ports.n && ret == 0; i++) {
+		const struct sl_port *p = &app->ports.p[i];
+		struct sl_stream_conf c;
+
+		sl_session_stream_conf(app, i, &c);
+		if (sl_stream_build(tmp, &c, p->info.max_frame, why, sizeof(why)) != 0) {
+			snprintf(err, len, "port %u (%s): %s", i, p->info.name, why);
+			ret = -EINVAL;
+		}
+	}
+	free(tmp);
+	return ret;
 }
 
 static int
@@ -486,7 +549,7 @@ rx_drain(struct sl_app *app)
 			break;
 		/* Every millisecond, even while frames keep coming (foreign ones do). */
 		if (now >= next_check) {
-			if (sl_report_all_arrived(app) || sl_quitting())
+			if (sl_report_all_arrived(app) || sl_interrupted())
 				break;
 			next_check = now + hz / 1000;
 		}
@@ -670,7 +733,11 @@ sl_session_poll(struct sl_app *app)
 		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
 			sl_txq_poll(app->ports.p[i].txqs[q].txq);
 	if (app->o.stats_period != 0 && now >= app->next_stats) {
+		if (app->output_hook != NULL)
+			app->output_hook(app, true);
 		sl_report_live(app, (double)(now - app->start_tsc) / hz);
+		if (app->output_hook != NULL)
+			app->output_hook(app, false);
 		app->next_stats += (uint64_t)(app->o.stats_period * (double)hz);
 	}
 	return true;

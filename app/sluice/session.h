@@ -72,4 +72,19 @@ void sl_session_address(struct sl_app *app);
 int sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_rate *r,
 			  struct sl_rate *pace, char *err, size_t len);
 
+/*
+ * Would every port's stream build with the options in force (sizes against
+ * its max frame, fields against the headers)? 0, or -EINVAL with err naming
+ * the port and why. The prompt's set commands check with it.
+ */
+int sl_session_streams_check(const struct sl_app *app, char *err, size_t len);
+
+/*
+ * Change port pid's rate while running (set rate): checked as a start
+ * would, shared equally by the port's lcore-queue pairs, each of which takes
+ * it at its next burst. 0, or -EINVAL with err saying why (nothing changed).
+ */
+int sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, char *err,
+			 size_t len);
+
 #endif /* SL_SESSION_H */
