@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
 #include <rte_cycles.h>
 #include <rte_version.h>
 
 #include "report.h"
+#include "session.h"
 #include "sl_err.h"
 #include "sl_wire.h"
 
@@ -315,9 +317,25 @@ sl_report_modes(const struct sl_app *app)
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
 
+		struct sl_stream_conf c;
+		char src[RTE_ETHER_ADDR_FMT_SIZE], dst[RTE_ETHER_ADDR_FMT_SIZE];
+
 		printf("port %u: %s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i,
 		       p->info.name, p->info.driver, p->nb_txq, p->info.speed_mbps, p->info.socket,
 		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
+		sl_session_stream_conf(app, i, &c);
+		rte_ether_format_addr(src, sizeof(src), &c.src_mac);
+		rte_ether_format_addr(dst, sizeof(dst), &c.dst_mac);
+		printf("  MAC %s -> %s%s\n", src, dst, app->o.peer_set[i] ? "" :
+		       " (default: change with --eth-peer, set eth-peer)");
+		/* A port with a real receiver behind it drops frames not addressed to it. */
+		if (!app->o.peer_set[i] && p->nb_txq != 0 && strcmp(p->info.driver, "net_null") != 0 &&
+		    strcmp(p->info.driver, "net_ring") != 0 && strcmp(p->info.driver, "net_pcap") != 0 &&
+		    strcmp(p->ops->kind, "sim") != 0)
+			printf("warning: port %u (%s) sends to the default destination MAC %s: a "
+			       "receiver behind it (a NIC, a kernel interface, a switch) will likely "
+			       "drop every frame; give --eth-peer %u,MAC (or set eth-peer %u MAC)\n",
+			       i, p->info.driver, dst, i, i);
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			sl_report_lcores(lc, sizeof(lc), &p->txqs[q]);
 			printf("  txq %u: mode %-9s lcores %s\n", q,
@@ -522,10 +540,21 @@ sl_report_summary(const struct sl_app *app)
 			sl_report_txq_stats(app, &p->txqs[q], &st);
 			if (st.tx_packets == 0 && st.dropped == 0)
 				continue;
-			printf("  txq %u %-9s", q, sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
-			for (const struct sl_counter *c = sl_txq_counters; c->name != NULL; c++)
-				if (c->flags & SL_CNT_SUMMARY)
-					printf(" %s %" PRIu64, c->col, sl_counter_get(c, &st));
+			int col = printf("  txq %u %-9s", q,
+					 sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
+
+			for (const struct sl_counter *c = sl_txq_counters; c->name != NULL; c++) {
+				char item[64];
+				int n;
+
+				if (!(c->flags & SL_CNT_SUMMARY))
+					continue;
+				n = snprintf(item, sizeof(item), " %s %" PRIu64, c->col,
+					     sl_counter_get(c, &st));
+				if (col + n > 100) /* wrap: the summary stays within 100 columns */
+					col = printf("\n%17s", "");
+				col += printf("%s", item);
+			}
 			printf("\n");
 		}
 		all.generated += pt.generated;
@@ -810,6 +839,98 @@ json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *a
 	sl_json_obj_close(j);
 }
 
+static const char *
+rate_unit_name(enum sl_rate_unit u)
+{
+	static const char *const names[] = { "max", "pps", "bps_l1", "bps_l2", "percent" };
+
+	return u < RTE_DIM(names) ? names[u] : "?";
+}
+
+/*
+ * What the run was asked to do: the options in force at its end (a rate
+ * changed while running shows its last value), and the lcore map it used.
+ */
+static void
+json_config(struct sl_json *j, const struct sl_app *app)
+{
+	const struct sl_opts *o = &app->o;
+	const struct sl_stream_conf *c = &o->sc;
+	char buf[256];
+
+	sl_json_obj_open(j, "config");
+	sl_json_arr_open(j, "sizes"); /* bytes with FCS; weights beside, or a range */
+	for (uint16_t i = 0; c->size_max == 0 && i < c->nb_sizes; i++)
+		sl_json_u64(j, NULL, c->sizes[i]);
+	sl_json_arr_close(j);
+	sl_json_arr_open(j, "weights");
+	for (uint16_t i = 0; c->size_max == 0 && i < c->nb_sizes; i++)
+		sl_json_u64(j, NULL, c->weights[i] ? c->weights[i] : 1);
+	sl_json_arr_close(j);
+	if (c->size_max != 0) {
+		sl_json_u64(j, "size_min", c->size_min);
+		sl_json_u64(j, "size_max", c->size_max);
+	}
+	sl_json_u64(j, "flows", c->flows > 1 ? c->flows : 1);
+	sl_json_arr_open(j, "fields");
+	for (uint16_t i = 0; i < c->nb_fields; i++) {
+		sl_field_str(&c->fields[i], buf, sizeof(buf));
+		sl_json_str(j, NULL, buf);
+	}
+	sl_json_arr_close(j);
+	sl_json_str(j, "l3", c->ipv6 ? "ipv6" : "ipv4");
+	if (c->ipv6) {
+		inet_ntop(AF_INET6, c->src_ip6, buf, sizeof(buf));
+		sl_json_str(j, "src_ip", buf);
+		inet_ntop(AF_INET6, c->dst_ip6, buf, sizeof(buf));
+		sl_json_str(j, "dst_ip", buf);
+	} else {
+		struct in_addr a = { htonl(c->src_ip) }, b = { htonl(c->dst_ip) };
+
+		inet_ntop(AF_INET, &a, buf, sizeof(buf));
+		sl_json_str(j, "src_ip", buf);
+		inet_ntop(AF_INET, &b, buf, sizeof(buf));
+		sl_json_str(j, "dst_ip", buf);
+	}
+	sl_json_str(j, "l4", c->tcp ? "tcp" : "udp");
+	sl_json_u64(j, "src_port", c->src_port);
+	sl_json_u64(j, "dst_port", c->dst_port);
+	sl_json_u64(j, "burst", o->burst);
+	sl_json_dbl(j, "duration_s", o->duration_us / 1e6); /* 0: none */
+	sl_json_u64(j, "count", o->count);                   /* 0: none */
+	sl_json_str(j, "lock", o->lock == SL_LOCK_SPIN ? "spin" : "trylock");
+	sl_json_str(j, "xmit", o->direct ? "direct" : "engine");
+	sl_json_arr_open(j, "map"); /* [lcore, port, queue] of the run */
+	for (uint16_t i = 0; i < app->nb_map; i++) {
+		sl_json_arr_open(j, NULL);
+		sl_json_u64(j, NULL, app->map[i].lcore);
+		sl_json_u64(j, NULL, app->map[i].port);
+		sl_json_u64(j, NULL, app->map[i].queue);
+		sl_json_arr_close(j);
+	}
+	sl_json_arr_close(j);
+	sl_json_arr_open(j, "ports");
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		const struct sl_port_conf *pc = &o->pc[i];
+
+		sl_json_obj_open(j, NULL);
+		sl_json_u64(j, "port", i);
+		sl_rate_str(&pc->rate, buf, sizeof(buf));
+		sl_json_str(j, "rate", buf);
+		sl_json_str(j, "rate_unit", rate_unit_name(pc->rate.unit));
+		sl_json_dbl(j, "rate_value", pc->rate.value);
+		sl_json_u64(j, "vlan", pc->vlan);   /* 0: untagged */
+		sl_json_u64(j, "txq", pc->txq);     /* 0: as the map needs */
+		sl_json_u64(j, "txd", pc->txd);     /* 0: the driver's default */
+		sl_json_str(j, "lltx", pc->lltx == SL_LLTX_ON ? "on" :
+			    pc->lltx == SL_LLTX_OFF ? "off" : "auto");
+		sl_json_bool(j, "stopped", pc->stopped);
+		sl_json_obj_close(j);
+	}
+	sl_json_arr_close(j);
+	sl_json_obj_close(j);
+}
+
 int
 sl_report_json(const struct sl_app *app, const char *path)
 {
@@ -828,6 +949,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 	sl_json_obj_open(&j, NULL);
 	sl_json_str(&j, "version", SL_VERSION);
 	sl_json_str(&j, "dpdk", rte_version());
+	json_config(&j, app);
 	sl_json_dbl(&j, "duration_s", d);
 	sl_report_totals(app, &all);
 	sl_json_obj_open(&j, "totals");
@@ -853,6 +975,17 @@ sl_report_json(const struct sl_app *app, const char *path)
 		sl_json_str(&j, "driver", p->info.driver);
 		sl_json_i64(&j, "socket", p->info.socket); /* -1: any (a vdev) */
 		sl_json_u64(&j, "link_speed_mbps", p->info.speed_mbps);
+		{
+			struct sl_stream_conf c;
+			char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+			sl_session_stream_conf(app, i, &c);
+			rte_ether_format_addr(mac, sizeof(mac), &c.src_mac);
+			sl_json_str(&j, "src_mac", mac);
+			rte_ether_format_addr(mac, sizeof(mac), &c.dst_mac);
+			sl_json_str(&j, "dst_mac", mac);
+			sl_json_bool(&j, "dst_mac_default", !app->o.peer_set[i]);
+		}
 		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
 		for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
 			sl_json_u64(&j, c->name, sl_counter_get(c, &pt));
