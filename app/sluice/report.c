@@ -385,7 +385,7 @@ sl_report_live(struct sl_app *app, double elapsed)
 		printf("[%7.2fs", elapsed);
 		if (app->o.duration_us != 0)
 			printf("/%.6gs", app->o.duration_us / 1e6);
-		printf("] port %u:%s  tx %" PRIu64, i, rates, view.tx_packets);
+		printf("] port %u: %s  tx %" PRIu64, i, rates, view.tx_packets);
 		if (app->o.count != 0 && view.tx_packets == pt.tx_packets)
 			printf("/%" PRIu64, app->o.count);
 		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", view.dropped, pt.backlog);
