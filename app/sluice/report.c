@@ -507,6 +507,7 @@ summary_rx(const struct sl_app *app)
 }
 
 static bool verify_sum(const struct sl_app *app, struct sl_port_verify *sum);
+static const char *rate_unit_name(enum sl_rate_unit u);
 
 /*
  * Within 100 columns, whatever the port names: per port a line of counters
@@ -990,6 +991,9 @@ sl_report_json(const struct sl_app *app, const char *path)
 		for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
 			sl_json_u64(&j, c->name, sl_counter_get(c, &pt));
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
+		/* The rate the pacer held the port to: unit max (unpaced), pps, bps_l1, bps_l2. */
+		sl_json_str(&j, "pace_unit", rate_unit_name(p->pace.unit));
+		sl_json_dbl(&j, "pace_value", p->pace.value);
 		/* How late the port's paced lcores ever ran (0 unpaced): a shortfall's cause. */
 		{
 			uint64_t lag = 0;

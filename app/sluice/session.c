@@ -84,6 +84,7 @@ map_apply(struct sl_app *app)
 		}
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		app->ports.p[i].nb_txq = 0;
+		app->ports.p[i].pace = (struct sl_rate){ SL_RATE_NONE, 0 };
 		for (uint16_t q = 0; q < SL_MAX_TXQ; q++)
 			app->ports.p[i].txqs[q].nb_lcores = 0;
 	}
@@ -190,7 +191,37 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 
 	sl_session_stream_conf(app, pid, &c);
 	sl_stream_conf_mean_bits(&c, &l1, &l2);
-	return sl_rate_resolve(r, app->ports.p[pid].info.speed_mbps * 1e6, l1, l2, pace, err, len);
+	if (sl_rate_resolve(r, app->ports.p[pid].info.speed_mbps * 1e6, l1, l2, pace, err, len) != 0)
+		return -EINVAL;
+	/*
+	 * A rate at the line is left to the wire (unpaced) only where something
+	 * enforces the line: a NIC, or the sim's wire. A virtual PMD's link speed
+	 * is made up (net_null says 10G and takes 60 Mpps): 100 % of it means
+	 * that stated speed, paced (docs/generator.md).
+	 */
+	if (pace->unit == SL_RATE_NONE && r->unit != SL_RATE_NONE &&
+	    !sl_session_line_enforced(app, pid)) {
+		*pace = *r;
+		if (r->unit == SL_RATE_PCT)
+			*pace = (struct sl_rate){ SL_RATE_L1,
+				app->ports.p[pid].info.speed_mbps * 1e6 * r->value / 100 };
+	}
+	return 0;
+}
+
+bool
+sl_session_line_enforced(const struct sl_app *app, uint16_t pid)
+{
+	static const char *const made_up[] = {
+		"net_null", "net_ring", "net_pcap", "net_tap", "net_af_packet", "net_memif",
+		"net_vhost", "net_virtio_user",
+	};
+	const struct sl_port *p = &app->ports.p[pid];
+
+	for (size_t i = 0; i < RTE_DIM(made_up); i++)
+		if (strcmp(p->info.driver, made_up[i]) == 0)
+			return false;
+	return true;
 }
 
 int
@@ -208,6 +239,7 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 			n += app->workers[w]->t[k].port == pid;
 	if (n == 0)
 		return 0; /* the port does not send in this run: the next start takes it */
+	app->ports.p[pid].pace = pace;
 	share = (struct sl_rate){ pace.unit, pace.value / n };
 	if (sl_pacer_init(&tmp, &share) != 0) {
 		snprintf(err, len, "shared by its %u lcore-queue pairs, that is below 1 per second "
@@ -352,6 +384,7 @@ workers_create(struct sl_app *app)
 						sl_err("--rate: port %u (%s): %s", i, p->info.name, err);
 						return -EINVAL;
 					}
+					p->pace = pace;
 					share = (struct sl_rate){ pace.unit,
 						pace.value / per_port_targets[i] };
 					if (sl_pacer_init(&t->pacer, &share) != 0) {

@@ -73,6 +73,12 @@ int sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct s
 			  struct sl_rate *pace, char *err, size_t len);
 
 /*
+ * Does something enforce port pid's line rate (a NIC, the sim's wire)? False
+ * for virtual PMDs whose link speed is made up (net_null, net_ring, ...).
+ */
+bool sl_session_line_enforced(const struct sl_app *app, uint16_t pid);
+
+/*
  * Would every port's stream build with the options in force (sizes against
  * its max frame, fields against the headers)? 0, or -EINVAL with err naming
  * the port and why. The prompt's set commands check with it.

@@ -83,7 +83,7 @@ rate_pair() { # PORT-ARGS... -- RATE
 	pfx
 	printf 'set rate 0 %s\n' "$r" | timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" \
 		-- "$@" -i >"$T/c2.out" 2>&1 || true
-	cmd=$(sed -n 's/^.*error: rate: //p' "$T/c2.out")
+	cmd=$(sed -n 's/^.*error: set rate: //p' "$T/c2.out")
 	if [ "$opt" = "$cmd" ]; then
 		ok "(c) $* rate $r: ${opt:-accepted by both}"
 	else
@@ -98,6 +98,19 @@ for r in 800kpps 900kpps 9.9Gbps; do
 done
 rate_pair 2Mpps --sim 1G --imix
 rate_pair 50% --vdev net_null0 --no-pci
+
+# (c2) Issue 15 item 5: 100 % of a made-up link speed (net_null says 10G) is
+# that speed, paced; on the sim, whose wire enforces its line, it is unpaced.
+pfx
+timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 --file-prefix "$prefix" -- --rate 100% \
+	--duration 1 --json "$T/c3.json" >"$T/c3.out" 2>&1 || true
+check "(c2) net_null --rate 100%: paced at 10 Gb/s L1 ($(jq -c '.ports[0] | [.pace_unit, .pace_value, .tx_pps]' "$T/c3.json" 2>/dev/null)), at most 14.881 Mpps" \
+	jqe '.ports[0].pace_unit == "bps_l1" and .ports[0].pace_value == 1e10 and .ports[0].tx_pps <= 14880952 * 1.002' "$T/c3.json"
+pfx
+timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G --rate 100% \
+	--duration 0.5 --json "$T/c4.json" >"$T/c4.out" 2>&1 || true
+check "(c2) sim --rate 100%: the wire paces ($(jq -c '.ports[0].pace_unit' "$T/c4.json" 2>/dev/null))" \
+	jqe '.ports[0].pace_unit == "max"' "$T/c4.json"
 
 # (d) Four views of one run's queue counters.
 pfx
