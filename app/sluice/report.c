@@ -336,11 +336,18 @@ sl_report_modes(const struct sl_app *app)
 			       "receiver behind it (a NIC, a kernel interface, a switch) will likely "
 			       "drop every frame; give --eth-peer %u,MAC (or set eth-peer %u MAC)\n",
 			       i, p->info.driver, dst, i, i);
+		unsigned int lcores = 0;
+
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			sl_report_lcores(lc, sizeof(lc), &p->txqs[q]);
 			printf("  txq %u: mode %-9s lcores %s\n", q,
 			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), lc);
+			lcores += p->txqs[q].nb_lcores;
 		}
+		if (app->o.nb_map == 0 && lcores > p->nb_txq)
+			printf("  (%u lcores share %u queue(s): the port %s; the engine shares them)\n",
+			       lcores, p->nb_txq, app->o.pc[i].txq != 0 ? "was given that many" :
+			       "offers no more");
 		if (app->rx[i] != NULL)
 			printf("  rxq 0: analyzed by lcore %d (%s), drain %.3g s, latency clock %s\n",
 			       app->rx_lcore[i],

@@ -26,15 +26,26 @@
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
 #define SL_POLL_US 200       /* main lcore: scheduler poll period */
 
-/* The default map: worker k gets queue k on every port. */
+/*
+ * The default map: worker k gets queue k on every port; on a port with
+ * fewer queues (the device's own limit, or port config txq / --txq) than
+ * workers, worker k gets queue k mod that many, and the engine shares it.
+ */
 static void
 map_default(struct sl_app *app)
 {
 	unsigned int lcore, k = 0;
 
 	RTE_LCORE_FOREACH_WORKER(lcore) {
-		for (uint16_t p = 0; p < app->ports.n && app->nb_map < SL_MAP_MAX; p++)
-			app->map[app->nb_map++] = (struct sl_map_entry){ lcore, p, k };
+		for (uint16_t p = 0; p < app->ports.n && app->nb_map < SL_MAP_MAX; p++) {
+			unsigned int limit = RTE_MIN(SL_MAX_TXQ, app->ports.p[p].info.max_txq != 0 ?
+						     app->ports.p[p].info.max_txq : SL_MAX_TXQ);
+
+			if (app->o.pc[p].txq != 0)
+				limit = RTE_MIN(limit, app->o.pc[p].txq);
+			app->map[app->nb_map++] = (struct sl_map_entry){ lcore, p,
+									  (uint16_t)(k % limit) };
+		}
 		k++;
 	}
 }

@@ -112,6 +112,20 @@ timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G --rate
 check "(c2) sim --rate 100%: the wire paces ($(jq -c '.ports[0].pace_unit' "$T/c4.json" 2>/dev/null))" \
 	jqe '.ports[0].pace_unit == "max"' "$T/c4.json"
 
+# (c3) Issue 15 item 4: a port with fewer TX queues than workers (net_pcap has
+# one) is shared by the default map, and says so; port config txq 1 likewise.
+pfx
+timeout 30 "$bin" "${eal[@]}" --lcores '0,(1-3)@(0-1)' --vdev "net_pcap0,tx_pcap=$T/q.pcap" \
+	--file-prefix "$prefix" -- --count 3000 --json "$T/c5.json" >"$T/c5.out" 2>&1 && rc=0 || rc=$?
+check "(c3) 3 workers, a 1-queue port: exit $rc, $(jq -c '[.txqs[0].mode, .txqs[0].lcores, .totals.tx_packets]' "$T/c5.json" 2>/dev/null) ($(grep -m1 -E 'sluice:|share' "$T/c5.out"))" \
+	jqe '(.txqs | length) == 1 and .txqs[0].lcores == [1,2,3] and .totals.tx_packets == 3000 and .totals.conserved' "$T/c5.json"
+check "(c3) the start-up table says the queue is shared" grep -q "3 lcores share 1 queue(s): the port offers no more" "$T/c5.out"
+pfx
+printf 'port config 0 txq 1\nstart\n' | timeout 30 "$bin" "${eal[@]}" --lcores '0,(1-2)@(0-1)' \
+	--vdev net_null0 --file-prefix "$prefix" -- -i --count 1000 >"$T/c6.out" 2>&1 || true
+check "(c3) port config 0 txq 1 with 2 workers: they share it ($(grep -m1 -E 'error|txq 0:' "$T/c6.out"))" \
+	grep -qE "txq 0: mode locked +lcores 1,2" "$T/c6.out"
+
 # (d) Four views of one run's queue counters.
 pfx
 {
