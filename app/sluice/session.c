@@ -783,6 +783,9 @@ sl_session_poll(struct sl_app *app)
 		if (app->output_hook != NULL)
 			app->output_hook(app, false);
 		app->next_stats += (uint64_t)(app->o.stats_period * (double)hz);
+		/* Late (the main lcore was descheduled): skip the missed lines, not a burst of them. */
+		if (app->next_stats <= now)
+			app->next_stats = now + (uint64_t)(app->o.stats_period * (double)hz);
 	}
 	return true;
 }
