@@ -23,9 +23,8 @@ static bool
 stopped(struct sl_cli *cli, const char *cmd, const char *what)
 {
 	if (cli->app->running)
-		sl_cli_error(cli, "set %s: traffic is running, and %s is built into the run at "
-			     "start: stop first (set rate and set stats-period change live)", cmd,
-			     what);
+		sl_cli_error(cli, "set %s: stop first: %s is built at start (set rate and "
+			     "set stats-period change live)", cmd, what);
 	return !cli->app->running;
 }
 

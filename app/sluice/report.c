@@ -332,10 +332,9 @@ sl_report_modes(const struct sl_app *app)
 		if (!app->o.peer_set[i] && p->nb_txq != 0 && strcmp(p->info.driver, "net_null") != 0 &&
 		    strcmp(p->info.driver, "net_ring") != 0 && strcmp(p->info.driver, "net_pcap") != 0 &&
 		    strcmp(p->ops->kind, "sim") != 0)
-			printf("warning: port %u (%s) sends to the default destination MAC %s: a "
-			       "receiver behind it (a NIC, a kernel interface, a switch) will likely "
-			       "drop every frame; give --eth-peer %u,MAC (or set eth-peer %u MAC)\n",
-			       i, p->info.driver, dst, i, i);
+			printf("warning: port %u (%s) sends to the default MAC, which a real "
+			       "receiver drops:\n  give --eth-peer %u,MAC (set eth-peer %u MAC)\n",
+			       i, p->info.driver, i, i);
 		unsigned int lcores = 0;
 
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
