@@ -336,6 +336,9 @@ tty_validate(struct rdline *rdl, const char *buf, unsigned int size)
 		return;
 	__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
 	sl_cli_line(tty_cli, s);
+	/* A Ctrl-C that ended this command (a bench) has done its work. */
+	if (!tty_cli->app->running)
+		__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
 }
 
 /* The words of a line, split at blanks; the last one may be partial. */

@@ -135,7 +135,7 @@ sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
 		snprintf(buf, len, "%12s %12s L1", a, b);
 	/* A virtual PMD's link speed is a made-up figure (net_null says 10G): no % above it. */
 	if (speed_mbps != 0 && l1 <= speed_mbps * 1e6 * 1.05)
-		snprintf(buf + strlen(buf), len - strlen(buf), " (%.1f%% of line)",
+		snprintf(buf + strlen(buf), len - strlen(buf), l2 ? " (%.1f%% of line)" : " (%.1f%%)",
 			 l1 / (speed_mbps * 1e4));
 }
 
@@ -320,8 +320,9 @@ sl_report_modes(const struct sl_app *app)
 		struct sl_stream_conf c;
 		char src[RTE_ETHER_ADDR_FMT_SIZE], dst[RTE_ETHER_ADDR_FMT_SIZE];
 
-		printf("port %u: %s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i,
-		       p->info.name, p->info.driver, p->nb_txq, p->info.speed_mbps, p->info.socket,
+		/* A long name is cut (the JSON has it whole): the line stays within 100 columns. */
+		printf("port %u: %.32s%s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i,
+		       p->info.name, strlen(p->info.name) > 32 ? "~" : "", p->info.driver, p->nb_txq, p->info.speed_mbps, p->info.socket,
 		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
 		sl_session_stream_conf(app, i, &c);
 		rte_ether_format_addr(src, sizeof(src), &c.src_mac);
@@ -536,9 +537,10 @@ sl_report_summary(const struct sl_app *app)
 		sl_report_port_totals(app, i, &pt);
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes, d,
 				p->info.speed_mbps, true);
+		/* The name last, cut to what 100 columns leave (the JSON has it whole). */
 		printf("port %u  tx %14" PRIu64 " pkts %16" PRIu64 " bytes  dropped %-8" PRIu64
-		       " %.30s\n        %s\n", i, pt.tx_packets, pt.tx_bytes, pt.dropped, p->info.name,
-		       rates);
+		       " %.26s%s\n        %s\n", i, pt.tx_packets, pt.tx_bytes, pt.dropped, p->info.name,
+		       strlen(p->info.name) > 26 ? "~" : "", rates);
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			struct sl_txq_stats st;
 

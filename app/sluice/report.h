@@ -16,8 +16,9 @@ void sl_report_port_view(const struct sl_app *app, uint16_t pid, struct sl_port_
 void sl_report_clear(struct sl_app *app, uint16_t pid);
 /*
  * Rates of pkts/bytes over s seconds, scaled for display, in fixed widths:
- * "  1.000 Mpps 672.000 Mb/s L1 512.000 Mb/s L2 (  6.7%)" (L2 if asked; the %
- * of line only where the rate is within the port's stated speed).
+ * "  1.000 Mpps 672.000 Mb/s L1 512.000 Mb/s L2 (6.7% of line)" (L2 if asked;
+ * without it, the short form "(6.7%)"; the % only where the rate is within the
+ * port's stated speed).
  */
 void sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
 		     uint32_t speed_mbps, bool l2);

@@ -126,6 +126,28 @@ printf 'port config 0 txq 1\nstart\n' | timeout 30 "$bin" "${eal[@]}" --lcores '
 check "(c3) port config 0 txq 1 with 2 workers: they share it ($(grep -m1 -E 'error|txq 0:' "$T/c6.out"))" \
 	grep -qE "txq 0: mode locked +lcores 1,2" "$T/c6.out"
 
+# (c4) Issue 15 item 7: the output within 100 columns whatever the port's name,
+# the columns aligned, L2 beside L1, txq lines with their packets, the sim
+# verifier in the text summary, the JSON with the configuration and versions.
+pfx
+long=net_null_a_rather_long_port_name_for_testing0
+timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev "$long" --file-prefix "$prefix" -- \
+	--sim 10G,verify=on --rate 1mpps --count 300000 --duration 2 --stats-period 0.2 \
+	--field dst-ip=inc:198.18.0.2,10 --json "$T/c7.json" >"$T/c7.out" 2>"$T/c7.err" || true
+wide=$(awk 'length($0) > 100' "$T/c7.out" | wc -l)
+check "(c4) every line within 100 columns with a ${#long}-character port name ($wide longer; longest $(awk '{ print length($0) }' "$T/c7.out" | sort -n | tail -1))" \
+	test "$wide" = 0 -a -s "$T/c7.out"
+cols=$(awk '/^port [0-9]+  tx / { print index($0, " pkts ") }' "$T/c7.out" | sort -u | tr '\n' ' ')
+check "(c4) the port lines' columns align (' pkts ' at column(s) $cols)" test "$(wc -w <<<"$cols")" = 1
+check "(c4) rates with L1 and L2, txq lines with their packet count" \
+	bash -c "grep -qE '^ +[0-9.]+ [kMG]?pps +[0-9.]+ [kMGT]?b/s L1 +[0-9.]+ [kMGT]?b/s L2' '$T/c7.out' &&
+		grep -qE '^  txq 0 [a-z]+ +pkts 300000 ' '$T/c7.out'"
+check "(c4) the sim verifier's results in the text summary: $(grep -m1 '^sim verifier' "$T/c7.out")" \
+	grep -qE "^sim verifier: 300000 frames on the wire, lost 0 duplicates 0 reordered 0 violations 0" "$T/c7.out"
+check "(c4) JSON: config, versions, the whole name ($(jq -c '[.version, .dpdk, .config.fields, .config.ports[0].rate, .ports[0].name]' "$T/c7.json" 2>/dev/null))" \
+	jqe --arg n "$long" '(.version | length) > 0 and (.dpdk | startswith("DPDK")) and .config.fields == ["dst-ip=inc:198.18.0.2,10"] and .config.ports[0].rate == "1 Mpps" and .config.ports[0].rate_unit == "pps" and .config.count == 300000 and (.config.map | length) == 2 and .ports[0].name == $n and (.ports[1].src_mac | length) == 17' "$T/c7.json"
+check "(c4) no TELEMETRY legacy-socket line on stderr" bash -c "! grep -q 'No legacy callbacks' '$T/c7.err'"
+
 # (d) Four views of one run's queue counters.
 pfx
 {
