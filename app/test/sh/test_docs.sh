@@ -2,7 +2,7 @@
 # test_docs.sh - every Sluice command line in the docs runs as written
 # (issue 15 item 8): the commands in docs/*.md and README.md code blocks and
 # the profiles' "# run:" lines are extracted (app/test/py/doc_cmds.py) and
-# run from the top of the repository, bounded by a timeout; each must exit
+# run in a scratch directory with the repository's config/, bounded by a timeout; each must exit
 # with the status the doc shows after it ("exit N"), or 0. Commands on
 # virtual ports only must carry --no-pci (else EAL probes the machine's own
 # NICs). Only two things are changed: build/app/sluice/sluice is $SLUICE_BIN,
@@ -54,7 +54,10 @@ while IFS= read -r j; do
 	else
 		run=${run/$bin/$bin --file-prefix sldoc$$x$n}
 	fi
-	(cd "$top" && timeout 90 bash -c "$run" </dev/null >"$T/out" 2>&1) && rc=0 || rc=$?
+	# in a directory of its own (files a command writes, such as out.json, land
+	# there), with the repository's profiles where the commands expect them
+	mkdir -p "$T/cwd" && ln -sfn "$top/config" "$T/cwd/config"
+	(cd "$T/cwd" && timeout 90 bash -c "$run" </dev/null >"$T/out" 2>&1) && rc=0 || rc=$?
 	if [ "$rc" = "$want" ]; then
 		ok "$where: exit $rc as the doc says"
 	else
