@@ -126,6 +126,14 @@ printf 'port config 0 txq 1\nstart\n' | timeout 30 "$bin" "${eal[@]}" --lcores '
 check "(c3) port config 0 txq 1 with 2 workers: they share it ($(grep -m1 -E 'error|txq 0:' "$T/c6.out"))" \
 	grep -qE "txq 0: mode locked +lcores 1,2" "$T/c6.out"
 
+# (c5) Issue 15 item 7: start with every port stopped says so, and starts nothing.
+pfx
+printf 'port stop all\nstart\nshow port stats 0\n' | timeout 30 "$bin" "${eal[@]}" -l 0-1 \
+	--vdev net_null0 --file-prefix "$prefix" -- -i >"$T/c8.out" 2>&1 || true
+check "(c5) start with every port stopped: $(grep -m1 'error:' "$T/c8.out")" \
+	bash -c "grep -q 'error: not started: every port is stopped (port start <port>|all first)' '$T/c8.out' &&
+		! grep -q 'sluice summary' '$T/c8.out' && grep -q 'no run yet' '$T/c8.out'"
+
 # (c4) Issue 15 item 7: the output within 100 columns whatever the port's name,
 # the columns aligned, L2 beside L1, txq lines with their packets, the sim
 # verifier in the text summary, the JSON with the configuration and versions.
