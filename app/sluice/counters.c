@@ -10,7 +10,7 @@
 #define P(f) offsetof(struct sl_port_totals, f)
 
 const struct sl_counter sl_txq_counters[] = {
-	{ "tx_packets", "pkts", 12, SL_CNT_SHOW, Q(tx_packets),
+	{ "tx_packets", "pkts", 12, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(tx_packets),
 	  "packets the driver took, counted once (engine, per lcore)" },
 	{ "tx_bytes", "bytes", 14, SL_CNT_SHOW, Q(tx_bytes),
 	  "their bytes, as handed to the driver (no FCS)" },

@@ -176,6 +176,26 @@ main(int argc, char **argv)
 		       "them (docs/nics.md), or run without them: --no-huge -m 512");
 		return SL_EXIT_RUNTIME;
 	}
+	/*
+	 * Telemetry says "No legacy callbacks, legacy socket not created" on
+	 * every start, at WARNING (DPDK 22.11): Sluice registers no legacy
+	 * callback, so that is noise. EAL gets a last --log-level for its log
+	 * type, errors only (a new log type takes the first pattern that matches
+	 * it: one given on the command line, e.g. lib.telemetry:info, wins).
+	 */
+	char **eargv = calloc(argc + 2, sizeof(*eargv));
+
+	if (eargv == NULL)
+		return SL_EXIT_RUNTIME;
+	int at = 1;
+
+	while (at < argc && strcmp(argv[at], "--") != 0)
+		at++;
+	memcpy(eargv, argv, at * sizeof(*argv));
+	eargv[at] = (char *)"--log-level=lib.telemetry:error";
+	memcpy(eargv + at + 1, argv + at, (argc - at) * sizeof(*argv));
+	argc++;
+	argv = eargv; /* EAL may keep pointers into it: never freed */
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		bool mnt = eal_no_huge(argc, argv);

@@ -41,6 +41,8 @@ int sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t 
 int sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len);
 /* "1-2:0.0,3:0.1" */
 int sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err, size_t len);
+/* A field as NAME=MODE:ARGS, the form sl_parse_field() takes. */
+void sl_field_str(const struct sl_field_conf *f, char *buf, size_t len);
 /* "0,2", "0-3", "all" or "none": a set of ports (all sets every one, none clears). */
 int sl_parse_ports(const char *arg, bool *set, char *err, size_t len);
 /* auto, on, off */

@@ -10,6 +10,18 @@
 /* Totals of one port, and of all ports. Readable while running (relaxed). */
 void sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt);
 void sl_report_totals(const struct sl_app *app, struct sl_port_totals *all);
+/* A port's totals since its last clear port stats (the counter views; gauges as they are). */
+void sl_report_port_view(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt);
+/* The counter views of port pid count from zero again, now. */
+void sl_report_clear(struct sl_app *app, uint16_t pid);
+/*
+ * Rates of pkts/bytes over s seconds, scaled for display, in fixed widths:
+ * "  1.000 Mpps 672.000 Mb/s L1 512.000 Mb/s L2 (6.7% of line)" (L2 if asked;
+ * without it, the short form "(6.7%)"; the % only where the rate is within the
+ * port's stated speed).
+ */
+void sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
+		     uint32_t speed_mbps, bool l2);
 /* Packets the workers handed to queue q (their generated counters). */
 uint64_t sl_report_txq_generated(const struct sl_app *app, const struct sl_txq *q);
 /* A queue's counters: the engine's, plus what --xmit direct's burst call sent. */
