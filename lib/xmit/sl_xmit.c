@@ -8,7 +8,10 @@
  * 1. The lock word (q->lock): CAS with acquire to take, store-release to
  *    drop. Whoever holds it is the only consumer of the backlog ring (which
  *    is created single-consumer) and, in locked/spin mode, the only caller
- *    of the driver.
+ *    of the driver. locked mode's bounded wait (txq_wait_lock) only looks
+ *    at the word (relaxed) and takes it with the same CAS; it queues
+ *    nothing, so protocols 2 and 3 see it as a plain trylock that
+ *    succeeded late or failed.
  *
  * 2. "missed" (the kernel's __QDISC_STATE_MISSED, after the 2021 lockless
  *    qdisc fix). Every enqueue into the backlog is followed either by a
