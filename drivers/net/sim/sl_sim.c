@@ -422,16 +422,24 @@ dut_in(struct sl_sim *sim, struct sim_dut_q *m, struct rte_mbuf *mb, uint64_t do
 }
 
 /* Free the descriptors whose frames have left the wire by @p now. */
-static void
-sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now)
-{
-	struct rte_mbuf *done[64];
-	unsigned int k = 0;
-	uint64_t frames = 0, bytes = 0;
+#define SIM_REAP_MAX 64 /* frames one reap hands back to its caller (lltx fine) */
 
+/*
+ * With @p out (lltx fine, under the reaper's trylock), at most SIM_REAP_MAX
+ * frames are reaped and the ones to free are left in out[] for the caller
+ * to free after it lets the trylock go: freeing (the mbufs' lines, the
+ * mempool caches) is the longest part of a reap, and a reaper descheduled
+ * inside it would stop the wire for every caller. Returns how many.
+ */
+static unsigned int
+sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now, struct rte_mbuf **out)
+{
+	struct rte_mbuf *local[64], **done = out != NULL ? out : local;
+	unsigned int k = 0, max = out != NULL ? SIM_REAP_MAX : UINT32_MAX;
+	uint64_t frames = 0, bytes = 0;
 	uint32_t head = q->head;
 
-	while (head != __atomic_load_n(&q->tail, __ATOMIC_RELAXED)) {
+	while (head != __atomic_load_n(&q->tail, __ATOMIC_RELAXED) && frames < max) {
 		struct sim_desc *d = &q->ring[head & q->size_mask];
 		struct rte_mbuf *m = __atomic_load_n(&d->m, __ATOMIC_ACQUIRE);
 
@@ -451,17 +459,20 @@ sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now)
 			continue;
 		}
 		done[k++] = m;
-		if (k == RTE_DIM(done)) {
+		if (out == NULL && k == RTE_DIM(local)) {
 			rte_pktmbuf_free_bulk(done, k);
 			k = 0;
 		}
 	}
-	if (k != 0)
+	if (out == NULL && k != 0) {
 		rte_pktmbuf_free_bulk(done, k);
+		k = 0;
+	}
 	if (q->dut != NULL)
 		dut_flush(sim, q->dut);
 	SL_CNT_ADD(q->wire_frames, frames);
 	SL_CNT_ADD(q->wire_bytes, bytes);
+	return k;
 }
 
 /* Reserve @p total fixed-point units of wire time; returns the start. */
@@ -499,7 +510,7 @@ sim_xmit_locked(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, u
 	uint32_t room;
 	uint16_t k;
 
-	sim_reap(sim, q, now);
+	sim_reap(sim, q, now, NULL);
 	room = sim->txd - (q->tail - q->head);
 	k = __atomic_load_n(&sim->link_up, __ATOMIC_RELAXED) ? RTE_MIN(room, n) : 0;
 	if (k == 0) {
@@ -569,8 +580,12 @@ sim_xmit_fine(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, uin
 	if (__atomic_load_n(&q->lock, __ATOMIC_RELAXED) == 0 &&
 	    __atomic_compare_exchange_n(&q->lock, &exp, 1, 0, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED)) {
-		sim_reap(sim, q, now);
+		struct rte_mbuf *done[SIM_REAP_MAX];
+		unsigned int nd = sim_reap(sim, q, now, done);
+
 		__atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE);
+		if (nd != 0)
+			rte_pktmbuf_free_bulk(done, nd);
 	} else {
 		/* Another caller is inside, reaping: go on without it. */
 		__atomic_fetch_add(&q->overlaps, 1, __ATOMIC_RELAXED);
@@ -694,7 +709,7 @@ sl_sim_drain(struct sl_sim *sim, uint64_t timeout_us)
 		struct sim_txq *q = &sim->q[i];
 
 		for (;;) {
-			sim_reap(sim, q, sim_now(sim));
+			sim_reap(sim, q, sim_now(sim), NULL);
 			if (q->head == q->tail || rte_rdtsc() >= deadline)
 				break;
 			rte_delay_us_sleep(10);
