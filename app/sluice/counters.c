@@ -20,6 +20,8 @@ const struct sl_counter sl_txq_counters[] = {
 	  "engine trylock failures plus driver LOCKED answers" },
 	{ "locked", "locked", 8, 0, Q(locked),
 	  "driver LOCKED answers (part of collisions)" },
+	{ "waited", "waited", 8, 0, Q(waited),
+	  "collisions the bounded wait resolved: the lock came free, the burst went direct" },
 	{ "requeued", "requeued", 10, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(requeued),
 	  "packets put into the backlog" },
 	{ "backlog", "backlog", 8, SL_CNT_SUMMARY | SL_CNT_SHOW | SL_CNT_GAUGE | SL_CNT_U32,

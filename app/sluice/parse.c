@@ -494,8 +494,10 @@ sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 				return -EINVAL;
 			}
 			s.txd = (uint32_t)v;
-		} else if (strcmp(tok, "lltx=on") == 0 || strcmp(tok, "lltx=off") == 0) {
-			s.lltx = tok[6] == 'n';
+		} else if (strcmp(tok, "lltx=on") == 0 || strcmp(tok, "lltx=off") == 0 ||
+			   strcmp(tok, "lltx=fine") == 0) {
+			s.lltx = strcmp(tok, "lltx=off") != 0;
+			s.fine = strcmp(tok, "lltx=fine") == 0;
 		} else if (strcmp(tok, "verify=on") == 0 || strcmp(tok, "verify=off") == 0) {
 			s.verify = tok[8] == 'n';
 		} else if (key == 0) {
@@ -577,7 +579,7 @@ sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 			}
 			s.dut.queue = (uint32_t)v;
 		} else {
-			snprintf(err, len, "unknown parameter '%s' (txd=N, lltx=on|off, verify=on|off, "
+			snprintf(err, len, "unknown parameter '%s' (txd=N, lltx=on|off|fine, verify=on|off, "
 				 "dut=PORT, capacity=RATE, queue=N, loss=P, dup=P, reorder=P, "
 				 "delay=US[:JITTER_US], seed=N)", tok);
 			return -EINVAL;
