@@ -213,7 +213,7 @@ shared_run(const struct shared_run *r)
 SL_TEST(shared_locked, "stress")
 {
 	for (unsigned int n = 2; n <= 8; n *= 2)
-		if (shared_run(&(struct shared_run){ SL_TXQ_LOCKED, n, false, true, false }) != 0)
+		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LOCKED, .nprod = n, .poll = true }) != 0)
 			return -1;
 	return 0;
 }
@@ -221,7 +221,8 @@ SL_TEST(shared_locked, "stress")
 SL_TEST(shared_lltx, "stress")
 {
 	for (unsigned int n = 2; n <= 8; n *= 2)
-		if (shared_run(&(struct shared_run){ SL_TXQ_LLTX, n, true, true, false }) != 0)
+		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LLTX, .nprod = n,
+						     .sim_lltx = true, .poll = true }) != 0)
 			return -1;
 	return 0;
 }
@@ -230,7 +231,9 @@ SL_TEST(shared_lltx, "stress")
 SL_TEST(shared_lltx_fine, "stress")
 {
 	for (unsigned int n = 2; n <= 8; n *= 2)
-		if (shared_run(&(struct shared_run){ SL_TXQ_LLTX, n, true, true, false, true }) != 0)
+		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LLTX, .nprod = n,
+						     .sim_lltx = true, .poll = true,
+						     .sim_fine = true }) != 0)
 			return -1;
 	return 0;
 }
@@ -238,7 +241,7 @@ SL_TEST(shared_lltx_fine, "stress")
 SL_TEST(shared_spin, "stress")
 {
 	for (unsigned int n = 2; n <= 8; n *= 2)
-		if (shared_run(&(struct shared_run){ SL_TXQ_SPIN, n, false, true, false }) != 0)
+		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_SPIN, .nprod = n, .poll = true }) != 0)
 			return -1;
 	return 0;
 }
@@ -246,11 +249,14 @@ SL_TEST(shared_spin, "stress")
 /* Link down half way: producers are back-pressured, stop flushes within bounds. */
 SL_TEST(shared_stuck_device_at_stop, "stress")
 {
-	if (shared_run(&(struct shared_run){ SL_TXQ_LOCKED, 4, false, true, true }) != 0)
+	if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LOCKED, .nprod = 4, .poll = true,
+					     .link_down = true }) != 0)
 		return -1;
-	if (shared_run(&(struct shared_run){ SL_TXQ_LLTX, 4, true, true, true }) != 0)
+	if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LLTX, .nprod = 4, .sim_lltx = true,
+					     .poll = true, .link_down = true }) != 0)
 		return -1;
-	return shared_run(&(struct shared_run){ SL_TXQ_LLTX, 4, true, true, true, true });
+	return shared_run(&(struct shared_run){ .mode = SL_TXQ_LLTX, .nprod = 4, .sim_lltx = true,
+						.poll = true, .link_down = true, .sim_fine = true });
 }
 
 /*
@@ -263,8 +269,9 @@ SL_TEST(shared_backlog_full_link_flap, "stress")
 {
 	for (int lltx = 0; lltx <= 1; lltx++)
 		for (int drop = 0; drop <= 1; drop++) {
-			struct shared_run r = { lltx ? SL_TXQ_LLTX : SL_TXQ_LOCKED, 4, lltx, true,
-						false, true, drop ? SL_TXQ_F_DROP_ON_FULL : 0 };
+			struct shared_run r = { .mode = lltx ? SL_TXQ_LLTX : SL_TXQ_LOCKED, .nprod = 4,
+						.sim_lltx = lltx, .poll = true, .flap = true,
+						.flags = drop ? SL_TXQ_F_DROP_ON_FULL : 0 };
 
 			if (shared_run(&r) != 0)
 				return -1;
