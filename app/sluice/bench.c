@@ -325,11 +325,10 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 		t->dropped += pt.dropped;
 		t->backlog += pt.backlog;
 		if (r >= 0) {
-			const struct sl_port *rp = &app->ports.p[r];
-			struct sl_port_rx_drops dr = { 0 };
+			struct sl_port_rx_drops dr;
+			struct sl_rx_port_stats rs;
 
-			if (rp->ops->rx_drops != NULL)
-				rp->ops->rx_drops(rp->dev, &dr);
+			sl_report_rx_port(app, (uint16_t)r, &rs, &dr);
 			t->rx_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
 			sl_rx_stream_hist(app->rx[r], s, h1);
 			for (uint32_t b = 0; b < SL_HIST_BUCKETS; b++)

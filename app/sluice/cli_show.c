@@ -10,6 +10,7 @@
 #include <rte_ethdev.h>
 
 #include "cli.h"
+#include "metrics.h"
 #include "sl_wire.h"
 
 static void
@@ -58,12 +59,10 @@ port_stats(const struct sl_app *app, uint16_t i)
 		       (p->info.speed_mbps * 1e4));
 	printf("%s\n", app->running ? "" : " (last run)");
 	if (app->rx[i] != NULL) {
-		struct sl_port_rx_drops dr = { 0 };
+		struct sl_port_rx_drops dr;
 		struct sl_rx_port_stats rs;
 
-		sl_rx_port_stats(app->rx[i], &rs);
-		if (p->ops->rx_drops != NULL)
-			p->ops->rx_drops(p->dev, &dr);
+		sl_report_rx_port(app, i, &rs, &dr);
 		printf("port %u: rx %" PRIu64 " pkts %" PRIu64 " bytes, signed %" PRIu64 " foreign %"
 		       PRIu64 " bad_signature %" PRIu64 " stale %" PRIu64 "; the port's own drops: "
 		       "imissed %" PRIu64 " ierrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", i, rs.frames,
@@ -329,6 +328,16 @@ show_ports(const struct sl_app *app)
 	}
 }
 
+/* show metrics: what GET /metrics answers (--metrics), in the Prometheus text format. */
+static void
+cmd_show_metrics(struct sl_cli *cli, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	sl_metrics_write(cli->app, stdout, false);
+	fflush(stdout);
+}
+
 const struct sl_cmd sl_cmds_show[] = {
 	{ "show port info|stats|xstats <port>", cmd_show_port,
 	  "port details, TX statistics since the last clear, or the driver's extended statistics; <port> or all",
@@ -341,6 +350,9 @@ const struct sl_cmd sl_cmds_show[] = {
 	  "show" },
 	{ "show latency [<stream>]", cmd_show_latency,
 	  "per stream and receiving port: latency min, mean, p50..p99.99, max, jitter (us)", "show" },
+	{ "show metrics", cmd_show_metrics,
+	  "every counter as Prometheus reads it (the text --metrics [ADDR:]PORT serves on /metrics)",
+	  "show" },
 	{ "show config [<what>]", cmd_show_config,
 	  "the configuration the next start uses: map, streams, ports, or all (default)", "show" },
 	{ NULL, NULL, NULL, NULL },
