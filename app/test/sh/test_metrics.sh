@@ -69,18 +69,24 @@ elif what == "stall":
     s = conn()
     s.sendall(b"GET /met")
     t0 = time.monotonic()
+    end = {}
+    def watch():  # when the server closes it, seen as it happens
+        s.settimeout(15)
+        try:
+            end["data"] = s.recv(100)
+        except Exception as e:
+            end["data"] = repr(e).encode()
+        end["t"] = time.monotonic() - t0
+    w = threading.Thread(target=watch)
+    w.start()
     slow = 0
     for _ in range(20):
         t = time.monotonic()
         code, _ = ask(GET)
         if code != "200" or time.monotonic() - t > 1.0:
             slow += 1
-    s.settimeout(10)
-    try:
-        closed = s.recv(100)
-    except Exception as e:
-        closed = repr(e).encode()
-    print(slow, round(time.monotonic() - t0, 1), closed[:12].decode("latin-1").split("\r")[0] or "EOF")
+    w.join(20)
+    print(slow, round(end.get("t", -1), 1), end.get("data", b"open")[:12].decode("latin-1").split("\r")[0] or "EOF")
 elif what == "idle":
     # 300 connections that say nothing (more than the server's 256 slots),
     # then 10 real requests: all answered.
@@ -127,13 +133,17 @@ for ln in body.splitlines():
         continue
     if ln == "# EOF":
         continue
-    m = re.match(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9]+)$', ln)
+    # a counter's sample carries the time its value was read (ms; OpenMetrics: s)
+    m = re.match(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9]+)( [0-9]+(\.[0-9]{3})?)?$', ln)
     if not m:
         err.append("bad line: " + ln)
         continue
     want = fam + ("_total" if om and typ.get(fam) == "counter" else "")
     if m.group(1) != want:
         err.append(f"sample {m.group(1)} outside its family {fam}")
+    if (m.group(4) is not None) != (typ.get(fam) == "counter") or \
+            (m.group(4) is not None and (m.group(5) is not None) != om):
+        err.append("a counter without its read time, a gauge with one, or the wrong unit: " + ln)
 if om and not body.endswith("# EOF\n"):
     err.append("no # EOF at the end")
 print(len(typ), len(err), (err + ["-"])[0])
@@ -174,14 +184,15 @@ rc=$?
 	ok "(a) --metrics 192.0.2.1:9100: exit 1, $(grep -o 'cannot listen.*' "$T/a.out")" ||
 	ko "(a) --metrics 192.0.2.1:9100: exit $rc: $(tail -2 "$T/a.out")"
 
-# (b)-(e) One prompt session: a 15 s run at 500 kpps, the clients meanwhile.
+# (b)-(e) One prompt session: a run at 500 kpps while the clients work, stopped
+# at the prompt once they are done (bounded at 120 s by its --duration).
 pfx
 mkfifo "$T/fifo"
 timeout 120 "$bin" "${eal[@]}" --file-prefix "$prefix" -- -i --metrics 0 --json "$T/run.json" \
 	<"$T/fifo" >"$T/run.out" 2>&1 &
 pid=$!
 exec 7>"$T/fifo"
-printf 'set rate all 500kpps\nset duration 15\nstart\n' >&7
+printf 'set rate all 500kpps\nset duration 120\nstart\n' >&7
 for _ in $(seq 100); do grep -q "^metrics: http://127.0.0.1:" "$T/run.out" && break; sleep 0.1; done
 port=$(grep -o "^metrics: http://127.0.0.1:[0-9]*" "$T/run.out" | cut -d: -f4)
 if [ -z "$port" ]; then
@@ -236,7 +247,7 @@ got=$(py "$port" bighead)
 
 # (d) Slow, idle and many clients.
 read -r slow secs closed <<<"$(py "$port" stall)"
-if [ "$slow" = 0 ] && [ "$closed" = EOF ] && awk -v s="$secs" 'BEGIN { exit !(s >= 4.5 && s <= 7) }'; then
+if [ "$slow" = 0 ] && [ "$closed" = EOF ] && awk -v s="$secs" 'BEGIN { exit !(s >= 4.9 && s <= 8) }'; then
 	ok "(d) half a request, stalled: 20 others answered within 1 s meanwhile, it was closed after $secs s"
 else
 	ko "(d) stall: $slow slow or failed answers, closed after $secs s with '$closed'"
@@ -249,9 +260,10 @@ read -r nok nall <<<"$(py "$port" many)"
 	ko "(d) 200 clients at once: $nok of $nall answered 200"
 py "$port" body - >"$T/mid" 2>&1
 grep -q "^sluice_running 1" "$T/mid" && ok "(d) the run was still going after the clients" ||
-	ko "(d) the run had ended before the clients were done (the test ran too long)"
+	ko "(d) the run had ended before the clients were done"
 
-# (e) Wait for the run's end; the metrics then equal the JSON exactly.
+# (e) Stop the run; the metrics then equal the JSON exactly.
+echo stop >&7
 for _ in $(seq 200); do grep -q "sluice summary" "$T/run.out" && break; sleep 0.1; done
 sleep 0.3
 py "$port" body - >"$T/end" 2>&1
@@ -279,13 +291,13 @@ for k in tx_packets:tx_packets tx_bytes:tx_bytes busy:busy_calls collisions:coll
 	[ "$j" = "$m" ] || bad="$bad txq.${k%%:*}($j/$m)"
 done
 tx=$(jq .totals.tx_packets "$T/run.json")
-[ -z "$bad" ] && [ "$tx" -gt 5000000 ] &&
+[ -z "$bad" ] && [ "$tx" -gt 1000000 ] &&
 	ok "(e) after the run every port and queue counter equals the JSON (tx_packets $tx)" ||
 	ko "(e) metrics vs JSON (json/metrics):$bad; tx $tx"
 [ "$rc" = 0 ] && jq -e '.totals.conserved and .totals.mempool_in_use == 0' "$T/run.json" >/dev/null &&
 	ok "(e) exit 0, conserved, every mbuf back, after every client" ||
 	ko "(e) exit $rc, $(grep total: "$T/run.out")"
-grep -q "^sluice_tx_packets_total{port=\"0\"} $tx\$" "$T/run.out" &&
+grep -q "^sluice_tx_packets_total{port=\"0\"} $tx [0-9]*\$" "$T/run.out" &&
 	ok "(e) show metrics prints the same: sluice_tx_packets_total{port=\"0\"} $tx" ||
 	ko "(e) show metrics: $(grep -m1 "^sluice_tx_packets_total" "$T/run.out")"
 got=$(py "$port" raw 'GET /metrics HTTP/1.1\r\n\r\n' 2>&1 | tail -1)

@@ -2,8 +2,9 @@
 # test_prometheus.sh - a real Prometheus server (Debian's prometheus) scrapes
 # Sluice's --metrics every second on loopback, with the scrape configuration
 # of docs/watching.md (only the ports changed: free ones are picked), a temp
-# storage dir and a free port of its own; Sluice sends 1 Mpps on net_null for
-# 25 s. Then Prometheus's HTTP API is asked for
+# storage dir and a free port of its own; Sluice sends 1 Mpps on net_null
+# (started at its prompt, stopped once Prometheus has 16 s of samples: at most
+# 90 s). Then Prometheus's HTTP API is asked for
 # rate(sluice_tx_packets_total[15s]) during the run: it must be within 2 % of
 # the 1 Mpps Sluice was set to (Prometheus times a sample at the scrape's
 # start: a scrape answered late on a loaded machine shifts it, hence 15 s). The target must be up with no scrape error.
@@ -19,6 +20,7 @@ prefix=slprom$$
 prefixes+=("$prefix")
 spid= ppid=
 stop_all() {
+	exec 7>&- 2>/dev/null
 	[ -n "$ppid" ] && kill "$ppid" 2>/dev/null && wait "$ppid" 2>/dev/null
 	[ -n "$spid" ] && kill "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
 	[ -n "${SL_DEBUG:-}" ] || cleanup
@@ -40,10 +42,13 @@ api() { curl -s --max-time 5 "http://127.0.0.1:$pport/api/v1/$1" "${@:2}"; }
 sed -n '/^# prometheus.yml (docs\/watching.md)/,/^```/p' "$top/docs/watching.md" | sed '$d' >"$T/doc.yml"
 grep -q "127.0.0.1:9100" "$T/doc.yml" || { ko "no scrape configuration found in docs/watching.md"; }
 
-timeout 60 "$bin" --no-huge -m 256 --no-pci -l 0-1 --vdev net_null0 --file-prefix "$prefix" \
-	--log-level '*:error' -- --rate 1Mpps --duration 25 --metrics 0 --json "$T/run.json" \
-	>"$T/run.out" 2>&1 &
+mkfifo "$T/fifo"
+timeout 150 "$bin" --no-huge -m 256 --no-pci -l 0-1 --vdev net_null0 --file-prefix "$prefix" \
+	--log-level '*:error' -- -i --rate 1Mpps --duration 120 --metrics 0 --json "$T/run.json" \
+	<"$T/fifo" >"$T/run.out" 2>&1 &
 spid=$!
+exec 7>"$T/fifo"
+echo start >&7
 for _ in $(seq 100); do grep -q "^metrics: http" "$T/run.out" && break; sleep 0.1; done
 sport=$(grep -o "^metrics: http://127.0.0.1:[0-9]*" "$T/run.out" | cut -d: -f4)
 [ -n "$sport" ] || { ko "Sluice printed no metrics URL: $(head -3 "$T/run.out")"; exit 1; }
@@ -62,13 +67,16 @@ done
 [ -n "$ready" ] || skip "prometheus cannot run here: $(tail -2 "$T/prom.out")"
 ok "prometheus $(prometheus --version 2>&1 | awk 'NR==1 {print $3}') ready on 127.0.0.1:$pport, scraping 127.0.0.1:$sport every 1 s"
 
-# Enough samples for a 15 s window (at most 25 s: the run lasts 25).
+# Enough samples for a 15 s window (at most 90 s); the target's state meanwhile.
 n=0
-for _ in $(seq 250); do
+end=$((SECONDS + 90))
+while [ $SECONDS -lt $end ]; do
 	n=$(api query --data-urlencode 'query=count_over_time(sluice_tx_packets_total{port="0"}[16s])' |
 		jq -r '.data.result[0].value[1] // 0' 2>/dev/null)
 	[ "${n:-0}" -ge 16 ] 2>/dev/null && break
-	sleep 0.1
+	api targets | jq -c '.data.activeTargets[0] | [.health, .lastError, .lastScrapeDuration]' \
+		>>"$T/targets.log" 2>/dev/null
+	sleep 0.5
 done
 sleep 1
 res=$(api query --data-urlencode 'query=rate(sluice_tx_packets_total{port="0"}[15s])')
@@ -77,7 +85,7 @@ running=$(api query --data-urlencode 'query=sluice_running' | jq -r '.data.resul
 if [ "$running" = 1 ] && awk -v g="$got" -v r=$rate 'BEGIN { d = (g - r) / r; exit !(g != "none" && d > -0.02 && d < 0.02) }'; then
 	ok "rate(sluice_tx_packets_total[15s]) = $got during the run ($n samples in 16 s): within 2 % of $rate"
 else
-	ko "rate(sluice_tx_packets_total[15s]) = '$got' (running '$running', $n samples), want $rate within 2 %: $res"
+	ko "rate(sluice_tx_packets_total[15s]) = '$got' (running '$running', $n samples), want $rate within 2 %: $res; the target meanwhile: $(sort "$T/targets.log" 2>/dev/null | uniq -c | head -5 | tr '\n' ' ')"
 	# the samples behind it: value and Prometheus's time (a late scrape shows as a gap)
 	api query --data-urlencode 'query=sluice_tx_packets_total{port="0"}[16s]' |
 		jq -c '[.data.result[0].values[] | [(.[0] * 1000 | floor) % 100000, .[1]]]'
@@ -90,6 +98,8 @@ meta=$(api metadata -G --data-urlencode 'metric=sluice_tx_bytes' | jq -c '.data.
 [ "$(jq -r '.type + " " + .unit' <<<"$meta")" = "counter bytes" ] &&
 	ok "metadata of sluice_tx_bytes: $meta" || ko "metadata of sluice_tx_bytes: $meta"
 
+printf 'stop\nquit\n' >&7
+exec 7>&-
 wait "$spid"
 rc=$?
 spid=

@@ -2,7 +2,8 @@
 # test_watch.sh - DPDK's own tools watch a running Sluice (they are secondary
 # processes: the run needs real hugepages). sl-nic.sh reserves and mounts a
 # few (and --clear puts the machine back); without root or hugetlbfs, SKIP.
-# One run, two net_null ports at 500 kpps each, while it runs:
+# One run (started and stopped at the prompt), two net_null ports at 500 kpps
+# each, while it runs:
 #  - dpdk-dumpcap captures 1000 frames of port 0, then again 1000 (a capture
 #    started and stopped twice); tshark decodes them with good IPv4 and UDP
 #    checksums, and their signatures (decoded by the tests' own
@@ -31,6 +32,7 @@ ko() { echo "FAIL - $*"; fail=$((fail + 1)); }
 bg=()
 cleanup() {
 	for p in "${bg[@]}"; do kill -9 "$p" 2>/dev/null; done
+	exec 7>&- 2>/dev/null
 	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
 	wait 2>/dev/null
 	"$nic" hugepages --clear >/dev/null 2>&1
@@ -50,9 +52,15 @@ if ! "$nic" hugepages 256M >"$T/huge.out" 2>&1; then
 	exit 0
 fi
 
-timeout 120 "$bin" -m 128 --no-pci -l 0-1 --vdev net_null0 --vdev net_null1 --file-prefix "$prefix" \
-	--log-level '*:error' -- --duration 40 --rate 500kpps --json "$T/run.json" >"$T/run.out" 2>&1 &
+# The run lasts as long as the tools take (a loaded machine makes them slow):
+# started and stopped at the prompt, bounded at 240 s by its own --duration.
+mkfifo "$T/fifo"
+timeout 300 "$bin" -m 128 --no-pci -l 0-1 --vdev net_null0 --vdev net_null1 --file-prefix "$prefix" \
+	--log-level '*:error' -- -i --duration 240 --rate 500kpps --json "$T/run.json" \
+	<"$T/fifo" >"$T/run.out" 2>&1 &
 pid=$!
+exec 7>"$T/fifo"
+echo start >&7
 for _ in $(seq 50); do [ -S "/var/run/dpdk/$prefix/mp_socket" ] && break; sleep 0.1; done
 sleep 1
 
@@ -165,8 +173,10 @@ if [ -x "$reset" ]; then
 else
 	ko "no $reset (build it: ninja -C build)"
 fi
-alive && ok "Sluice runs on after every tool ended" || ko "Sluice ended early (the run lasts 40 s)"
+alive && ok "Sluice runs on after every tool ended" || ko "Sluice ended early"
 
+printf 'stop\nquit\n' >&7
+exec 7>&-
 wait "$pid"
 rc=$?
 pid=
