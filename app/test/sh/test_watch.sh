@@ -61,6 +61,12 @@ timeout 300 "$bin" -m 128 --no-pci -l 0-1 --vdev net_null0 --vdev net_null1 --fi
 pid=$!
 exec 7>"$T/fifo"
 echo start >&7
+for _ in $(seq 100); do [ -S "/var/run/dpdk/$prefix/mp_socket" ] && break; sleep 0.1; done
+if ! kill -0 "$pid" 2>/dev/null; then
+	ko "Sluice did not start on hugepages: $(tail -2 "$T/run.out")"
+	echo "test_watch: $pass passed, $fail failed, $skip skipped"
+	exit 1
+fi
 for _ in $(seq 50); do [ -S "/var/run/dpdk/$prefix/mp_socket" ] && break; sleep 0.1; done
 sleep 1
 
