@@ -417,12 +417,12 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 		t->dropped += pt.dropped;
 		t->backlog += pt.backlog;
 		if (r >= 0) {
-			const struct sl_port *rp = &app->ports.p[r];
-			struct sl_port_rx_drops dr = { 0 };
+			struct sl_port_rx_drops dr;
+			struct sl_rx_port_stats rs;
 
 			/* A port's drops once, however many streams it receives. */
-			if (!drops_read[r] && rp->ops->rx_drops != NULL) {
-				rp->ops->rx_drops(rp->dev, &dr);
+			if (!drops_read[r]) {
+				sl_report_rx_port(app, (uint16_t)r, &rs, &dr);
 				t->rx_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
 			}
 			drops_read[r] = true;

@@ -11,6 +11,7 @@
 #include <rte_ethdev.h>
 
 #include "cli.h"
+#include "metrics.h"
 #include "sl_wire.h"
 
 static void
@@ -54,12 +55,10 @@ port_stats(struct sl_app *app, uint16_t i)
 	printf("\n  TX-packets: %-14" PRIu64 " TX-dropped: %-10" PRIu64 " TX-bytes: %-16" PRIu64
 	       " backlog: %" PRIu64 "\n", pt.tx_packets, pt.dropped, pt.tx_bytes, pt.backlog);
 	if (app->rx[i] != NULL) {
-		struct sl_port_rx_drops dr = { 0 };
+		struct sl_port_rx_drops dr;
 		struct sl_rx_port_stats rs;
 
-		sl_rx_port_stats(app->rx[i], &rs);
-		if (p->ops->rx_drops != NULL)
-			p->ops->rx_drops(p->dev, &dr);
+		sl_report_rx_port(app, i, &rs, &dr);
 		printf("  RX-packets: %-14" PRIu64 " RX-missed: %-11" PRIu64 " RX-bytes: %-16" PRIu64
 		       "\n  RX-errors: %" PRIu64 " RX-nombuf: %" PRIu64 "  signed %" PRIu64
 		       " foreign %" PRIu64 " bad_signature %" PRIu64 " stale %" PRIu64 "\n",
@@ -368,6 +367,16 @@ show_ports(const struct sl_app *app)
 	}
 }
 
+/* show metrics: what GET /metrics answers (--metrics), in the Prometheus text format. */
+static void
+cmd_show_metrics(struct sl_cli *cli, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	sl_metrics_write(cli->app, stdout, false);
+	fflush(stdout);
+}
+
 const struct sl_cmd sl_cmds_show[] = {
 	{ "show port info|stats|xstats <port>", cmd_show_port,
 	  "port details, TX statistics since the last clear, or the driver's extended statistics; <port> or all",
@@ -380,6 +389,9 @@ const struct sl_cmd sl_cmds_show[] = {
 	  "show" },
 	{ "show latency [<stream>]", cmd_show_latency,
 	  "per stream and receiving port: latency min, mean, p50..p99.99, max, jitter (us)", "show" },
+	{ "show metrics", cmd_show_metrics,
+	  "every counter as Prometheus reads it (the text --metrics [ADDR:]PORT serves on /metrics)",
+	  "show" },
 	{ "show config [<what>]", cmd_show_config,
 	  "the configuration the next start uses: map, streams, ports, or all (default)", "show" },
 	{ NULL, NULL, NULL, NULL },

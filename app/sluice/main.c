@@ -24,6 +24,7 @@
 #include "opts.h"
 #include "bench.h"
 #include "session.h"
+#include "metrics.h"
 #include "telemetry.h"
 #include "sl_err.h"
 
@@ -232,6 +233,8 @@ main(int argc, char **argv)
 		       rte_strerror(rte_errno));
 
 	code = sl_session_open(&app);
+	if (code == SL_EXIT_OK)
+		code = sl_metrics_start(&app); /* --metrics: before any run, off the data path */
 	if (code == SL_EXIT_OK) {
 		sl_telemetry_init(&app);
 		if (app.o.interactive || app.o.cmdline_file != NULL)
@@ -244,6 +247,7 @@ main(int argc, char **argv)
 	/* A failed --json write on any path (a run, a stop at the prompt, a profile). */
 	if (code == SL_EXIT_OK)
 		code = app.exit_code;
+	sl_metrics_stop(); /* its thread reads the run: gone before the run is released */
 	sl_session_close(&app);
 	rte_pdump_uninit();
 	rte_eal_cleanup();

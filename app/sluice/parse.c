@@ -403,6 +403,38 @@ sl_parse_lltx(const char *s, enum sl_lltx *l, char *err, size_t len)
 }
 
 int
+sl_parse_listen(const char *s, char *host, size_t hlen, uint16_t *port, char *err, size_t len)
+{
+	const char *colon = strrchr(s, ':'), *p = colon != NULL ? colon + 1 : s;
+	char h[64], e[128];
+	uint8_t a[16];
+	uint64_t v;
+
+	snprintf(h, sizeof(h), "127.0.0.1");
+	if (colon != NULL && s[0] == '[' && colon > s + 1 && colon[-1] == ']' &&
+	    (size_t)(colon - s) - 2 < sizeof(h)) {
+		snprintf(h, sizeof(h), "%.*s", (int)(colon - s - 2), s + 1); /* [IPv6]:PORT */
+		if (inet_pton(AF_INET6, h, a) != 1)
+			goto bad;
+	} else if (colon != NULL) {
+		if ((size_t)(colon - s) >= sizeof(h))
+			goto bad;
+		snprintf(h, sizeof(h), "%.*s", (int)(colon - s), s);
+		if (inet_pton(AF_INET, h, a) != 1)
+			goto bad;
+	}
+	if (sl_parse_u64(p, 0, 65535, &v, e, sizeof(e)) != 0)
+		goto bad;
+	snprintf(host, hlen, "%s", h);
+	*port = (uint16_t)v;
+	return 0;
+bad:
+	snprintf(err, len, "'%s': expected [ADDR:]PORT with a numeric address, e.g. 9100, "
+		 "127.0.0.1:9100 or [::1]:9100 (PORT 0: any free port)", s);
+	return -EINVAL;
+}
+
+int
 sl_parse_ipv4(const char *s, uint32_t *ip, char *err, size_t len)
 {
 	struct in_addr a;

@@ -211,6 +211,20 @@ sl_report_stream(const struct sl_app *app, uint16_t s, int r, struct sl_stream_r
 		sl_rx_stream_stats(app->rx[r], s, &res->st);
 }
 
+void
+sl_report_rx_port(const struct sl_app *app, uint16_t r, struct sl_rx_port_stats *rs,
+		  struct sl_port_rx_drops *dr)
+{
+	const struct sl_port *p = &app->ports.p[r];
+
+	memset(rs, 0, sizeof(*rs));
+	memset(dr, 0, sizeof(*dr));
+	if (app->rx[r] != NULL)
+		sl_rx_port_stats(app->rx[r], rs);
+	if (p->ops->rx_drops != NULL)
+		p->ops->rx_drops(p->dev, dr);
+}
+
 static bool
 rx_any(const struct sl_app *app)
 {
@@ -240,6 +254,31 @@ stream_measured(const struct sl_app *app, uint16_t s)
 		if (app->rx[r] != NULL && app->addressed[s][r])
 			return true;
 	return false;
+}
+
+void
+sl_report_streams(const struct sl_app *app,
+		  void (*fn)(const struct sl_app *app, const struct sl_stream_result *res, void *arg),
+		  void *arg)
+{
+	for (uint16_t s = 0; s < app->ports.n; s++) {
+		struct sl_stream_result res;
+		bool given = false;
+
+		for (int r = 0; r < app->ports.n; r++) {
+			if (app->rx[r] == NULL)
+				continue;
+			sl_report_stream(app, s, r, &res);
+			if (res.st.rx == 0)
+				continue;
+			fn(app, &res, arg);
+			given = true;
+		}
+		if (!given && stream_measured(app, s)) {
+			sl_report_stream(app, s, -1, &res);
+			fn(app, &res, arg);
+		}
+	}
 }
 
 unsigned int
@@ -446,15 +485,13 @@ summary_rx(const struct sl_app *app)
 
 	for (uint16_t r = 0; r < app->ports.n; r++) {
 		const struct sl_port *p = &app->ports.p[r];
-		struct sl_port_rx_drops dr = { 0 };
+		struct sl_port_rx_drops dr;
 		struct sl_rx_port_stats rs;
 
 		if (app->rx[r] == NULL)
 			continue;
 		any = true;
-		sl_rx_port_stats(app->rx[r], &rs);
-		if (p->ops->rx_drops != NULL)
-			p->ops->rx_drops(p->dev, &dr);
+		sl_report_rx_port(app, r, &rs, &dr);
 		rxport_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
 		printf("rx port %u %-10s frames %" PRIu64 " signed %" PRIu64 " foreign %" PRIu64
 		       " bad_signature %" PRIu64 " stale %" PRIu64 "  port drops: imissed %" PRIu64
@@ -655,6 +692,17 @@ json_verify(struct sl_json *j, const struct sl_app *app)
  * the rate between the first and the last frame's start, which is what a
  * pacer is judged by.
  */
+/* Every counter of a table, as "name": value (counters.h). */
+static void
+json_table(struct sl_json *j, const struct sl_counter *t, const void *base)
+{
+	for (const struct sl_counter *c = t; c->name != NULL; c++)
+		if (c->flags & SL_CNT_I64)
+			sl_json_i64(j, c->name, (int64_t)sl_counter_get(c, base));
+		else
+			sl_json_u64(j, c->name, sl_counter_get(c, base));
+}
+
 static void
 json_wire(struct sl_json *j, const struct sl_port *p)
 {
@@ -681,7 +729,7 @@ static void
 json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
 {
 	const struct sl_port *p = &app->ports.p[r];
-	struct sl_port_rx_drops dr = { 0 };
+	struct sl_port_rx_drops dr;
 	struct sl_port_dut dut;
 	struct sl_rx_port_stats rs;
 
@@ -700,22 +748,13 @@ json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
 	}
 	if (app->rx[r] == NULL)
 		return;
-	sl_rx_port_stats(app->rx[r], &rs);
-	if (p->ops->rx_drops != NULL)
-		p->ops->rx_drops(p->dev, &dr);
+	sl_report_rx_port(app, r, &rs, &dr);
 	sl_json_i64(j, "rx_lcore", app->rx_lcore[r]);
-	sl_json_u64(j, "rx_packets", rs.frames);
-	sl_json_u64(j, "rx_bytes", rs.bytes);
-	sl_json_u64(j, "rx_signed", rs.rx);
-	sl_json_u64(j, "rx_foreign", rs.foreign);
-	sl_json_u64(j, "rx_bad_signature", rs.bad_signature);
-	sl_json_u64(j, "rx_stale", rs.stale);
+	json_table(j, sl_rx_counters, &rs);
 	/* The analyzer's own cost: TSC cycles in sl_rx_analyze() per frame, as ns. */
 	sl_json_dbl(j, "rx_ns_per_frame", rs.frames != 0 ? (double)rs.cycles * 1e9 /
 		    (double)rte_get_tsc_hz() / (double)rs.frames : 0);
-	sl_json_u64(j, "imissed", dr.imissed);
-	sl_json_u64(j, "ierrors", dr.ierrors);
-	sl_json_u64(j, "rx_nombuf", dr.rx_nombuf);
+	json_table(j, sl_rx_drop_counters, &dr);
 }
 
 static void
@@ -765,14 +804,7 @@ json_stream(struct sl_json *j, const struct sl_app *app, const struct sl_stream_
 	sl_json_u64(j, "stream", res->stream);
 	sl_json_u64(j, "tx_port", res->stream);
 	sl_json_i64(j, "rx_port", res->rx_port);
-	sl_json_u64(j, "tx_packets", res->tx_all);
-	sl_json_u64(j, "tx_signed", res->tx); /* what lost is counted against */
-	sl_json_u64(j, "rx_packets", res->st.rx);
-	sl_json_u64(j, "unique", res->unique);
-	sl_json_i64(j, "lost", res->lost);
-	sl_json_u64(j, "duplicates", res->st.duplicates);
-	sl_json_u64(j, "reordered", res->st.reordered);
-	sl_json_u64(j, "late", res->st.late);
+	json_table(j, sl_stream_counters, res);
 	sl_json_dbl(j, "loss_ratio", res->loss_ratio);
 	sl_json_bool(j, "conserved", res->lost >= 0);
 	sl_json_arr_open(j, "reorder_distance"); /* log2 buckets: 1, 2-3, 4-7, ... */
@@ -782,6 +814,12 @@ json_stream(struct sl_json *j, const struct sl_app *app, const struct sl_stream_
 	if (res->rx_port >= 0)
 		json_latency(j, app, res->stream, res->rx_port, &res->st);
 	sl_json_obj_close(j);
+}
+
+static void
+json_stream_fn(const struct sl_app *app, const struct sl_stream_result *res, void *arg)
+{
+	json_stream(arg, app, res);
 }
 
 static void
@@ -800,27 +838,7 @@ json_streams(struct sl_json *j, const struct sl_app *app)
 	sl_json_u64(j, "drain_us", app->o.drain_us);
 	sl_json_obj_close(j);
 	sl_json_arr_open(j, "streams");
-	for (uint16_t s = 0; s < app->ports.n; s++) {
-		bool printed = false;
-
-		for (int r = 0; r < app->ports.n; r++) {
-			struct sl_stream_result res;
-
-			if (app->rx[r] == NULL)
-				continue;
-			sl_report_stream(app, s, r, &res);
-			if (res.st.rx == 0)
-				continue;
-			json_stream(j, app, &res);
-			printed = true;
-		}
-		if (!printed && stream_measured(app, s)) {
-			struct sl_stream_result res;
-
-			sl_report_stream(app, s, -1, &res);
-			json_stream(j, app, &res);
-		}
-	}
+	sl_report_streams(app, json_stream_fn, j);
 	sl_json_arr_close(j);
 }
 
@@ -839,8 +857,7 @@ json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *a
 		sl_json_u64(j, NULL, aq->lcores[l]);
 	sl_json_arr_close(j);
 	sl_json_u64(j, "generated", sl_report_txq_generated(app, aq->txq));
-	for (const struct sl_counter *c = sl_txq_counters; c->name != NULL; c++)
-		sl_json_u64(j, c->name, sl_counter_get(c, &st));
+	json_table(j, sl_txq_counters, &st);
 	sl_json_obj_open(j, "drop_reasons");
 	sl_json_u64(j, "dead_loop", st.drop_dead_loop);
 	sl_json_u64(j, "backlog_full", st.drop_backlog_full);
@@ -963,8 +980,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 	sl_json_dbl(&j, "duration_s", d);
 	sl_report_totals(app, &all);
 	sl_json_obj_open(&j, "totals");
-	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
-		sl_json_u64(&j, c->name, sl_counter_get(c, &all));
+	json_table(&j, sl_port_counters, &all);
 	sl_json_dbl(&j, "tx_pps", d > 0 ? all.tx_packets / d : 0);
 	sl_json_dbl(&j, "tx_bps_l1", d > 0 ? sl_wire_l1_bits(all.tx_packets, all.tx_bytes) / d : 0);
 	sl_json_dbl(&j, "tx_bps_l2", d > 0 ? sl_wire_l2_bits(all.tx_packets, all.tx_bytes) / d : 0);
@@ -997,8 +1013,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 			sl_json_bool(&j, "dst_mac_default", !app->o.peer_set[i]);
 		}
 		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
-		for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
-			sl_json_u64(&j, c->name, sl_counter_get(c, &pt));
+		json_table(&j, sl_port_counters, &pt);
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
 		/* The rate the pacer held the port to: unit max (unpaced), pps, bps_l1, bps_l2. */
 		sl_json_str(&j, "pace_unit", rate_unit_name(p->pace.unit));

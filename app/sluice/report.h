@@ -43,8 +43,20 @@ struct sl_stream_result {
 	double loss_ratio;
 	struct sl_rx_stream_stats st; /* at rx_port */
 };
+/* Receiving port r's counters: the analyzer's (zero if it has none) and the device's drops. */
+void sl_report_rx_port(const struct sl_app *app, uint16_t r, struct sl_rx_port_stats *rs,
+		       struct sl_port_rx_drops *dr);
 /* Stream s's results at receiving port r (r has an analyzer), or at none (r -1). */
 void sl_report_stream(const struct sl_app *app, uint16_t s, int r, struct sl_stream_result *res);
+/*
+ * fn for each stream record the JSON summary lists: stream s at every
+ * receiving port where it arrived, or, measured but arrived nowhere, at none
+ * (rx_port -1).
+ */
+void sl_report_streams(const struct sl_app *app,
+		       void (*fn)(const struct sl_app *app, const struct sl_stream_result *res,
+				  void *arg),
+		       void *arg);
 /* Every stream seen anywhere, or addressed to a receiving port, has arrived whole. */
 bool sl_report_all_arrived(const struct sl_app *app);
 /* Frames lost over all measured streams (after the drain: the run's verdict). */

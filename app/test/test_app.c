@@ -299,7 +299,7 @@ test_parse_slips(void)
 	  "sim 0x10G accepted");
 }
 
-/* Issue 15 items 2 and 3: units scale for display, any case is accepted, fields read back. */
+/* Units scale for display, any case is accepted, fields read back. */
 static void
 test_units(void)
 {
@@ -372,6 +372,37 @@ test_units(void)
 	}
 }
 
+/* --metrics [ADDR:]PORT: what it accepts, and that a refusal changes nothing. */
+static void
+test_listen(void)
+{
+	static const struct { const char *in, *host; uint16_t port; } good[] = {
+		{ "9100", "127.0.0.1", 9100 }, { "0", "127.0.0.1", 0 },
+		{ "0.0.0.0:80", "0.0.0.0", 80 }, { "198.18.0.1:65535", "198.18.0.1", 65535 },
+		{ "[::1]:9100", "::1", 9100 }, { "[2001:2::1]:1", "2001:2::1", 1 },
+	};
+	static const char *const bad[] = {
+		"", ":", "abc", "65536", "-1", "1.2.3:80", "::1:80", "[::1]", "[::1:80", "[1.2.3.4]:80",
+		"127.0.0.1:", "localhost:80", " 80", "80 ", "0x50", "[]:80",
+	};
+	char host[64], err[256];
+	uint16_t port;
+
+	for (size_t i = 0; i < RTE_DIM(good); i++) {
+		T(sl_parse_listen(good[i].in, host, sizeof(host), &port, err, sizeof(err)) == 0 &&
+		  strcmp(host, good[i].host) == 0 && port == good[i].port, "'%s': %s %u (%s)",
+		  good[i].in, host, port, err);
+	}
+	for (size_t i = 0; i < RTE_DIM(bad); i++) {
+		strcpy(host, "unchanged");
+		port = 7;
+		err[0] = '\0';
+		T(sl_parse_listen(bad[i], host, sizeof(host), &port, err, sizeof(err)) != 0 &&
+		  strcmp(host, "unchanged") == 0 && port == 7 && strstr(err, "[ADDR:]PORT") != NULL,
+		  "'%s' accepted or changed the output: %s %u '%s'", bad[i], host, port, err);
+	}
+}
+
 int
 main(void)
 {
@@ -382,6 +413,7 @@ main(void)
 	test_sim_dut();
 	test_parse_slips();
 	test_units();
+	test_listen();
 	printf("test_app: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }
