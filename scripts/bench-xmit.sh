@@ -7,9 +7,15 @@
 #  B. one queue shared by N lcores (N = 2, 4, 8; 4 and 8 outnumber the CPUs
 #     when the machine has 2): locked (trylock + backlog), spin (blocking
 #     baseline), lltx (driver-side locking), on the simulated NIC at 400G
-#     (the CPU is the limit; lltx=on for lltx), at 10G (the wire is the
-#     limit: the ring fills and producers are back-pressured) and on
-#     net_null (--lltx on for lltx).
+#     (the CPU is the limit), at 10G (the wire is the limit: the ring fills
+#     and producers are back-pressured) and on net_null (--lltx on for
+#     lltx). The sim's two LLTX personalities each: lltx=on (coarse: its
+#     own trylock over the whole transmit) and lltx=fine (descriptors
+#     reserved with a CAS, filled outside any lock); for each, lltx mode
+#     against the engine lock on top of it (locked+drv, --lltx off).
+#     Each cell's modes run alternately, round by round, so a burst of load
+#     from elsewhere hits them alike; the load average is printed with the
+#     table.
 #
 # Usage: scripts/bench-xmit.sh [SECONDS_PER_RUN] [ROUNDS]   (default 3 3)
 # Prints Mpps per run and the ratios. Figures are from this machine, now.
@@ -54,35 +60,56 @@ printf "sl_xmit, exclusive           %8.2f Mpps   (runs: %s)\n" "$e" "$(tr '\n' 
 printf "ratio engine/plain           %8.3f\n" "$(echo "$e / $d" | bc -l)"
 echo
 
-echo "## B. one queue shared by N lcores, 64 B (median of $rounds runs each)"
-echo "locked: trylock + backlog on a driver without its own lock; spin: blocking spinlock;"
-echo "lltx: no engine lock, the driver's own trylock; locked+drv: engine lock on top of the"
-echo "LLTX driver's own lock (what LLTX saves)."
-printf "%-8s %3s %9s %9s %9s %10s %12s %12s\n" driver N locked spin lltx locked+drv locked/spin lltx/lck+drv
-med() { # run the same thing $rounds times, print the median
-	local i
-	for ((i = 0; i < rounds; i++)); do run "$@"; done | median
-}
+echo "## B. one queue shared by N lcores, 64 B (median of $rounds runs each, modes alternated)"
+echo "locked: trylock (bounded wait, then backlog) on a driver without its own lock; spin:"
+echo "blocking spinlock; lltx: no engine lock, the driver's own locking; locked+drv: engine"
+echo "lock on top of an LLTX driver (what LLTX saves). The sim's LLTX personalities: coarse"
+echo "(lltx=on, a trylock over its whole transmit) and fine (lltx=fine, CAS-reserved"
+echo "descriptors filled concurrently); net_null is lock-free (lltx = --lltx on)."
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf "%-8s %2s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n" "" "" "" "" coarse coarse fine fine \
+	locked/ coarse fine
+printf "%-8s %2s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n" driver N locked spin lltx lck+drv \
+	lltx lck+drv spin lx/l+d lx/l+d
+ratio() { if [ "$2" = - ]; then echo -; else printf "%.2f" "$(echo "$1 / $2" | bc -l)"; fi; }
 for drv in sim400G sim10G null; do
 	for n in 2 4 8; do
 		lc="0,(1-$n)@(0-$(($(nproc) - 1)))"
 		map="1-$n:0.0"
 		if [ "${drv#sim}" != "$drv" ]; then
 			sp=${drv#sim}
-			l=$(med "$lc" "" --sim "$sp" --map "$map")
-			s=$(med "$lc" "" --sim "$sp" --map "$map" --lock spin)
-			x=$(med "$lc" "" --sim "$sp,lltx=on" --map "$map")
-			d=$(med "$lc" "" --sim "$sp,lltx=on" --map "$map" --lltx off)
+			modes=("$sp|" "$sp|--lock spin" "$sp,lltx=on|" "$sp,lltx=on|--lltx off"
+			       "$sp,lltx=fine|" "$sp,lltx=fine|--lltx off")
 		else
 			# net_null has no lock of its own and is MT-safe: lltx is lock-free
-			l=$(med "$lc" "--vdev net_null0" --map "$map" --lltx off)
-			s=$(med "$lc" "--vdev net_null0" --map "$map" --lltx off --lock spin)
-			x=$(med "$lc" "--vdev net_null0" --map "$map" --lltx on)
-			d=$l
+			modes=("|--lltx off" "|--lltx off --lock spin" "|--lltx on")
 		fi
-		printf "%-8s %3s %9.2f %9.2f %9.2f %10.2f %12.2f %12.2f\n" "$drv" "$n" "$l" "$s" "$x" "$d" \
-			"$(echo "$l / $s" | bc -l)" "$(echo "$x / $d" | bc -l)"
+		for ((m = 0; m < ${#modes[@]}; m++)); do : >"$tmp/m$m"; done
+		for ((i = 0; i < rounds; i++)); do
+			for ((m = 0; m < ${#modes[@]}; m++)); do
+				sim=${modes[m]%%|*}
+				# shellcheck disable=SC2086 # the options are words
+				if [ -n "$sim" ]; then
+					run "$lc" "" --sim "$sim" --map "$map" ${modes[m]#*|} >>"$tmp/m$m"
+				else
+					run "$lc" "--vdev net_null0" --map "$map" ${modes[m]#*|} >>"$tmp/m$m"
+				fi
+			done
+		done
+		v=()
+		for ((m = 0; m < 6; m++)); do
+			if [ $m -lt ${#modes[@]} ]; then v+=("$(median <"$tmp/m$m")"); else v+=(-); fi
+		done
+		# net_null: the engine lock on it is plain locked
+		[ "${drv#sim}" != "$drv" ] || v[3]=${v[0]}
+		printf "%-8s %2s" "$drv" "$n"
+		for ((m = 0; m < 6; m++)); do
+			if [ "${v[m]}" = - ]; then printf " %7s" -; else printf " %7.2f" "${v[m]}"; fi
+		done
+		printf " %7s %7s %7s\n" "$(ratio "${v[0]}" "${v[1]}")" "$(ratio "${v[2]}" "${v[3]}")" \
+			"$(ratio "${v[4]}" "${v[5]}")"
 	done
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "(Mpps = packets the driver took / run time. $(nproc) CPUs: N > $(nproc) means more lcores than CPUs.)"

@@ -46,6 +46,17 @@ struct sl_app {
 	unsigned int runs;           /* runs started */
 	uint8_t run_tag;             /* this run's tag in the signature */
 	uint64_t next_stats;         /* TSC of the next live stats line */
+	/*
+	 * What the counter views (show port stats, show txq stats, the live
+	 * line) count from: the TSC of the port's last clear (the run's start
+	 * if none; the counters at the clear are each queue's base), and the
+	 * port's counters at the last show port stats (testpmd's "since last
+	 * show"). Written by the main lcore only.
+	 */
+	struct sl_view {
+		uint64_t clear_tsc;
+		uint64_t show_tsc, show_pkts, show_bytes;
+	} view[SL_MAX_PORTS];
 	struct sl_live live;
 	/* The receive side of the run: an analyzer per receiving port, who polls it. */
 	struct sl_rx *rx[SL_MAX_PORTS];
@@ -54,6 +65,10 @@ struct sl_app {
 	uint64_t drain_end_tsc;          /* when the drain at stop ended */
 	/* addressed[t][r]: port t's stream is addressed to port r (set at each start). */
 	bool addressed[SL_MAX_PORTS][SL_MAX_PORTS];
+	/* Called before (begin) and after output that is not a command's answer
+	 * (live lines, the summary of a run that ended by itself); the prompt
+	 * clears and redraws the line being typed. NULL: nothing to do. */
+	void (*output_hook)(struct sl_app *app, bool begin);
 	/* A section the JSON summary adds at its end (the benchmark's), or NULL. */
 	void (*json_extra)(struct sl_json *j);
 	/* clear stream stats: the view's baseline per (stream, receiving port). */

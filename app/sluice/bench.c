@@ -417,12 +417,12 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 		t->dropped += pt.dropped;
 		t->backlog += pt.backlog;
 		if (r >= 0) {
-			const struct sl_port *rp = &app->ports.p[r];
-			struct sl_port_rx_drops dr = { 0 };
+			struct sl_port_rx_drops dr;
+			struct sl_rx_port_stats rs;
 
 			/* A port's drops once, however many streams it receives. */
-			if (!drops_read[r] && rp->ops->rx_drops != NULL) {
-				rp->ops->rx_drops(rp->dev, &dr);
+			if (!drops_read[r]) {
+				sl_report_rx_port(app, (uint16_t)r, &rs, &dr);
 				t->rx_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
 			}
 			drops_read[r] = true;
@@ -844,7 +844,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 	B.running = true;
 	B.interrupted = false;
 	B.warned = false;
-	for (unsigned int i = 0; i < nb && !sl_quitting(); i++) {
+	for (unsigned int i = 0; i < nb && !sl_interrupted(); i++) {
 		struct bench_result *r = &B.res[i];
 		struct sl_bench_params p = conf->p;
 		struct sl_search *s = calloc(1, sizeof(*s));
@@ -877,13 +877,13 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 				sl_err("bench: the trial could not start");
 				return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
 			}
-			r->done = !sl_quitting();
+			r->done = !sl_interrupted();
 			continue;
 		}
 		for (unsigned int g = 0; g < p.nb_goals; g++)
 			est += (unsigned int)ceil(log2(1 / p.goals[g].width)) + 3;
 		sl_search_init(s, &p);
-		while (!sl_quitting() && sl_search_next(s, &q)) {
+		while (!sl_interrupted() && sl_search_next(s, &q)) {
 			struct bench_trial *t = trial_slot();
 			struct sl_trial_res tr;
 			double lo, hi;
@@ -933,7 +933,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		r->gen_limited = s->gen_limited;
 		/* Latency at 0 % (min load), 10, 50, 90 % of the highest goal's result. */
 		ref = r->goal_pps[p.nb_goals - 1];
-		for (unsigned int k = 0; k < NB_LAT && ref > 0 && !sl_quitting(); k++) {
+		for (unsigned int k = 0; k < NB_LAT && ref > 0 && !sl_interrupted(); k++) {
 			struct bench_trial *t = trial_slot();
 			double l = k == 0 ? fmin(p.min_load, ref) : ref * lat_fracs[k];
 
@@ -954,12 +954,12 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			print_dirs(t);
 			printf("\n");
 		}
-		r->done = !sl_quitting();
+		r->done = !sl_interrupted();
 		free(s);
 	}
 	o->sc = sc_save;
 	B.running = false;
-	B.interrupted = sl_quitting();
+	B.interrupted = sl_interrupted();
 	print_table();
 	if (o->json != NULL && sl_report_json(app, o->json) != 0)
 		return SL_EXIT_RUNTIME;

@@ -8,10 +8,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cmdline.h>
@@ -148,12 +150,19 @@ sl_cli_init(struct sl_cli *cli, struct sl_app *app, const struct sl_cmd *const *
 	return 0;
 }
 
+static void tty_restore(void);
+static struct sl_cli *tty_cli;   /* the prompt's context, for the rdline callbacks */
+
 void
 sl_cli_free(struct sl_cli *cli)
 {
-	if (cli->cl != NULL && cli->on_stdin)
-		cmdline_stdin_exit(cli->cl); /* restores the terminal */
-	else if (cli->cl != NULL)
+	if (cli->rdl != NULL) {
+		tty_restore();
+		rdline_free(cli->rdl);
+		cli->rdl = NULL;
+		tty_cli = NULL;
+	}
+	if (cli->cl != NULL)
 		cmdline_free(cli->cl);
 	cli->cl = NULL;
 }
@@ -191,6 +200,8 @@ sl_cli_reference(const struct sl_cmd *const *fams)
 	}
 }
 
+static void cli_help_near(const char *line);
+
 /* Parse one line as the prompt would; returns 0, or -1 (an error was printed). */
 int
 sl_cli_line(struct sl_cli *cli, const char *line)
@@ -204,6 +215,8 @@ sl_cli_line(struct sl_cli *cli, const char *line)
 	if (ret == CMDLINE_PARSE_AMBIGUOUS || ret == CMDLINE_PARSE_NOMATCH ||
 	    ret == CMDLINE_PARSE_BAD_ARGS) {
 		printf("error: unknown command or wrong arguments: '%s' (try: help)\n", line);
+		cli_help_near(line);
+		fflush(stdout);
 		return -1;
 	}
 	return cli->failed ? -1 : 0;
@@ -255,40 +268,331 @@ sl_cli_file(struct sl_cli *cli, const char *path)
 	return 0;
 }
 
+/*
+ * The interactive prompt is DPDK's rdline (history, editing keys) with our
+ * own validate and complete callbacks: a bad line gets the same message as
+ * in a --cmdline-file plus the help of the commands it resembles, and tab
+ * completion comes from the command tables (each word once, arguments by
+ * name). The terminal is put in raw mode as cmdline_stdin_new() does, ISIG
+ * kept: Ctrl-C is a signal, and at the prompt it stops the run or the
+ * benchmark in progress, not the program. Ctrl-D on an empty line quits.
+ */
+static struct termios tty_saved;
+static bool tty_raw;
+static struct sigaction sigint_saved;
+
+static int
+tty_write_char(struct rdline *rdl, char c)
+{
+	RTE_SET_USED(rdl);
+	return write(STDOUT_FILENO, &c, 1) == 1 ? 0 : -1;
+}
+
+static void
+tty_on_sigint(int sig)
+{
+	RTE_SET_USED(sig);
+	__atomic_store_n(&sl_intr, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
+}
+
+/* The help lines of the commands whose syntax starts with the line's first words. */
+static void
+cli_help_near(const char *line)
+{
+	char words[2][64] = { "", "" }, prefix[160];
+
+	if (sscanf(line, "%63s %63s", words[0], words[1]) < 1)
+		return;
+	for (int n = 2; n >= 1; n--) {
+		bool any = false;
+
+		snprintf(prefix, sizeof(prefix), "%s%s%s", words[0], n == 2 ? " " : "",
+			 n == 2 ? words[1] : "");
+		if (n == 2 && words[1][0] == '\0')
+			continue;
+		for (int f = 0; families[f] != NULL && !any; f++)
+			for (const struct sl_cmd *c = families[f]; c->syntax != NULL; c++)
+				any |= strncmp(c->syntax, prefix, strlen(prefix)) == 0 &&
+				       (c->syntax[strlen(prefix)] == ' ' ||
+					c->syntax[strlen(prefix)] == '\0');
+		if (any) {
+			sl_cli_help(prefix);
+			return;
+		}
+	}
+}
+
+static void
+tty_validate(struct rdline *rdl, const char *buf, unsigned int size)
+{
+	char line[1024];
+	char *s = line, *e;
+
+	RTE_SET_USED(rdl);
+	RTE_SET_USED(size);
+	snprintf(line, sizeof(line), "%s", buf);
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	if (*s == '\0' || *s == '#')
+		return;
+	__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
+	sl_cli_line(tty_cli, s);
+	/* A Ctrl-C that ended this command (a bench) has done its work. */
+	if (!tty_cli->app->running)
+		__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
+}
+
+/* The words of a line, split at blanks; the last one may be partial. */
+static int
+split_words(char *buf, char **w, int max)
+{
+	int n = 0;
+
+	for (char *t = strtok(buf, " \t"); t != NULL && n < max; t = strtok(NULL, " \t"))
+		w[n++] = t;
+	return n;
+}
+
+/* Does word `typed` match syntax token `tok` (a word, a|b|c, <arg> or [<arg>])? */
+static bool
+token_match(const char *tok, const char *typed, size_t len, bool whole)
+{
+	const char *p = tok;
+
+	if (tok[0] == '<' || tok[0] == '[')
+		return true;
+	while (*p != '\0') {
+		size_t n = strcspn(p, "|");
+
+		if ((whole ? n == len : n >= len) && strncmp(p, typed, len) == 0)
+			return true;
+		p += n + (p[n] == '|');
+	}
+	return false;
+}
+
+#define SL_CLI_MAX_CHOICES 64
+
+struct choices {
+	int n;
+	char word[SL_CLI_MAX_CHOICES][48];
+	char help[SL_CLI_MAX_CHOICES][160];
+	bool arg[SL_CLI_MAX_CHOICES];
+};
+
+static void
+choice_add(struct choices *ch, const char *word, size_t len, bool arg, const char *help)
+{
+	for (int i = 0; i < ch->n; i++)
+		if (strlen(ch->word[i]) == len && strncmp(ch->word[i], word, len) == 0) {
+			if (strcmp(ch->help[i], help) != 0)
+				ch->help[i][0] = '\0'; /* a word several commands share */
+			return;
+		}
+	if (ch->n == SL_CLI_MAX_CHOICES)
+		return;
+	snprintf(ch->word[ch->n], sizeof(ch->word[0]), "%.*s", (int)len, word);
+	snprintf(ch->help[ch->n], sizeof(ch->help[0]), "%s", help);
+	ch->arg[ch->n++] = arg;
+}
+
+/* What may come next after the words typed (the last one partial, "" after a blank). */
+static void
+choices_get(const char *buf, struct choices *ch)
+{
+	char copy[1024], *w[SL_CLI_MAX_WORDS + 1];
+	int nw;
+	bool trailing = buf[0] != '\0' && isspace((unsigned char)buf[strlen(buf) - 1]);
+	const char *partial;
+
+	memset(ch, 0, sizeof(*ch));
+	snprintf(copy, sizeof(copy), "%s", buf);
+	nw = split_words(copy, w, SL_CLI_MAX_WORDS + 1);
+	if (trailing || nw == 0)
+		partial = "";
+	else
+		partial = w[--nw];
+	for (int f = 0; families[f] != NULL; f++)
+		for (const struct sl_cmd *c = families[f]; c->syntax != NULL; c++) {
+			char syn[256], *t[SL_CLI_MAX_WORDS + 1];
+			int nt, k;
+
+			snprintf(syn, sizeof(syn), "%s", c->syntax);
+			nt = split_words(syn, t, SL_CLI_MAX_WORDS + 1);
+			for (k = 0; k < nw && k < nt; k++)
+				if (!token_match(t[k], w[k], strlen(w[k]), true))
+					break;
+			if (k < nw)
+				continue;
+			if (nw == nt || (nw < nt && t[nw][0] == '[' && partial[0] == '\0')) {
+				if (partial[0] == '\0')
+					choice_add(ch, "<return>", 8, true, c->help);
+				if (nw == nt)
+					continue;
+			}
+			if (t[nw][0] == '<' || t[nw][0] == '[') {
+				const char *a = t[nw] + (t[nw][0] == '[');
+
+				choice_add(ch, a, strcspn(a, "]"), true, c->help);
+				continue;
+			}
+			for (const char *p = t[nw]; *p != '\0';) {
+				size_t n = strcspn(p, "|");
+
+				if (n >= strlen(partial) && strncmp(p, partial, strlen(partial)) == 0)
+					choice_add(ch, p, n, false, c->help);
+				p += n + (p[n] == '|');
+			}
+		}
+}
+
+/*
+ * rdline's complete callback (cmdline_complete()'s contract): *state 0 asks
+ * to complete, -1 to list; return 2 with the characters to add, or 1 per
+ * choice listed (the state carries on) and 0 after the last.
+ */
+static int
+tty_complete(struct rdline *rdl, const char *buf, char *dst, unsigned int size, int *state)
+{
+	struct choices ch;
+	const char *partial = strrchr(buf, ' ');
+	size_t plen;
+	int words = 0, idx;
+
+	RTE_SET_USED(rdl);
+	partial = partial != NULL ? partial + 1 : buf;
+	plen = strlen(partial);
+	choices_get(buf, &ch);
+	for (int i = 0; i < ch.n; i++)
+		words += !ch.arg[i];
+	if (*state == 0 && words != 0 && words == ch.n) {
+		/* Only words: add what they share (and a blank when there is one). */
+		size_t common = strlen(ch.word[0]);
+
+		for (int i = 1; i < ch.n; i++)
+			for (size_t k = 0; k < common; k++)
+				if (ch.word[i][k] != ch.word[0][k]) {
+					common = k;
+					break;
+				}
+		if (common > plen || ch.n == 1) {
+			snprintf(dst, size, "%.*s%s", (int)(common - plen), ch.word[0] + plen,
+				 ch.n == 1 ? " " : "");
+			return CMDLINE_PARSE_COMPLETED_BUFFER;
+		}
+	}
+	if (*state <= 0)
+		*state = 1;
+	idx = *state - 1;
+	if (idx >= ch.n)
+		return CMDLINE_PARSE_COMPLETE_FINISHED;
+	(*state)++;
+	snprintf(dst, size, "%-22s %s", ch.word[idx], ch.help[idx]);
+	return CMDLINE_PARSE_COMPLETE_AGAIN;
+}
+
+static void
+tty_restore(void)
+{
+	if (tty_raw)
+		tcsetattr(STDIN_FILENO, TCSANOW, &tty_saved);
+	tty_raw = false;
+}
+
+/* Output that arrives while the user may be typing: clear the line, then redraw it. */
+static void
+tty_output(struct sl_app *app, bool begin)
+{
+	RTE_SET_USED(app);
+	if (tty_cli == NULL || tty_cli->rdl == NULL)
+		return;
+	if (begin) {
+		if (write(STDOUT_FILENO, "\r\033[K", 4) < 0)
+			return;
+	} else {
+		fflush(stdout);
+		rdline_redisplay(tty_cli->rdl);
+	}
+}
+
 void
 sl_cli_interact(struct sl_cli *cli, bool auto_start)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	struct sigaction sa = { .sa_handler = tty_on_sigint };
+	struct termios raw;
 
-	sl_cli_free(cli);
-	cli->cl = cmdline_stdin_new(ctx, "sluice> ");
 	if (cli->cl == NULL)
+		cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO);
+	cli->rdl = rdline_new(tty_write_char, tty_validate, tty_complete, cli);
+	if (cli->cl == NULL || cli->rdl == NULL)
 		return;
-	cli->on_stdin = true;
+	tty_cli = cli;
+	if (tcgetattr(STDIN_FILENO, &tty_saved) == 0) {
+		raw = tty_saved;
+		raw.c_lflag &= ~(ICANON | ECHO | IEXTEN);
+		tty_raw = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &sigint_saved);
+	cli->app->output_hook = tty_output;
 	if (auto_start)
 		sl_cli_line(cli, "start");
+	fflush(stdout);
+	rdline_newline(cli->rdl, "sluice> ");
 	while (!cli->quit && !sl_quitting()) {
 		int ready = poll(&pfd, 1, cli->app->running ? 0 : 50);
 
 		if (ready > 0) {
+			char c;
+
 			/* Input first: a pipe may hang up with lines still to read. */
 			if (pfd.revents & POLLIN) {
-				if (cmdline_poll(cli->cl) == RDLINE_EXITED)
+				int ret;
+
+				if (read(STDIN_FILENO, &c, 1) != 1)
 					break;
+				ret = rdline_char_in(cli->rdl, c);
+				if (ret == RDLINE_RES_VALIDATED) {
+					const char *line = rdline_get_buffer(cli->rdl);
+					const char *last = rdline_get_history_item(cli->rdl, 0);
+
+					if (strlen(line) > 1 && (last == NULL || strcmp(last, line) != 0))
+						rdline_add_history(cli->rdl, line);
+					fflush(stdout);
+					if (cli->quit)
+						break;
+					rdline_newline(cli->rdl, "sluice> ");
+				} else if (ret == RDLINE_RES_EOF || ret == RDLINE_RES_EXITED) {
+					break; /* Ctrl-D on an empty line */
+				}
 			} else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
 				break;
 			}
 		}
 		if (cli->app->running) {
 			if (!sl_session_poll(cli->app)) {
+				tty_output(cli->app, true);
+				if (__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED))
+					printf("(Ctrl-C: run stopped; quit, exit or Ctrl-D leaves)\n");
 				sl_cli_stop_run(cli);
-				cmdline_printf(cli->cl, "sluice> ");
+				tty_output(cli->app, false);
 			}
 			rte_delay_us_sleep(200);
+		} else if (__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED)) {
+			tty_output(cli->app, true);
+			printf("(Ctrl-C stops a run or a benchmark; quit, exit or Ctrl-D leaves)\n");
+			tty_output(cli->app, false);
 		}
 	}
 	if (cli->app->running)
 		sl_cli_stop_run(cli);
+	cli->app->output_hook = NULL;
+	sigaction(SIGINT, &sigint_saved, NULL);
 	printf("\n");
 }
 

@@ -40,10 +40,10 @@ struct sl_cmd {
 
 struct sl_cli {
 	struct sl_app *app;
-	struct cmdline *cl;
+	struct cmdline *cl;     /* parses lines (cmdline_parse) */
+	struct rdline *rdl;     /* the prompt's line editor (sl_cli_interact), or NULL */
 	bool quit;
 	bool failed;        /* the last command printed an error */
-	bool on_stdin;      /* cl is the terminal's (cmdline_stdin_new): restore it at exit */
 };
 
 /* The tables, one per command family (cli_*.c), NULL-terminated. */

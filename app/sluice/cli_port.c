@@ -102,16 +102,10 @@ cmd_clear_stats(struct sl_cli *cli, int argc, char **argv)
 	RTE_SET_USED(argc);
 	if (port < 0)
 		return;
-	/* Counters have one writer each; clearing keeps a baseline to subtract. */
-	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
-		struct sl_port *p = &cli->app->ports.p[i];
-
-		if (port != SL_MAX_PORTS && port != i)
-			continue;
-		for (uint16_t q = 0; q < p->nb_txq; q++)
-			if (p->txqs[q].txq != NULL)
-				sl_report_txq_stats(cli->app, &p->txqs[q], &p->txqs[q].base);
-	}
+	/* Every counter view of the port at once: show port/txq stats, the live line. */
+	for (uint16_t i = 0; i < cli->app->ports.n; i++)
+		if (port == SL_MAX_PORTS || port == i)
+			sl_report_clear(cli->app, i);
 }
 
 static void
@@ -142,7 +136,9 @@ const struct sl_cmd sl_cmds_port[] = {
 	{ "set link-up|link-down port <port>", cmd_port_link,
 	  "take a port's link (or all) up or down now, also while traffic runs (a sim: until "
 	  "link-up or the next start)", "port" },
-	{ "clear port stats <port>", cmd_clear_stats, "count from zero again (port or all)", "port" },
+	{ "clear port stats <port>", cmd_clear_stats,
+	  "show port stats, show txq stats and the live line count from zero again (port or all)",
+	  "port" },
 	{ "clear stream stats", cmd_clear_stream,
 	  "show stream stats counts from zero again (the summary and JSON keep the whole run)",
 	  "port" },

@@ -32,6 +32,14 @@ cmd_start(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "not started: the program is quitting (a signal)");
 		return;
 	}
+	uint16_t used = 0;
+
+	for (uint16_t i = 0; i < cli->app->ports.n; i++)
+		used += !cli->app->o.pc[i].stopped;
+	if (used == 0) {
+		sl_cli_error(cli, "not started: every port is stopped (port start <port>|all first)");
+		return;
+	}
 	int ret = sl_session_start(cli->app);
 
 	if (ret == 0)

@@ -10,16 +10,40 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <rte_cycles.h>
 
 #include "cli.h"
 
-/* Configuration changes wait for the traffic to stop. */
+/*
+ * Configuration changes wait for the traffic to stop: the frames, pools and
+ * queues are built at start. Only the rate (set rate) and the live line's
+ * period (set stats-period) change while running.
+ */
 static bool
-stopped(struct sl_cli *cli)
+stopped(struct sl_cli *cli, const char *cmd, const char *what)
 {
 	if (cli->app->running)
-		sl_cli_error(cli, "traffic is running: stop first, then change the configuration");
+		sl_cli_error(cli, "set %s: stop first: %s is built at start (set rate and "
+			     "set stats-period change live)", cmd, what);
 	return !cli->app->running;
+}
+
+/*
+ * After a set command changed the stream options: keep the change if every
+ * port's stream builds with it (as start will build it), or put saved back
+ * and say why. Bad combinations are refused here, not at start.
+ */
+static struct sl_opts saved; /* the options before the command (the prompt is one thread) */
+
+static void
+keep_if_builds(struct sl_cli *cli, const char *what)
+{
+	char err[320];
+
+	if (cli->failed || sl_session_streams_check(cli->app, err, sizeof(err)) == 0)
+		return;
+	cli->app->o = saved;
+	sl_cli_error(cli, "set %s: %s", what, err);
 }
 
 static void
@@ -29,14 +53,16 @@ cmd_set_size(struct sl_cli *cli, int argc, char **argv)
 	char err[160];
 
 	RTE_SET_USED(argc);
-	if (!stopped(cli))
+	if (!stopped(cli, "size", "the frame size"))
 		return;
+	saved = *o;
 	if (sl_parse_sizes(&o->sc, strcmp(argv[1], "imix") == 0 ? SL_GEN_IMIX : argv[2],
 			   err, sizeof(err)) != 0) {
-		sl_cli_error(cli, "%s", err);
+		sl_cli_error(cli, "set %s: %s", argv[1], err);
 		return;
 	}
 	o->size_given = true;
+	keep_if_builds(cli, argv[1]);
 }
 
 static void
@@ -45,8 +71,12 @@ cmd_set_flows(struct sl_cli *cli, int argc, char **argv)
 	uint64_t v;
 
 	RTE_SET_USED(argc);
-	if (stopped(cli) && sl_cli_u64(cli, "flows", argv[2], 1, 1u << 24, &v) == 0)
+	saved = cli->app->o;
+	if (stopped(cli, "flows", "the flow count") &&
+	    sl_cli_u64(cli, "set flows", argv[2], 1, 1u << 24, &v) == 0) {
 		cli->app->o.sc.flows = (uint32_t)v;
+		keep_if_builds(cli, "flows");
+	}
 }
 
 static void
@@ -55,7 +85,7 @@ cmd_set_burst(struct sl_cli *cli, int argc, char **argv)
 	uint64_t v;
 
 	RTE_SET_USED(argc);
-	if (stopped(cli) && sl_cli_u64(cli, "burst", argv[2], 1, 64, &v) == 0)
+	if (stopped(cli, "burst", "the burst") && sl_cli_u64(cli, "burst", argv[2], 1, 64, &v) == 0)
 		cli->app->o.burst = (uint16_t)v;
 }
 
@@ -66,11 +96,11 @@ cmd_set_count(struct sl_cli *cli, int argc, char **argv)
 
 	RTE_SET_USED(argc);
 	if (strcmp(argv[2], "off") == 0) {
-		if (stopped(cli))
+		if (stopped(cli, "count", "count"))
 			cli->app->o.count = 0;
 		return;
 	}
-	if (stopped(cli) && sl_cli_u64(cli, "count", argv[2], 1, UINT64_MAX / 2, &v) == 0)
+	if (stopped(cli, "count", "count") && sl_cli_u64(cli, "count", argv[2], 1, UINT64_MAX / 2, &v) == 0)
 		cli->app->o.count = v;
 }
 
@@ -81,7 +111,7 @@ cmd_set_duration(struct sl_cli *cli, int argc, char **argv)
 	uint64_t us;
 
 	RTE_SET_USED(argc);
-	if (!stopped(cli))
+	if (!stopped(cli, "duration", "duration"))
 		return;
 	if (strcmp(argv[2], "off") == 0) {
 		cli->app->o.duration_us = 0;
@@ -103,18 +133,28 @@ cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
 	int port;
 
 	RTE_SET_USED(argc);
-	if (!stopped(cli) || (port = sl_cli_port(cli, argv[2], true)) < 0)
+	if ((port = sl_cli_port(cli, argv[2], true)) < 0)
 		return;
 	if (sl_parse_rate(argv[3], &r, err, sizeof(err)) != 0) {
-		sl_cli_error(cli, "rate: %s", err);
+		sl_cli_error(cli, "set rate: %s", err);
 		return;
 	}
 	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
 		if (sl_session_rate_check(cli->app, i, &r, &pace, err, sizeof(err)) != 0) {
-			sl_cli_error(cli, "rate: port %u (%s): %s", i, cli->app->ports.p[i].info.name,
-				     err);
+			sl_cli_error(cli, "set rate: port %u (%s): %s", i,
+				     cli->app->ports.p[i].info.name, err);
+			return;
+		}
+	}
+	/* While running: every port's lcores take it at their next burst. */
+	for (uint16_t i = 0; cli->app->running && i < cli->app->ports.n; i++) {
+		if (port != SL_MAX_PORTS && port != i)
+			continue;
+		if (sl_session_rate_live(cli->app, i, &r, err, sizeof(err)) != 0) {
+			sl_cli_error(cli, "set rate: port %u (%s): %s", i,
+				     cli->app->ports.p[i].info.name, err);
 			return;
 		}
 	}
@@ -131,8 +171,9 @@ cmd_set_tx_ip(struct sl_cli *cli, int argc, char **argv)
 	uint8_t s6[16], d6[16];
 
 	RTE_SET_USED(argc);
-	if (!stopped(cli))
+	if (!stopped(cli, "tx-ip", "the address"))
 		return;
+	saved = cli->app->o;
 	if (inet_pton(AF_INET, argv[2], &s) == 1 && inet_pton(AF_INET, argv[3], &d) == 1) {
 		c->src_ip = ntohl(s.s_addr);
 		c->dst_ip = ntohl(d.s_addr);
@@ -142,9 +183,10 @@ cmd_set_tx_ip(struct sl_cli *cli, int argc, char **argv)
 		memcpy(c->dst_ip6, d6, 16);
 		c->ipv6 = true;
 	} else {
-		sl_cli_error(cli, "tx-ip: '%s %s' is not two IPv4 or two IPv6 addresses", argv[2],
-			     argv[3]);
+		sl_cli_error(cli, "set tx-ip: '%s %s' is not two IPv4 or two IPv6 addresses",
+			     argv[2], argv[3]);
 	}
+	keep_if_builds(cli, "tx-ip");
 }
 
 static void
@@ -152,7 +194,7 @@ cmd_set_tx_udp(struct sl_cli *cli, int argc, char **argv)
 {
 	uint64_t sp, dp;
 
-	if (!stopped(cli) || sl_cli_u64(cli, "source port", argv[2], 0, 65535, &sp) != 0)
+	if (!stopped(cli, "tx-udp", "the L4 header") || sl_cli_u64(cli, "source port", argv[2], 0, 65535, &sp) != 0)
 		return;
 	dp = sp;
 	if (argc > 3 && sl_cli_u64(cli, "destination port", argv[3], 0, 65535, &dp) != 0)
@@ -169,7 +211,7 @@ cmd_set_eth_peer(struct sl_cli *cli, int argc, char **argv)
 	int port;
 
 	RTE_SET_USED(argc);
-	if (!stopped(cli) || (port = sl_cli_port(cli, argv[2], false)) < 0)
+	if (!stopped(cli, "eth-peer", "the destination MAC") || (port = sl_cli_port(cli, argv[2], false)) < 0)
 		return;
 	char err[160];
 
@@ -188,13 +230,15 @@ cmd_set_vlan(struct sl_cli *cli, int argc, char **argv)
 	int port;
 
 	RTE_SET_USED(argc);
-	if (!stopped(cli) || (port = sl_cli_port(cli, argv[2], true)) < 0)
+	if (!stopped(cli, "vlan", "the VLAN tag") || (port = sl_cli_port(cli, argv[2], true)) < 0)
 		return;
-	if (strcmp(argv[3], "off") != 0 && sl_cli_u64(cli, "vlan", argv[3], 1, 4094, &v) != 0)
+	if (strcmp(argv[3], "off") != 0 && sl_cli_u64(cli, "set vlan", argv[3], 1, 4094, &v) != 0)
 		return;
+	saved = cli->app->o;
 	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
 		if (port == SL_MAX_PORTS || port == i)
 			cli->app->o.pc[i].vlan = (uint16_t)v;
+	keep_if_builds(cli, "vlan");
 }
 
 static void
@@ -203,8 +247,12 @@ cmd_set_field(struct sl_cli *cli, int argc, char **argv)
 	char err[200];
 
 	RTE_SET_USED(argc);
-	if (stopped(cli) && sl_parse_field(&cli->app->o.sc, argv[2], err, sizeof(err)) != 0)
-		sl_cli_error(cli, "%s", err);
+	if (!stopped(cli, "field", "a field"))
+		return;
+	saved = cli->app->o;
+	if (sl_parse_field(&cli->app->o.sc, argv[2], err, sizeof(err)) != 0)
+		sl_cli_error(cli, "set field: %s", err);
+	keep_if_builds(cli, "field");
 }
 
 static void
@@ -214,7 +262,7 @@ cmd_set_map(struct sl_cli *cli, int argc, char **argv)
 	char err[160];
 
 	RTE_SET_USED(argc);
-	if (!stopped(cli))
+	if (!stopped(cli, "map", "the map"))
 		return;
 	if (strcmp(argv[2], "default") == 0) {
 		o->nb_map = 0;
@@ -234,7 +282,7 @@ cmd_set_map_entry(struct sl_cli *cli, int argc, char **argv)
 	char spec[128], err[160];
 
 	RTE_SET_USED(argc);
-	if (!stopped(cli))
+	if (!stopped(cli, "map", "the map"))
 		return;
 	snprintf(spec, sizeof(spec), "%s:%s", argv[2], argv[3]);
 	if (sl_parse_map(add, &nb_add, spec, err, sizeof(err)) != 0) {
@@ -259,6 +307,25 @@ cmd_set_map_entry(struct sl_cli *cli, int argc, char **argv)
 	o->nb_map = nb_keep + nb_add;
 }
 
+/* set stats-period <s>: the live line's period, 0 or off for none; changes live. */
+static void
+cmd_set_stats_period(struct sl_cli *cli, int argc, char **argv)
+{
+	struct sl_app *app = cli->app;
+	char err[200];
+	uint64_t us = 0;
+
+	RTE_SET_USED(argc);
+	if (strcmp(argv[2], "off") != 0 && strcmp(argv[2], "0") != 0 &&
+	    sl_parse_seconds(argv[2], &us, err, sizeof(err)) != 0) {
+		sl_cli_error(cli, "set stats-period: %s (or 0/off: no live line)", err);
+		return;
+	}
+	app->o.stats_period = us / 1e6;
+	if (app->running && us != 0)
+		app->next_stats = rte_rdtsc() + us * rte_get_tsc_hz() / 1000000;
+}
+
 const struct sl_cmd sl_cmds_set[] = {
 	{ "set size <sizes>", cmd_set_size,
 	  "frame sizes with FCS: 64, 64,128 (in turn), 64:7,594:4 (weighted), 64-1518 (range)", "set" },
@@ -266,7 +333,10 @@ const struct sl_cmd sl_cmds_set[] = {
 	{ "set imix", cmd_set_size, "the classic IMIX: " SL_GEN_IMIX, "set" },
 	{ "set flows <n>", cmd_set_flows, "vary the source port, then the source address, over n flows", "set" },
 	{ "set rate <port> <rate>", cmd_set_rate,
-	  "per port (or all): 14.88Mpps, 500kpps, 10Gbps (L1), 9.5Gbps-l2, 50%, or max", "set" },
+	  "per port (or all): 14.88Mpps, 500kpps, 10Gbps (L1), 9.5Gbps-l2, 50%, or max; "
+	  "changes a running port at its next burst", "set" },
+	{ "set stats-period <seconds>", cmd_set_stats_period,
+	  "print the live line every so often (0 or off: never); changes while running", "set" },
 	{ "set burst <n>", cmd_set_burst, "packets per burst, 1..64", "set" },
 	{ "set tx-ip <src> <dst>", cmd_set_tx_ip, "IPv4 or IPv6 source and destination", "set" },
 	{ "set tx-udp <sport> [<dport>]", cmd_set_tx_udp, "UDP ports (one: both)", "set" },

@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 
 #include "cli.h"
+#include "metrics.h"
 #include "sl_wire.h"
 
 static void
@@ -24,52 +26,63 @@ port_info(const struct sl_app *app, uint16_t i)
 	       i, p->info.name, p->info.driver, mac, p->info.socket, p->info.speed_mbps,
 	       p->info.max_frame,
 	       pc->stopped ? ", stopped (port start to use it)" : "");
-	printf("  txq %u (0: as the map needs), txd %u (0: default), lltx %s%s\n", pc->txq, pc->txd,
+	printf("  txq %u (0: as the map needs), txd %u (0: the driver's default), lltx %s%s\n",
+	       pc->txq, pc->txd,
 	       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
 	       (p->caps & SL_DRV_CAP_LLTX) ? " (driver is LLTX)" : "");
 }
 
+/*
+ * testpmd's layout (`show port stats`): the counters since the port's last
+ * clear, then the throughput since that clear and since the last show.
+ */
 static void
-port_stats(const struct sl_app *app, uint16_t i)
+port_stats(struct sl_app *app, uint16_t i)
 {
 	const struct sl_port *p = &app->ports.p[i];
-	struct sl_txq_stats st;
-	uint64_t pkts = 0, bytes = 0, dropped = 0, backlog = 0;
-	double d = app->start_tsc == 0 ? 0 : sl_report_elapsed(app);
+	struct sl_view *v = &app->view[i];
+	struct sl_port_totals pt;
+	uint64_t now = app->end_tsc != 0 ? app->end_tsc : rte_rdtsc();
+	double hz = (double)rte_get_tsc_hz();
+	char title[96], rates[96];
 
-	for (uint16_t q = 0; q < p->nb_txq; q++) {
-		const struct sl_app_txq *aq = &p->txqs[q];
-
-		if (aq->txq == NULL)
-			continue;
-		sl_report_txq_stats(app, aq, &st);
-		pkts += st.tx_packets - aq->base.tx_packets;
-		bytes += st.tx_bytes - aq->base.tx_bytes;
-		dropped += st.dropped - aq->base.dropped;
-		backlog += st.backlog;
-	}
-	printf("port %u: tx %" PRIu64 " pkts %" PRIu64 " bytes, dropped %" PRIu64 ", backlog %" PRIu64,
-	       i, pkts, bytes, dropped, backlog);
-	if (d > 0)
-		printf(", over %.2f s: %.3f Mpps %.3f Gb/s L1", d, pkts / d / 1e6,
-		       sl_wire_l1_bits(pkts, bytes) / d / 1e9);
-	if (d > 0 && p->info.speed_mbps != 0)
-		printf(" (%.1f%% of line)", sl_wire_l1_bits(pkts, bytes) / d /
-		       (p->info.speed_mbps * 1e4));
-	printf("%s\n", app->running ? "" : " (last run)");
+	sl_report_port_view(app, i, &pt);
+	snprintf(title, sizeof(title), " port %u statistics (%.40s)%s ", i, p->info.name,
+		 app->running ? "" : app->runs != 0 ? ", last run" : ", no run yet");
+	printf("  ######################%s", title);
+	for (size_t k = strlen(title); k < 56; k++)
+		putchar('#');
+	printf("\n  TX-packets: %-14" PRIu64 " TX-dropped: %-10" PRIu64 " TX-bytes: %-16" PRIu64
+	       " backlog: %" PRIu64 "\n", pt.tx_packets, pt.dropped, pt.tx_bytes, pt.backlog);
 	if (app->rx[i] != NULL) {
-		struct sl_port_rx_drops dr = { 0 };
+		struct sl_port_rx_drops dr;
 		struct sl_rx_port_stats rs;
 
-		sl_rx_port_stats(app->rx[i], &rs);
-		if (p->ops->rx_drops != NULL)
-			p->ops->rx_drops(p->dev, &dr);
-		printf("port %u: rx %" PRIu64 " pkts %" PRIu64 " bytes, signed %" PRIu64 " foreign %"
-		       PRIu64 " bad_signature %" PRIu64 " stale %" PRIu64 "; the port's own drops: "
-		       "imissed %" PRIu64 " ierrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", i, rs.frames,
-		       rs.bytes, rs.rx, rs.foreign, rs.bad_signature, rs.stale, dr.imissed, dr.ierrors,
-		       dr.rx_nombuf);
+		sl_report_rx_port(app, i, &rs, &dr);
+		printf("  RX-packets: %-14" PRIu64 " RX-missed: %-11" PRIu64 " RX-bytes: %-16" PRIu64
+		       "\n  RX-errors: %" PRIu64 " RX-nombuf: %" PRIu64 "  signed %" PRIu64
+		       " foreign %" PRIu64 " bad_signature %" PRIu64 " stale %" PRIu64 "\n",
+		       rs.frames, dr.imissed, rs.bytes, dr.ierrors, dr.rx_nombuf, rs.rx, rs.foreign,
+		       rs.bad_signature, rs.stale);
 	}
+	if (app->runs != 0 && now > v->clear_tsc) {
+		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes,
+				(now - v->clear_tsc) / hz, p->info.speed_mbps, true);
+		printf("  Throughput (since %s, %.2f s):\n  Tx-rate: %s\n",
+		       v->clear_tsc == app->start_tsc ? "the start" : "the clear",
+		       (now - v->clear_tsc) / hz, rates);
+	}
+	if (app->runs != 0 && now > v->show_tsc && v->show_tsc != v->clear_tsc) {
+		sl_report_rates(rates, sizeof(rates), pt.tx_packets - v->show_pkts,
+				pt.tx_bytes - v->show_bytes, (now - v->show_tsc) / hz,
+				p->info.speed_mbps, true);
+		printf("  Throughput (since last show, %.2f s):\n  Tx-rate: %s\n",
+		       (now - v->show_tsc) / hz, rates);
+	}
+	printf("  ##############################################################################\n");
+	v->show_tsc = now;
+	v->show_pkts = pt.tx_packets;
+	v->show_bytes = pt.tx_bytes;
 }
 
 static void
@@ -272,12 +285,29 @@ show_streams(const struct sl_opts *o, const struct sl_stream_conf *c, char *a, c
 	if (c->size_max != 0) {
 		printf("size %u-%u\n", c->size_min, c->size_max);
 	} else {
-		printf("size");
+		/* A weight is shown only where sizes have several (64:7,594:4,1518:1). */
+		bool weighted = false;
+
 		for (uint16_t i = 0; i < c->nb_sizes; i++)
-			printf("%s%u:%u", i ? "," : " ", c->sizes[i], c->weights[i]);
-		printf("%s\n", o->size_given ? "" : " (default: the smallest the headers allow)");
+			weighted |= c->weights[i] > 1;
+		printf("size");
+		for (uint16_t i = 0; i < c->nb_sizes; i++) {
+			printf("%s%u", i ? "," : " ", c->sizes[i]);
+			if (weighted)
+				printf(":%u", c->weights[i] ? c->weights[i] : 1);
+		}
+		printf(" bytes with FCS%s%s\n", c->nb_sizes > 1 && !weighted ? ", in turn" : "",
+		       o->size_given ? "" : " (default: the smallest the headers allow)");
 	}
 	printf("flows %u\n", c->flows > 1 ? c->flows : 1);
+	if (c->nb_fields == 0)
+		printf("field off\n");
+	for (uint16_t i = 0; i < c->nb_fields; i++) {
+		char f[160];
+
+		sl_field_str(&c->fields[i], f, sizeof(f));
+		printf("field %s\n", f);
+	}
 	if (o->duration_us != 0)
 		printf("duration %.6g s\n", o->duration_us / 1e6);
 	else
@@ -322,11 +352,29 @@ show_ports(const struct sl_app *app)
 		sl_rate_str(&pc->rate, rs, sizeof(rs));
 		if (o->peer_set[i])
 			rte_ether_format_addr(mac, sizeof(mac), &o->peer[i]);
-		printf("port %u: rate %s, eth-peer %s, vlan %u, txq %u, txd %u, lltx %s%s\n", i, rs,
-		       mac, pc->vlan, pc->txq, pc->txd,
+		char txq[32] = "as the map needs", txd[32] = "the driver's default", vlan[16] = "off";
+
+		if (pc->txq != 0)
+			snprintf(txq, sizeof(txq), "%u", pc->txq);
+		if (pc->txd != 0)
+			snprintf(txd, sizeof(txd), "%u", pc->txd);
+		if (pc->vlan != 0)
+			snprintf(vlan, sizeof(vlan), "%u", pc->vlan);
+		printf("port %u: rate %s, eth-peer %s, vlan %s, txq %s, txd %s, lltx %s%s\n", i, rs,
+		       mac, vlan, txq, txd,
 		       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
 		       pc->stopped ? ", stopped" : "");
 	}
+}
+
+/* show metrics: what GET /metrics answers (--metrics), in the Prometheus text format. */
+static void
+cmd_show_metrics(struct sl_cli *cli, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	sl_metrics_write(cli->app, stdout, false);
+	fflush(stdout);
 }
 
 const struct sl_cmd sl_cmds_show[] = {
@@ -341,6 +389,9 @@ const struct sl_cmd sl_cmds_show[] = {
 	  "show" },
 	{ "show latency [<stream>]", cmd_show_latency,
 	  "per stream and receiving port: latency min, mean, p50..p99.99, max, jitter (us)", "show" },
+	{ "show metrics", cmd_show_metrics,
+	  "every counter as Prometheus reads it (the text --metrics [ADDR:]PORT serves on /metrics)",
+	  "show" },
 	{ "show config [<what>]", cmd_show_config,
 	  "the configuration the next start uses: map, streams, ports, or all (default)", "show" },
 	{ NULL, NULL, NULL, NULL },

@@ -4,44 +4,95 @@
 #include <string.h>
 
 #include "counters.h"
+#include "report.h"
+#include "sl_port.h"
+#include "sl_rx.h"
 #include "sl_xmit.h"
 
 #define Q(f) offsetof(struct sl_txq_stats, f)
 #define P(f) offsetof(struct sl_port_totals, f)
+#define R(f) offsetof(struct sl_rx_port_stats, f)
+#define D(f) offsetof(struct sl_port_rx_drops, f)
+#define S(f) offsetof(struct sl_stream_result, f)
 
 const struct sl_counter sl_txq_counters[] = {
-	{ "tx_packets", "pkts", 12, SL_CNT_SHOW, Q(tx_packets),
-	  "packets the driver took, counted once (engine, per lcore)" },
+	{ "tx_packets", "pkts", 12, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(tx_packets),
+	  "packets the driver took, counted once (engine, per lcore)", "packets" },
 	{ "tx_bytes", "bytes", 14, SL_CNT_SHOW, Q(tx_bytes),
-	  "their bytes, as handed to the driver (no FCS)" },
+	  "their bytes, as handed to the driver (no FCS)", "bytes" },
 	{ "busy", "busy", 8, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(busy),
-	  "driver calls answered BUSY: the device ring was full" },
+	  "driver calls answered BUSY: the device ring was full", "calls" },
 	{ "collisions", "collisions", 10, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(collisions),
-	  "engine trylock failures plus driver LOCKED answers" },
+	  "engine trylock failures plus driver LOCKED answers", "" },
 	{ "locked", "locked", 8, 0, Q(locked),
-	  "driver LOCKED answers (part of collisions)" },
+	  "driver LOCKED answers (part of collisions)", "calls" },
+	{ "waited", "waited", 8, 0, Q(waited),
+	  "collisions the bounded wait resolved: the lock came free, the burst went direct", "" },
 	{ "requeued", "requeued", 10, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(requeued),
-	  "packets put into the backlog" },
+	  "packets put into the backlog", "packets" },
 	{ "backlog", "backlog", 8, SL_CNT_SUMMARY | SL_CNT_SHOW | SL_CNT_GAUGE | SL_CNT_U32,
-	  Q(backlog), "packets in the backlog now" },
+	  Q(backlog), "packets in the backlog now", "packets" },
 	{ "dropped", "dropped", 8, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(dropped),
-	  "packets freed without being sent, all reasons (drop_reasons)" },
+	  "packets freed without being sent, all reasons (drop_reasons)", "packets" },
 	{ "dead_loops", "dead_loops", 10, SL_CNT_SUMMARY, Q(dead_loops),
-	  "re-entrant calls refused" },
+	  "re-entrant calls refused", "" },
 	{ "release_bound", "rel_bound", 9, 0, Q(release_bound),
-	  "releases that stopped re-draining at their bound (work left for the poll)" },
-	{ NULL, NULL, 0, 0, 0, NULL },
+	  "releases that stopped re-draining at their bound (work left for the poll)", "" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
 };
 
 const struct sl_counter sl_port_counters[] = {
 	{ "generated", "generated", 14, 0, P(generated),
-	  "packets the workers handed to the engine (or to the direct burst call)" },
+	  "packets the workers handed to the engine (or to the direct burst call)", "packets" },
 	{ "tx_packets", "tx", 14, 0, P(tx_packets),
-	  "packets the drivers took (engine counters; --xmit direct: the burst call's count)" },
-	{ "tx_bytes", "bytes", 16, 0, P(tx_bytes), "their bytes, as handed (no FCS)" },
-	{ "dropped", "dropped", 8, 0, P(dropped), "packets freed without being sent" },
-	{ "backlog", "backlog", 8, SL_CNT_GAUGE, P(backlog), "packets in the backlogs now" },
-	{ NULL, NULL, 0, 0, 0, NULL },
+	  "packets the drivers took (engine counters; --xmit direct: the burst call's count)",
+	  "packets" },
+	{ "tx_bytes", "bytes", 16, 0, P(tx_bytes), "their bytes, as handed (no FCS)", "bytes" },
+	{ "dropped", "dropped", 8, 0, P(dropped), "packets freed without being sent", "packets" },
+	{ "backlog", "backlog", 8, SL_CNT_GAUGE, P(backlog), "packets in the backlogs now",
+	  "packets" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
+};
+
+const struct sl_counter sl_rx_counters[] = {
+	{ "rx_packets", "rx", 14, 0, R(frames), "frames received, all of them", "packets" },
+	{ "rx_bytes", "bytes", 16, 0, R(bytes), "their bytes (no FCS)", "bytes" },
+	{ "rx_signed", "signed", 14, 0, R(rx), "frames with a valid signature of this run",
+	  "packets" },
+	{ "rx_foreign", "foreign", 10, 0, R(foreign),
+	  "frames without a signature (ARP, ND, anything else)", "packets" },
+	{ "rx_bad_signature", "bad_signature", 10, 0, R(bad_signature),
+	  "frames whose signature's check failed (truncated, corrupted)", "packets" },
+	{ "rx_stale", "stale", 10, 0, R(stale), "signed frames of an earlier run", "packets" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
+};
+
+const struct sl_counter sl_rx_drop_counters[] = {
+	{ "imissed", "imissed", 10, 0, D(imissed),
+	  "frames the device dropped for want of room in its RX ring", "packets" },
+	{ "ierrors", "ierrors", 10, 0, D(ierrors), "bad frames the device dropped", "packets" },
+	{ "rx_nombuf", "rx_nombuf", 10, 0, D(rx_nombuf),
+	  "frames the device dropped for want of an mbuf", "packets" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
+};
+
+const struct sl_counter sl_stream_counters[] = {
+	{ "tx_packets", "tx", 14, 0, S(tx_all), "frames of the stream its port's drivers took",
+	  "packets" },
+	{ "tx_signed", "signed", 14, 0, S(tx), "of those, the signed ones (what lost counts against)",
+	  "packets" },
+	{ "rx_packets", "rx", 14, 0, S(st.rx), "its frames received at this port", "packets" },
+	{ "unique", "unique", 14, 0, S(unique),
+	  "distinct frames of it received over every receiving port", "packets" },
+	{ "lost", "lost", 10, SL_CNT_I64, S(lost),
+	  "tx_signed - unique: in flight or lost while running, lost after the drain "
+	  "(below 0: more arrived than were sent)", "packets" },
+	{ "duplicates", "dup", 8, 0, S(st.duplicates), "frames whose sequence had already arrived",
+	  "" },
+	{ "reordered", "reordered", 10, 0, S(st.reordered),
+	  "frames behind the highest sequence already received (RFC 4737)", "packets" },
+	{ "late", "late", 8, 0, S(st.late), "frames older than the tracking window", "packets" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
 };
 
 uint64_t

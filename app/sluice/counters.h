@@ -5,8 +5,10 @@
 /*
  * The counters users see, described once: name (the JSON and telemetry
  * key), the word or column head in the summary and in show txq stats, what
- * it means and where it comes from. The JSON, telemetry, the summary and
- * show txq stats are generated from these tables, so they cannot disagree.
+ * it means and where it comes from, and its unit. The JSON, telemetry, the
+ * summary, show txq stats and the metrics (metrics.c: Prometheus names are
+ * sluice_[SCOPE_]NAME[_UNIT]_total, the unit added unless NAME ends with it)
+ * are generated from these tables, so they cannot disagree.
  */
 
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #define SL_CNT_SHOW    (1u << 1) /* a column of show txq stats */
 #define SL_CNT_GAUGE   (1u << 2) /* a level, not a count: clear port stats keeps it */
 #define SL_CNT_U32     (1u << 3) /* the field is a uint32_t */
+#define SL_CNT_I64     (1u << 4) /* the field is an int64_t (can go below 0): a gauge */
 
 struct sl_counter {
 	const char *name;
@@ -24,19 +27,26 @@ struct sl_counter {
 	uint32_t flags;
 	size_t off;       /* in the table's struct */
 	const char *help;
+	const char *unit; /* "packets", "bytes", "calls", or "" (events without one) */
 };
 
 /* Of a TX queue, over struct sl_txq_stats; NULL-terminated. */
 extern const struct sl_counter sl_txq_counters[];
 /* Of a port and of the totals, over struct sl_port_totals; NULL-terminated. */
 extern const struct sl_counter sl_port_counters[];
+/* Of a receiving port: the analyzer's, over struct sl_rx_port_stats (sl_rx.h). */
+extern const struct sl_counter sl_rx_counters[];
+/* Of a receiving port: the device's own drops, over struct sl_port_rx_drops (sl_port.h). */
+extern const struct sl_counter sl_rx_drop_counters[];
+/* Of a stream at a receiving port, over struct sl_stream_result (report.h). */
+extern const struct sl_counter sl_stream_counters[];
 
 /* What a port (or all ports) sent, summed over its queues and producers. */
 struct sl_port_totals {
 	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;
 };
 
-/* The value of counter c in the struct at base. */
+/* The value of counter c in the struct at base (an SL_CNT_I64 one: cast it back). */
 uint64_t sl_counter_get(const struct sl_counter *c, const void *base);
 
 #endif /* SL_COUNTERS_H */

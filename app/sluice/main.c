@@ -24,6 +24,7 @@
 #include "opts.h"
 #include "bench.h"
 #include "session.h"
+#include "metrics.h"
 #include "telemetry.h"
 #include "sl_err.h"
 
@@ -176,6 +177,26 @@ main(int argc, char **argv)
 		       "them (docs/nics.md), or run without them: --no-huge -m 512");
 		return SL_EXIT_RUNTIME;
 	}
+	/*
+	 * Telemetry says "No legacy callbacks, legacy socket not created" on
+	 * every start, at WARNING (DPDK 22.11): Sluice registers no legacy
+	 * callback, so that is noise. EAL gets a last --log-level for its log
+	 * type, errors only (a new log type takes the first pattern that matches
+	 * it: one given on the command line, e.g. lib.telemetry:info, wins).
+	 */
+	char **eargv = calloc(argc + 2, sizeof(*eargv));
+
+	if (eargv == NULL)
+		return SL_EXIT_RUNTIME;
+	int at = 1;
+
+	while (at < argc && strcmp(argv[at], "--") != 0)
+		at++;
+	memcpy(eargv, argv, at * sizeof(*argv));
+	eargv[at] = (char *)"--log-level=lib.telemetry:error";
+	memcpy(eargv + at + 1, argv + at, (argc - at) * sizeof(*argv));
+	argc++;
+	argv = eargv; /* EAL may keep pointers into it: never freed */
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		bool mnt = eal_no_huge(argc, argv);
@@ -212,6 +233,8 @@ main(int argc, char **argv)
 		       rte_strerror(rte_errno));
 
 	code = sl_session_open(&app);
+	if (code == SL_EXIT_OK)
+		code = sl_metrics_start(&app); /* --metrics: before any run, off the data path */
 	if (code == SL_EXIT_OK) {
 		sl_telemetry_init(&app);
 		if (app.o.interactive || app.o.cmdline_file != NULL)
@@ -224,6 +247,7 @@ main(int argc, char **argv)
 	/* A failed --json write on any path (a run, a stop at the prompt, a profile). */
 	if (code == SL_EXIT_OK)
 		code = app.exit_code;
+	sl_metrics_stop(); /* its thread reads the run: gone before the run is released */
 	sl_session_close(&app);
 	rte_pdump_uninit();
 	rte_eal_cleanup();

@@ -26,7 +26,7 @@ enum {
 	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
-	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH,
+	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS,
 };
 
 static const struct option long_opts[] = {
@@ -59,6 +59,7 @@ static const struct option long_opts[] = {
 	{ "drain", required_argument, NULL, OPT_DRAIN },
 	{ "rx-clock", required_argument, NULL, OPT_RX_CLOCK },
 	{ "bench", required_argument, NULL, OPT_BENCH },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "tx-port", required_argument, NULL, OPT_TX_UDP },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "auto-start", no_argument, NULL, 'a' },
@@ -108,7 +109,9 @@ sl_usage(void)
 	       "  --lltx auto|on|off    LLTX (driver-side locking) for all ports\n"
 	       "  --lock trylock|spin   engine lock on shared non-LLTX queues\n"
 	       "  --sim SPEC            add a simulated port (repeatable):\n"
-	       "                        RATE[,txd=N][,lltx=on|off][,verify=on|off], RATE as 10G\n"
+	       "                        RATE[,txd=N][,lltx=on|off|fine][,verify=on|off], RATE as\n"
+	       "                        10G; lltx=on: its own lock over the whole transmit,\n"
+	       "                        fine: reserve, fill, publish (MT-safe, no lock)\n"
 	       "  --rx PORTS            ports that receive and analyze (0,1 / all / none);\n"
 	       "                        default: the ports a stream is addressed to (their MAC\n"
 	       "                        is its destination) and the far end of a sim DUT\n"
@@ -126,6 +129,9 @@ sl_usage(void)
 	       "  --rx-clock auto|tsc   latency's RX time: auto, the port's own RX timestamps\n"
 	       "                        where it has them (the sim; NICs with the offload),\n"
 	       "                        else the TSC per burst; tsc: always the TSC\n"
+	       "  --metrics [ADDR:]PORT serve every counter to Prometheus (OpenMetrics) on\n"
+	       "                        http://ADDR:PORT/metrics; ADDR default 127.0.0.1,\n"
+	       "                        [::1]:PORT for IPv6, PORT 0 any free (docs/watching.md)\n"
 	       "  --xmit engine|direct  direct: call rte_eth_tx_burst() without the engine\n"
 	       "                        (benchmark baseline; exclusive ethdev queues only)\n"
 	       "  -i, --interactive     the prompt sluice> (help lists the commands)\n"
@@ -377,6 +383,12 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 			return -EINVAL;
 		}
 		o->rx_clock_tsc = arg[0] == 't';
+		return 0;
+	case OPT_METRICS:
+		if (sl_parse_listen(arg, o->metrics_host, sizeof(o->metrics_host), &o->metrics_port,
+				    err, len) != 0)
+			return -EINVAL;
+		o->metrics = true;
 		return 0;
 	case OPT_CMDLINE_FILE:
 		if (access(arg, R_OK) != 0) {

@@ -61,6 +61,9 @@ struct sl_opts {
 	bool auto_start;       /* -a */
 	const char *cmdline_file;
 	struct sl_bench_conf *bench; /* --bench: run this benchmark instead of a run */
+	bool metrics;                /* --metrics [ADDR:]PORT: serve GET /metrics */
+	char metrics_host[64];       /* numeric; default 127.0.0.1 */
+	uint16_t metrics_port;       /* 0: the kernel picks (the URL printed says which) */
 };
 
 /* What sl_opts_parse() asks the program to do. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <arpa/inet.h>
 #include <rte_lcore.h>
@@ -78,12 +79,23 @@ sl_parse_seconds(const char *s, uint64_t *us, char *err, size_t len)
 	char *end;
 	double v;
 
+	/* A unit may follow, in any case: 2s, 500ms, 100us (none: seconds). */
+	static const struct { const char *unit; double scale; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 },
+	};
+	size_t u = RTE_DIM(units);
+
 	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v <= 0 ||
-	    v > SL_MAX_SECONDS) {
+	v = isdigit((unsigned char)*s) || *s == '.' ? strtod(s, &end) : 0;
+	if (errno == 0 && v > 0)
+		for (u = 0; u < RTE_DIM(units) && strcasecmp(end, units[u].unit) != 0; u++)
+			;
+	if (u < RTE_DIM(units))
+		v *= units[u].scale;
+	if (errno != 0 || u == RTE_DIM(units) || !isfinite(v) || v <= 0 || v > SL_MAX_SECONDS) {
 		snprintf(err, len, "'%s' is not a number of seconds above 0 and at most %d (18 h: "
-			 "the pacer and sim clocks are 48-bit)", s, SL_MAX_SECONDS);
+			 "the pacer and sim clocks are 48-bit); a unit may follow: s, ms, us", s,
+			 SL_MAX_SECONDS);
 		return -EINVAL;
 	}
 	*us = (uint64_t)ceil(v * 1e6);
@@ -391,6 +403,38 @@ sl_parse_lltx(const char *s, enum sl_lltx *l, char *err, size_t len)
 }
 
 int
+sl_parse_listen(const char *s, char *host, size_t hlen, uint16_t *port, char *err, size_t len)
+{
+	const char *colon = strrchr(s, ':'), *p = colon != NULL ? colon + 1 : s;
+	char h[64], e[128];
+	uint8_t a[16];
+	uint64_t v;
+
+	snprintf(h, sizeof(h), "127.0.0.1");
+	if (colon != NULL && s[0] == '[' && colon > s + 1 && colon[-1] == ']' &&
+	    (size_t)(colon - s) - 2 < sizeof(h)) {
+		snprintf(h, sizeof(h), "%.*s", (int)(colon - s - 2), s + 1); /* [IPv6]:PORT */
+		if (inet_pton(AF_INET6, h, a) != 1)
+			goto bad;
+	} else if (colon != NULL) {
+		if ((size_t)(colon - s) >= sizeof(h))
+			goto bad;
+		snprintf(h, sizeof(h), "%.*s", (int)(colon - s), s);
+		if (inet_pton(AF_INET, h, a) != 1)
+			goto bad;
+	}
+	if (sl_parse_u64(p, 0, 65535, &v, e, sizeof(e)) != 0)
+		goto bad;
+	snprintf(host, hlen, "%s", h);
+	*port = (uint16_t)v;
+	return 0;
+bad:
+	snprintf(err, len, "'%s': expected [ADDR:]PORT with a numeric address, e.g. 9100, "
+		 "127.0.0.1:9100 or [::1]:9100 (PORT 0: any free port)", s);
+	return -EINVAL;
+}
+
+int
 sl_parse_ipv4(const char *s, uint32_t *ip, char *err, size_t len)
 {
 	struct in_addr a;
@@ -482,8 +526,10 @@ sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 				return -EINVAL;
 			}
 			s.txd = (uint32_t)v;
-		} else if (strcmp(tok, "lltx=on") == 0 || strcmp(tok, "lltx=off") == 0) {
-			s.lltx = tok[6] == 'n';
+		} else if (strcmp(tok, "lltx=on") == 0 || strcmp(tok, "lltx=off") == 0 ||
+			   strcmp(tok, "lltx=fine") == 0) {
+			s.lltx = strcmp(tok, "lltx=off") != 0;
+			s.fine = strcmp(tok, "lltx=fine") == 0;
 		} else if (strcmp(tok, "verify=on") == 0 || strcmp(tok, "verify=off") == 0) {
 			s.verify = tok[8] == 'n';
 		} else if (key == 0) {
@@ -565,7 +611,7 @@ sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 			}
 			s.dut.queue = (uint32_t)v;
 		} else {
-			snprintf(err, len, "unknown parameter '%s' (txd=N, lltx=on|off, verify=on|off, "
+			snprintf(err, len, "unknown parameter '%s' (txd=N, lltx=on|off|fine, verify=on|off, "
 				 "dut=PORT, capacity=RATE, queue=N, loss=P, dup=P, reorder=P, "
 				 "delay=US[:JITTER_US], seed=N)", tok);
 			return -EINVAL;
@@ -578,4 +624,37 @@ sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 	}
 	*sc = s;
 	return 0;
+}
+
+/* One value of a field as sl_parse_field() reads it back. */
+static int
+field_value_str(enum sl_field_kind kind, uint32_t v, char *buf, size_t len)
+{
+	if (kind == SL_FIELD_SRC_MAC || kind == SL_FIELD_DST_MAC)
+		return snprintf(buf, len, "%02x:%02x:%02x", (v >> 16) & 0xff, (v >> 8) & 0xff,
+				v & 0xff);
+	if (kind == SL_FIELD_SRC_IP || kind == SL_FIELD_DST_IP)
+		return snprintf(buf, len, "%u.%u.%u.%u", v >> 24, (v >> 16) & 0xff, (v >> 8) & 0xff,
+				v & 0xff);
+	return snprintf(buf, len, "%u", v);
+}
+
+void
+sl_field_str(const struct sl_field_conf *f, char *buf, size_t len)
+{
+	size_t off = (size_t)snprintf(buf, len, "%s=%s:", sl_field_names[f->kind],
+				      sl_field_modes[f->mode]);
+
+	if (f->mode == SL_FIELD_LIST) {
+		for (uint16_t i = 0; i < f->nb_list && off < len; i++) {
+			if (i != 0)
+				off += (size_t)snprintf(buf + off, len - off, ",");
+			if (off < len)
+				off += (size_t)field_value_str(f->kind, f->list[i], buf + off, len - off);
+		}
+		return;
+	}
+	off += (size_t)field_value_str(f->kind, f->start, buf + off, len - off);
+	if (off < len)
+		snprintf(buf + off, len - off, ",%u", f->count);
 }

@@ -41,6 +41,8 @@ int sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t 
 int sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len);
 /* "1-2:0.0,3:0.1" */
 int sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err, size_t len);
+/* A field as NAME=MODE:ARGS, the form sl_parse_field() takes. */
+void sl_field_str(const struct sl_field_conf *f, char *buf, size_t len);
 /* "0,2", "0-3", "all" or "none": a set of ports (all sets every one, none clears). */
 int sl_parse_ports(const char *arg, bool *set, char *err, size_t len);
 /* auto, on, off */
@@ -53,7 +55,9 @@ int sl_parse_ipv6(const char *s, uint8_t ip[16], char *err, size_t len);
 int sl_parse_mac(const char *s, struct rte_ether_addr *mac, char *err, size_t len);
 /* A rate (sl_rate.h) with the message users see. */
 int sl_parse_rate(const char *s, struct sl_rate *r, char *err, size_t len);
-/* --sim RATE[,txd=N][,lltx=on|off][,verify=on|off] */
+/* [ADDR:]PORT, ADDR numeric IPv4 or [IPv6] (default 127.0.0.1), PORT 0..65535 (0: any free). */
+int sl_parse_listen(const char *s, char *host, size_t hlen, uint16_t *port, char *err, size_t len);
+/* --sim RATE[,txd=N][,lltx=on|off|fine][,verify=on|off] */
 int sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len);
 
 #endif /* SL_PARSE_H */

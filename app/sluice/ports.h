@@ -36,6 +36,7 @@ struct sl_port {
 	bool set_up;                 /* set up for the current run */
 	bool rx_hw_ts;               /* its rx_burst stamps frames (the latency's clock: hw) */
 	struct sl_stream stream;     /* this port's frames (its MACs) */
+	struct sl_rate pace;         /* this run's rate as paced (NONE: unpaced) */
 	struct sl_app_txq txqs[SL_MAX_TXQ];
 };
 

@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
 #include <rte_cycles.h>
 #include <rte_version.h>
 
 #include "report.h"
+#include "session.h"
 #include "sl_err.h"
 #include "sl_wire.h"
 
@@ -82,6 +84,59 @@ sl_report_totals(const struct sl_app *app, struct sl_port_totals *all)
 		all->dropped += pt.dropped;
 		all->backlog += pt.backlog;
 	}
+}
+
+void
+sl_report_port_view(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt)
+{
+	const struct sl_port *p = &app->ports.p[pid];
+
+	sl_report_port_totals(app, pid, pt);
+	for (uint16_t q = 0; q < p->nb_txq; q++) {
+		const struct sl_txq_stats *b = &p->txqs[q].base;
+
+		if (p->txqs[q].txq == NULL)
+			continue;
+		pt->tx_packets -= b->tx_packets;
+		pt->tx_bytes -= b->tx_bytes;
+		pt->dropped -= b->dropped;
+	}
+}
+
+void
+sl_report_clear(struct sl_app *app, uint16_t pid)
+{
+	struct sl_port *p = &app->ports.p[pid];
+	uint64_t now = rte_rdtsc();
+
+	/* Counters have one writer each; a clear keeps a baseline to subtract. */
+	for (uint16_t q = 0; q < p->nb_txq; q++)
+		if (p->txqs[q].txq != NULL)
+			sl_report_txq_stats(app, &p->txqs[q], &p->txqs[q].base);
+	if (app->end_tsc != 0 && now > app->end_tsc)
+		now = app->end_tsc; /* after the run: nothing more will be counted */
+	app->view[pid] = (struct sl_view){ now, now, 0, 0 };
+}
+
+void
+sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
+		uint32_t speed_mbps, bool l2)
+{
+	char a[32], b[32], c[32] = "";
+	double l1 = s > 0 ? sl_wire_l1_bits(pkts, bytes) / s : 0;
+
+	sl_rate_fmt_pps(s > 0 ? pkts / s : 0, a, sizeof(a));
+	sl_rate_fmt_bps(l1, b, sizeof(b));
+	if (l2)
+		sl_rate_fmt_bps(s > 0 ? sl_wire_l2_bits(pkts, bytes) / s : 0, c, sizeof(c));
+	if (l2)
+		snprintf(buf, len, "%12s %12s L1 %12s L2", a, b, c);
+	else
+		snprintf(buf, len, "%12s %12s L1", a, b);
+	/* A virtual PMD's link speed is a made-up figure (net_null says 10G): no % above it. */
+	if (speed_mbps != 0 && l1 <= speed_mbps * 1e6 * 1.05)
+		snprintf(buf + strlen(buf), len - strlen(buf), l2 ? " (%.1f%% of line)" : " (%.1f%%)",
+			 l1 / (speed_mbps * 1e4));
 }
 
 /* Distinct frames of stream s received over every receiving port. */
@@ -156,6 +211,20 @@ sl_report_stream(const struct sl_app *app, uint16_t s, int r, struct sl_stream_r
 		sl_rx_stream_stats(app->rx[r], s, &res->st);
 }
 
+void
+sl_report_rx_port(const struct sl_app *app, uint16_t r, struct sl_rx_port_stats *rs,
+		  struct sl_port_rx_drops *dr)
+{
+	const struct sl_port *p = &app->ports.p[r];
+
+	memset(rs, 0, sizeof(*rs));
+	memset(dr, 0, sizeof(*dr));
+	if (app->rx[r] != NULL)
+		sl_rx_port_stats(app->rx[r], rs);
+	if (p->ops->rx_drops != NULL)
+		p->ops->rx_drops(p->dev, dr);
+}
+
 static bool
 rx_any(const struct sl_app *app)
 {
@@ -185,6 +254,31 @@ stream_measured(const struct sl_app *app, uint16_t s)
 		if (app->rx[r] != NULL && app->addressed[s][r])
 			return true;
 	return false;
+}
+
+void
+sl_report_streams(const struct sl_app *app,
+		  void (*fn)(const struct sl_app *app, const struct sl_stream_result *res, void *arg),
+		  void *arg)
+{
+	for (uint16_t s = 0; s < app->ports.n; s++) {
+		struct sl_stream_result res;
+		bool given = false;
+
+		for (int r = 0; r < app->ports.n; r++) {
+			if (app->rx[r] == NULL)
+				continue;
+			sl_report_stream(app, s, r, &res);
+			if (res.st.rx == 0)
+				continue;
+			fn(app, &res, arg);
+			given = true;
+		}
+		if (!given && stream_measured(app, s)) {
+			sl_report_stream(app, s, -1, &res);
+			fn(app, &res, arg);
+		}
+	}
 }
 
 unsigned int
@@ -262,14 +356,37 @@ sl_report_modes(const struct sl_app *app)
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
 
-		printf("port %u: %s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i,
-		       p->info.name, p->info.driver, p->nb_txq, p->info.speed_mbps, p->info.socket,
+		struct sl_stream_conf c;
+		char src[RTE_ETHER_ADDR_FMT_SIZE], dst[RTE_ETHER_ADDR_FMT_SIZE];
+
+		/* A long name is cut (the JSON has it whole): the line stays within 100 columns. */
+		printf("port %u: %.32s%s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i,
+		       p->info.name, strlen(p->info.name) > 32 ? "~" : "", p->info.driver, p->nb_txq, p->info.speed_mbps, p->info.socket,
 		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
+		sl_session_stream_conf(app, i, &c);
+		rte_ether_format_addr(src, sizeof(src), &c.src_mac);
+		rte_ether_format_addr(dst, sizeof(dst), &c.dst_mac);
+		printf("  MAC %s -> %s%s\n", src, dst, app->o.peer_set[i] ? "" :
+		       " (default: change with --eth-peer, set eth-peer)");
+		/* A port with a real receiver behind it drops frames not addressed to it. */
+		if (!app->o.peer_set[i] && p->nb_txq != 0 && strcmp(p->info.driver, "net_null") != 0 &&
+		    strcmp(p->info.driver, "net_ring") != 0 && strcmp(p->info.driver, "net_pcap") != 0 &&
+		    strcmp(p->ops->kind, "sim") != 0)
+			printf("warning: port %u (%s) sends to the default MAC, which a real "
+			       "receiver drops:\n  give --eth-peer %u,MAC (set eth-peer %u MAC)\n",
+			       i, p->info.driver, i, i);
+		unsigned int lcores = 0;
+
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			sl_report_lcores(lc, sizeof(lc), &p->txqs[q]);
 			printf("  txq %u: mode %-9s lcores %s\n", q,
 			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), lc);
+			lcores += p->txqs[q].nb_lcores;
 		}
+		if (app->o.nb_map == 0 && lcores > p->nb_txq)
+			printf("  (%u lcores share %u queue(s): the port %s; the engine shares them)\n",
+			       lcores, p->nb_txq, app->o.pc[i].txq != 0 ? "was given that many" :
+			       "offers no more");
 		if (app->rx[i] != NULL)
 			printf("  rxq 0: analyzed by lcore %d (%s), drain %.3g s, latency clock %s\n",
 			       app->rx_lcore[i],
@@ -289,10 +406,10 @@ sl_report_elapsed(const struct sl_app *app)
 }
 
 /*
- * One line per port: rates since the last line (pps, L1 and L2 bit/s, % of
- * line), totals, drops, backlog, and the run's progress against --duration
- * or --count; then one line per shared queue: mode, collisions, requeues,
- * backlog.
+ * One line per port: rates since the last line (pps and L1 bit/s, scaled;
+ * % of line), the port's counters since its last clear port stats, and the
+ * run's progress against --duration or --count; then one line per shared
+ * queue: mode, collisions, requeues, backlog.
  */
 void
 sl_report_live(struct sl_app *app, double elapsed)
@@ -304,31 +421,24 @@ sl_report_live(struct sl_app *app, double elapsed)
 		return;
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
-		uint32_t speed_mbps = p->info.speed_mbps;
-		struct sl_port_totals pt;
-		double pps, l1, l2;
+		struct sl_port_totals pt, view;
+		char rates[96];
 
 		sl_report_port_totals(app, i, &pt);
-		pps = (pt.tx_packets - lv->pkts[i]) / dt;
-		l2 = sl_wire_l2_bits(pt.tx_packets - lv->pkts[i], pt.tx_bytes - lv->bytes[i]) / dt;
-		l1 = sl_wire_l1_bits(pt.tx_packets - lv->pkts[i], pt.tx_bytes - lv->bytes[i]) / dt;
+		sl_report_port_view(app, i, &view);
+		sl_report_rates(rates, sizeof(rates), pt.tx_packets - lv->pkts[i],
+				pt.tx_bytes - lv->bytes[i], dt, p->info.speed_mbps, false);
 		printf("[%7.2fs", elapsed);
 		if (app->o.duration_us != 0)
 			printf("/%.6gs", app->o.duration_us / 1e6);
-		printf("] port %u: %9.3f Mpps %8.3f Gb/s L1 %8.3f Gb/s L2", i, pps / 1e6, l1 / 1e9,
-		       l2 / 1e9);
-		/* A virtual PMD's link speed is a made-up figure (net_null says 10G). */
-		if (speed_mbps != 0 && l1 <= speed_mbps * 1e6 * 1.05)
-			printf(" (%5.1f%% of line)", l1 / (speed_mbps * 1e6) * 100);
-		else if (speed_mbps != 0)
-			printf(" (the PMD says its link is %g Gb/s)", speed_mbps / 1e3);
-		printf("  tx %" PRIu64, pt.tx_packets);
-		if (app->o.count != 0)
+		printf("] port %u: %s  tx %" PRIu64, i, rates, view.tx_packets);
+		if (app->o.count != 0 && view.tx_packets == pt.tx_packets)
 			printf("/%" PRIu64, app->o.count);
-		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", pt.dropped, pt.backlog);
+		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", view.dropped, pt.backlog);
 		if (app->rx[i] != NULL) {
 			struct sl_rx_port_stats rs;
 			uint64_t unique = 0, lost = 0;
+			char pps[32];
 
 			sl_rx_port_stats(app->rx[i], &rs);
 			for (uint16_t s = 0; s < app->ports.n; s++) {
@@ -339,9 +449,10 @@ sl_report_live(struct sl_app *app, double elapsed)
 				if (res.st.rx != 0 && res.lost > 0)
 					lost += (uint64_t)res.lost;
 			}
-			printf("           rx port %u: %9.3f Mpps  rx %" PRIu64 " unique %" PRIu64
-			       " in flight or lost %" PRIu64 " foreign %" PRIu64 "\n", i,
-			       (rs.frames - lv->rx[i]) / dt / 1e6, rs.rx, unique, lost, rs.foreign);
+			sl_rate_fmt_pps((rs.frames - lv->rx[i]) / dt, pps, sizeof(pps));
+			printf("           rx port %u: %12s  rx %" PRIu64 " unique %" PRIu64
+			       " in flight or lost %" PRIu64 " foreign %" PRIu64 "\n", i, pps, rs.rx,
+			       unique, lost, rs.foreign);
 			lv->rx[i] = rs.frames;
 		}
 		lv->pkts[i] = pt.tx_packets;
@@ -353,8 +464,11 @@ sl_report_live(struct sl_app *app, double elapsed)
 				continue;
 			sl_report_txq_stats(app, &p->txqs[q], &st);
 			printf("           txq %u %-6s %u lcores: collisions %" PRIu64 " requeued %" PRIu64
-			       " busy %" PRIu64 " backlog %u\n", q, sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)),
-			       p->txqs[q].nb_lcores, st.collisions, st.requeued, st.busy, st.backlog);
+			       " busy %" PRIu64 " backlog %u\n", q,
+			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), p->txqs[q].nb_lcores,
+			       st.collisions - p->txqs[q].base.collisions,
+			       st.requeued - p->txqs[q].base.requeued, st.busy - p->txqs[q].base.busy,
+			       st.backlog);
 		}
 	}
 	lv->t = elapsed;
@@ -371,15 +485,13 @@ summary_rx(const struct sl_app *app)
 
 	for (uint16_t r = 0; r < app->ports.n; r++) {
 		const struct sl_port *p = &app->ports.p[r];
-		struct sl_port_rx_drops dr = { 0 };
+		struct sl_port_rx_drops dr;
 		struct sl_rx_port_stats rs;
 
 		if (app->rx[r] == NULL)
 			continue;
 		any = true;
-		sl_rx_port_stats(app->rx[r], &rs);
-		if (p->ops->rx_drops != NULL)
-			p->ops->rx_drops(p->dev, &dr);
+		sl_report_rx_port(app, r, &rs, &dr);
 		rxport_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
 		printf("rx port %u %-10s frames %" PRIu64 " signed %" PRIu64 " foreign %" PRIu64
 		       " bad_signature %" PRIu64 " stale %" PRIu64 "  port drops: imissed %" PRIu64
@@ -438,23 +550,34 @@ summary_rx(const struct sl_app *app)
 		printf("verdict: every frame sent arrived (tx = unique rx + lost 0)\n");
 }
 
+static bool verify_sum(const struct sl_app *app, struct sl_port_verify *sum);
+static const char *rate_unit_name(enum sl_rate_unit u);
+
+/*
+ * Within 100 columns, whatever the port names: per port a line of counters
+ * (its name last), a line of rates (pps, L1 and L2 bit/s, scaled), a line
+ * per queue that carried traffic; the totals; the verifier's results.
+ */
 void
 sl_report_summary(const struct sl_app *app)
 {
 	double d = sl_report_elapsed(app);
 	struct sl_port_totals all = { 0 };
+	struct sl_port_verify v;
 
 	printf("\n---------------- sluice summary (%.3f s) ----------------\n", d);
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
 		struct sl_port_totals pt;
+		char rates[96];
 
 		sl_report_port_totals(app, i, &pt);
-		printf("port %u %-12s tx %14" PRIu64 " pkts %16" PRIu64 " bytes  %9.3f Mpps  "
-		       "%8.3f Gb/s L1  dropped %" PRIu64 "\n", i, p->info.name,
-		       pt.tx_packets, pt.tx_bytes, d > 0 ? pt.tx_packets / d / 1e6 : 0,
-		       d > 0 ? sl_wire_l1_bits(pt.tx_packets, pt.tx_bytes) / d / 1e9 : 0,
-		       pt.dropped);
+		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes, d,
+				p->info.speed_mbps, true);
+		/* The name last, cut to what 100 columns leave (the JSON has it whole). */
+		printf("port %u  tx %14" PRIu64 " pkts %16" PRIu64 " bytes  dropped %-8" PRIu64
+		       " %.26s%s\n        %s\n", i, pt.tx_packets, pt.tx_bytes, pt.dropped, p->info.name,
+		       strlen(p->info.name) > 26 ? "~" : "", rates);
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			struct sl_txq_stats st;
 
@@ -463,10 +586,21 @@ sl_report_summary(const struct sl_app *app)
 			sl_report_txq_stats(app, &p->txqs[q], &st);
 			if (st.tx_packets == 0 && st.dropped == 0)
 				continue;
-			printf("  txq %u %-9s", q, sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
-			for (const struct sl_counter *c = sl_txq_counters; c->name != NULL; c++)
-				if (c->flags & SL_CNT_SUMMARY)
-					printf(" %s %" PRIu64, c->name, sl_counter_get(c, &st));
+			int col = printf("  txq %u %-9s", q,
+					 sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
+
+			for (const struct sl_counter *c = sl_txq_counters; c->name != NULL; c++) {
+				char item[64];
+				int n;
+
+				if (!(c->flags & SL_CNT_SUMMARY))
+					continue;
+				n = snprintf(item, sizeof(item), " %s %" PRIu64, c->col,
+					     sl_counter_get(c, &st));
+				if (col + n > 100) /* wrap: the summary stays within 100 columns */
+					col = printf("\n%17s", "");
+				col += printf("%s", item);
+			}
 			printf("\n");
 		}
 		all.generated += pt.generated;
@@ -483,17 +617,24 @@ sl_report_summary(const struct sl_app *app)
 	if (app->discarded != 0)
 		printf("simulated ports: %" PRIu64 " frame(s) taken but still in descriptors when the "
 		       "drain at stop timed out (freed, never on the wire)\n", app->discarded);
+	if (verify_sum(app, &v))
+		printf("sim verifier: %" PRIu64 " frames on the wire, lost %" PRIu64 " duplicates %"
+		       PRIu64 " reordered %" PRIu64 " violations %" PRIu64 "\n"
+		       "              latency (signature to the frame's end on the wire) ns min %"
+		       PRIu64 " avg %" PRIu64 " max %" PRIu64 "\n", v.frames, v.lost, v.duplicates, v.reordered,
+		       v.violations, v.lat_min_ns, v.lat_avg_ns, v.lat_max_ns);
 	summary_rx(app);
 	fflush(stdout);
 }
 
-static void
-json_verify(struct sl_json *j, const struct sl_app *app)
+/* The verifiers' results summed over the ports that have one; false if none. */
+static bool
+verify_sum(const struct sl_app *app, struct sl_port_verify *sum)
 {
-	struct sl_port_verify sum = { 0 };
 	uint64_t lat_min = UINT64_MAX, lat_max = 0, lat_w = 0, n = 0;
 	bool any = false;
 
+	memset(sum, 0, sizeof(*sum));
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
 		struct sl_port_verify v;
@@ -502,15 +643,15 @@ json_verify(struct sl_json *j, const struct sl_app *app)
 		if (p->ops->verify == NULL)
 			continue;
 		has = p->ops->verify(p->dev, &v);
-		sum.violations += v.violations;
+		sum->violations += v.violations;
 		if (!has)
 			continue;
 		any = true;
-		sum.lost += v.lost;
-		sum.duplicates += v.duplicates;
-		sum.reordered += v.reordered;
-		sum.frames += v.frames;
-		sum.unsigned_frames += v.unsigned_frames;
+		sum->lost += v.lost;
+		sum->duplicates += v.duplicates;
+		sum->reordered += v.reordered;
+		sum->frames += v.frames;
+		sum->unsigned_frames += v.unsigned_frames;
 		if (v.frames != 0) {
 			lat_min = RTE_MIN(lat_min, v.lat_min_ns);
 			lat_max = RTE_MAX(lat_max, v.lat_max_ns);
@@ -518,7 +659,18 @@ json_verify(struct sl_json *j, const struct sl_app *app)
 			n += v.frames;
 		}
 	}
-	if (!any)
+	sum->lat_min_ns = n ? lat_min : 0;
+	sum->lat_avg_ns = n ? lat_w / n : 0;
+	sum->lat_max_ns = lat_max;
+	return any;
+}
+
+static void
+json_verify(struct sl_json *j, const struct sl_app *app)
+{
+	struct sl_port_verify sum;
+
+	if (!verify_sum(app, &sum))
 		return;
 	sl_json_obj_open(j, "verify");
 	sl_json_u64(j, "frames", sum.frames);
@@ -528,9 +680,9 @@ json_verify(struct sl_json *j, const struct sl_app *app)
 	sl_json_u64(j, "reordered", sum.reordered);
 	sl_json_u64(j, "violations", sum.violations);
 	sl_json_obj_open(j, "latency_ns");
-	sl_json_u64(j, "min", n ? lat_min : 0);
-	sl_json_u64(j, "avg", n ? lat_w / n : 0);
-	sl_json_u64(j, "max", lat_max);
+	sl_json_u64(j, "min", sum.lat_min_ns);
+	sl_json_u64(j, "avg", sum.lat_avg_ns);
+	sl_json_u64(j, "max", sum.lat_max_ns);
 	sl_json_obj_close(j);
 	sl_json_obj_close(j);
 }
@@ -540,6 +692,17 @@ json_verify(struct sl_json *j, const struct sl_app *app)
  * the rate between the first and the last frame's start, which is what a
  * pacer is judged by.
  */
+/* Every counter of a table, as "name": value (counters.h). */
+static void
+json_table(struct sl_json *j, const struct sl_counter *t, const void *base)
+{
+	for (const struct sl_counter *c = t; c->name != NULL; c++)
+		if (c->flags & SL_CNT_I64)
+			sl_json_i64(j, c->name, (int64_t)sl_counter_get(c, base));
+		else
+			sl_json_u64(j, c->name, sl_counter_get(c, base));
+}
+
 static void
 json_wire(struct sl_json *j, const struct sl_port *p)
 {
@@ -566,7 +729,7 @@ static void
 json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
 {
 	const struct sl_port *p = &app->ports.p[r];
-	struct sl_port_rx_drops dr = { 0 };
+	struct sl_port_rx_drops dr;
 	struct sl_port_dut dut;
 	struct sl_rx_port_stats rs;
 
@@ -585,22 +748,13 @@ json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
 	}
 	if (app->rx[r] == NULL)
 		return;
-	sl_rx_port_stats(app->rx[r], &rs);
-	if (p->ops->rx_drops != NULL)
-		p->ops->rx_drops(p->dev, &dr);
+	sl_report_rx_port(app, r, &rs, &dr);
 	sl_json_i64(j, "rx_lcore", app->rx_lcore[r]);
-	sl_json_u64(j, "rx_packets", rs.frames);
-	sl_json_u64(j, "rx_bytes", rs.bytes);
-	sl_json_u64(j, "rx_signed", rs.rx);
-	sl_json_u64(j, "rx_foreign", rs.foreign);
-	sl_json_u64(j, "rx_bad_signature", rs.bad_signature);
-	sl_json_u64(j, "rx_stale", rs.stale);
+	json_table(j, sl_rx_counters, &rs);
 	/* The analyzer's own cost: TSC cycles in sl_rx_analyze() per frame, as ns. */
 	sl_json_dbl(j, "rx_ns_per_frame", rs.frames != 0 ? (double)rs.cycles * 1e9 /
 		    (double)rte_get_tsc_hz() / (double)rs.frames : 0);
-	sl_json_u64(j, "imissed", dr.imissed);
-	sl_json_u64(j, "ierrors", dr.ierrors);
-	sl_json_u64(j, "rx_nombuf", dr.rx_nombuf);
+	json_table(j, sl_rx_drop_counters, &dr);
 }
 
 static void
@@ -650,14 +804,7 @@ json_stream(struct sl_json *j, const struct sl_app *app, const struct sl_stream_
 	sl_json_u64(j, "stream", res->stream);
 	sl_json_u64(j, "tx_port", res->stream);
 	sl_json_i64(j, "rx_port", res->rx_port);
-	sl_json_u64(j, "tx_packets", res->tx_all);
-	sl_json_u64(j, "tx_signed", res->tx); /* what lost is counted against */
-	sl_json_u64(j, "rx_packets", res->st.rx);
-	sl_json_u64(j, "unique", res->unique);
-	sl_json_i64(j, "lost", res->lost);
-	sl_json_u64(j, "duplicates", res->st.duplicates);
-	sl_json_u64(j, "reordered", res->st.reordered);
-	sl_json_u64(j, "late", res->st.late);
+	json_table(j, sl_stream_counters, res);
 	sl_json_dbl(j, "loss_ratio", res->loss_ratio);
 	sl_json_bool(j, "conserved", res->lost >= 0);
 	sl_json_arr_open(j, "reorder_distance"); /* log2 buckets: 1, 2-3, 4-7, ... */
@@ -667,6 +814,12 @@ json_stream(struct sl_json *j, const struct sl_app *app, const struct sl_stream_
 	if (res->rx_port >= 0)
 		json_latency(j, app, res->stream, res->rx_port, &res->st);
 	sl_json_obj_close(j);
+}
+
+static void
+json_stream_fn(const struct sl_app *app, const struct sl_stream_result *res, void *arg)
+{
+	json_stream(arg, app, res);
 }
 
 static void
@@ -685,27 +838,7 @@ json_streams(struct sl_json *j, const struct sl_app *app)
 	sl_json_u64(j, "drain_us", app->o.drain_us);
 	sl_json_obj_close(j);
 	sl_json_arr_open(j, "streams");
-	for (uint16_t s = 0; s < app->ports.n; s++) {
-		bool printed = false;
-
-		for (int r = 0; r < app->ports.n; r++) {
-			struct sl_stream_result res;
-
-			if (app->rx[r] == NULL)
-				continue;
-			sl_report_stream(app, s, r, &res);
-			if (res.st.rx == 0)
-				continue;
-			json_stream(j, app, &res);
-			printed = true;
-		}
-		if (!printed && stream_measured(app, s)) {
-			struct sl_stream_result res;
-
-			sl_report_stream(app, s, -1, &res);
-			json_stream(j, app, &res);
-		}
-	}
+	sl_report_streams(app, json_stream_fn, j);
 	sl_json_arr_close(j);
 }
 
@@ -724,13 +857,104 @@ json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *a
 		sl_json_u64(j, NULL, aq->lcores[l]);
 	sl_json_arr_close(j);
 	sl_json_u64(j, "generated", sl_report_txq_generated(app, aq->txq));
-	for (const struct sl_counter *c = sl_txq_counters; c->name != NULL; c++)
-		sl_json_u64(j, c->name, sl_counter_get(c, &st));
+	json_table(j, sl_txq_counters, &st);
 	sl_json_obj_open(j, "drop_reasons");
 	sl_json_u64(j, "dead_loop", st.drop_dead_loop);
 	sl_json_u64(j, "backlog_full", st.drop_backlog_full);
 	sl_json_u64(j, "flush", st.drop_flush);
 	sl_json_obj_close(j);
+	sl_json_obj_close(j);
+}
+
+static const char *
+rate_unit_name(enum sl_rate_unit u)
+{
+	static const char *const names[] = { "max", "pps", "bps_l1", "bps_l2", "percent" };
+
+	return u < RTE_DIM(names) ? names[u] : "?";
+}
+
+/*
+ * What the run was asked to do: the options in force at its end (a rate
+ * changed while running shows its last value), and the lcore map it used.
+ */
+static void
+json_config(struct sl_json *j, const struct sl_app *app)
+{
+	const struct sl_opts *o = &app->o;
+	const struct sl_stream_conf *c = &o->sc;
+	char buf[256];
+
+	sl_json_obj_open(j, "config");
+	sl_json_arr_open(j, "sizes"); /* bytes with FCS; weights beside, or a range */
+	for (uint16_t i = 0; c->size_max == 0 && i < c->nb_sizes; i++)
+		sl_json_u64(j, NULL, c->sizes[i]);
+	sl_json_arr_close(j);
+	sl_json_arr_open(j, "weights");
+	for (uint16_t i = 0; c->size_max == 0 && i < c->nb_sizes; i++)
+		sl_json_u64(j, NULL, c->weights[i] ? c->weights[i] : 1);
+	sl_json_arr_close(j);
+	if (c->size_max != 0) {
+		sl_json_u64(j, "size_min", c->size_min);
+		sl_json_u64(j, "size_max", c->size_max);
+	}
+	sl_json_u64(j, "flows", c->flows > 1 ? c->flows : 1);
+	sl_json_arr_open(j, "fields");
+	for (uint16_t i = 0; i < c->nb_fields; i++) {
+		sl_field_str(&c->fields[i], buf, sizeof(buf));
+		sl_json_str(j, NULL, buf);
+	}
+	sl_json_arr_close(j);
+	sl_json_str(j, "l3", c->ipv6 ? "ipv6" : "ipv4");
+	if (c->ipv6) {
+		inet_ntop(AF_INET6, c->src_ip6, buf, sizeof(buf));
+		sl_json_str(j, "src_ip", buf);
+		inet_ntop(AF_INET6, c->dst_ip6, buf, sizeof(buf));
+		sl_json_str(j, "dst_ip", buf);
+	} else {
+		struct in_addr a = { htonl(c->src_ip) }, b = { htonl(c->dst_ip) };
+
+		inet_ntop(AF_INET, &a, buf, sizeof(buf));
+		sl_json_str(j, "src_ip", buf);
+		inet_ntop(AF_INET, &b, buf, sizeof(buf));
+		sl_json_str(j, "dst_ip", buf);
+	}
+	sl_json_str(j, "l4", c->tcp ? "tcp" : "udp");
+	sl_json_u64(j, "src_port", c->src_port);
+	sl_json_u64(j, "dst_port", c->dst_port);
+	sl_json_u64(j, "burst", o->burst);
+	sl_json_dbl(j, "duration_s", o->duration_us / 1e6); /* 0: none */
+	sl_json_u64(j, "count", o->count);                   /* 0: none */
+	sl_json_str(j, "lock", o->lock == SL_LOCK_SPIN ? "spin" : "trylock");
+	sl_json_str(j, "xmit", o->direct ? "direct" : "engine");
+	sl_json_arr_open(j, "map"); /* [lcore, port, queue] of the run */
+	for (uint16_t i = 0; i < app->nb_map; i++) {
+		sl_json_arr_open(j, NULL);
+		sl_json_u64(j, NULL, app->map[i].lcore);
+		sl_json_u64(j, NULL, app->map[i].port);
+		sl_json_u64(j, NULL, app->map[i].queue);
+		sl_json_arr_close(j);
+	}
+	sl_json_arr_close(j);
+	sl_json_arr_open(j, "ports");
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		const struct sl_port_conf *pc = &o->pc[i];
+
+		sl_json_obj_open(j, NULL);
+		sl_json_u64(j, "port", i);
+		sl_rate_str(&pc->rate, buf, sizeof(buf));
+		sl_json_str(j, "rate", buf);
+		sl_json_str(j, "rate_unit", rate_unit_name(pc->rate.unit));
+		sl_json_dbl(j, "rate_value", pc->rate.value);
+		sl_json_u64(j, "vlan", pc->vlan);   /* 0: untagged */
+		sl_json_u64(j, "txq", pc->txq);     /* 0: as the map needs */
+		sl_json_u64(j, "txd", pc->txd);     /* 0: the driver's default */
+		sl_json_str(j, "lltx", pc->lltx == SL_LLTX_ON ? "on" :
+			    pc->lltx == SL_LLTX_OFF ? "off" : "auto");
+		sl_json_bool(j, "stopped", pc->stopped);
+		sl_json_obj_close(j);
+	}
+	sl_json_arr_close(j);
 	sl_json_obj_close(j);
 }
 
@@ -752,11 +976,11 @@ sl_report_json(const struct sl_app *app, const char *path)
 	sl_json_obj_open(&j, NULL);
 	sl_json_str(&j, "version", SL_VERSION);
 	sl_json_str(&j, "dpdk", rte_version());
+	json_config(&j, app);
 	sl_json_dbl(&j, "duration_s", d);
 	sl_report_totals(app, &all);
 	sl_json_obj_open(&j, "totals");
-	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
-		sl_json_u64(&j, c->name, sl_counter_get(c, &all));
+	json_table(&j, sl_port_counters, &all);
 	sl_json_dbl(&j, "tx_pps", d > 0 ? all.tx_packets / d : 0);
 	sl_json_dbl(&j, "tx_bps_l1", d > 0 ? sl_wire_l1_bits(all.tx_packets, all.tx_bytes) / d : 0);
 	sl_json_dbl(&j, "tx_bps_l2", d > 0 ? sl_wire_l2_bits(all.tx_packets, all.tx_bytes) / d : 0);
@@ -777,10 +1001,23 @@ sl_report_json(const struct sl_app *app, const char *path)
 		sl_json_str(&j, "driver", p->info.driver);
 		sl_json_i64(&j, "socket", p->info.socket); /* -1: any (a vdev) */
 		sl_json_u64(&j, "link_speed_mbps", p->info.speed_mbps);
+		{
+			struct sl_stream_conf c;
+			char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+			sl_session_stream_conf(app, i, &c);
+			rte_ether_format_addr(mac, sizeof(mac), &c.src_mac);
+			sl_json_str(&j, "src_mac", mac);
+			rte_ether_format_addr(mac, sizeof(mac), &c.dst_mac);
+			sl_json_str(&j, "dst_mac", mac);
+			sl_json_bool(&j, "dst_mac_default", !app->o.peer_set[i]);
+		}
 		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
-		for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
-			sl_json_u64(&j, c->name, sl_counter_get(c, &pt));
+		json_table(&j, sl_port_counters, &pt);
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
+		/* The rate the pacer held the port to: unit max (unpaced), pps, bps_l1, bps_l2. */
+		sl_json_str(&j, "pace_unit", rate_unit_name(p->pace.unit));
+		sl_json_dbl(&j, "pace_value", p->pace.value);
 		/*
 		 * How late the port's paced lcores ever ran (0 unpaced): a
 		 * shortfall's cause; and the time at the port's rate its pacers

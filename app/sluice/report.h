@@ -10,6 +10,18 @@
 /* Totals of one port, and of all ports. Readable while running (relaxed). */
 void sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt);
 void sl_report_totals(const struct sl_app *app, struct sl_port_totals *all);
+/* A port's totals since its last clear port stats (the counter views; gauges as they are). */
+void sl_report_port_view(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt);
+/* The counter views of port pid count from zero again, now. */
+void sl_report_clear(struct sl_app *app, uint16_t pid);
+/*
+ * Rates of pkts/bytes over s seconds, scaled for display, in fixed widths:
+ * "  1.000 Mpps 672.000 Mb/s L1 512.000 Mb/s L2 (6.7% of line)" (L2 if asked;
+ * without it, the short form "(6.7%)"; the % only where the rate is within the
+ * port's stated speed).
+ */
+void sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
+		     uint32_t speed_mbps, bool l2);
 /* Packets the workers handed to queue q (their generated counters). */
 uint64_t sl_report_txq_generated(const struct sl_app *app, const struct sl_txq *q);
 /* A queue's counters: the engine's, plus what --xmit direct's burst call sent. */
@@ -31,8 +43,20 @@ struct sl_stream_result {
 	double loss_ratio;
 	struct sl_rx_stream_stats st; /* at rx_port */
 };
+/* Receiving port r's counters: the analyzer's (zero if it has none) and the device's drops. */
+void sl_report_rx_port(const struct sl_app *app, uint16_t r, struct sl_rx_port_stats *rs,
+		       struct sl_port_rx_drops *dr);
 /* Stream s's results at receiving port r (r has an analyzer), or at none (r -1). */
 void sl_report_stream(const struct sl_app *app, uint16_t s, int r, struct sl_stream_result *res);
+/*
+ * fn for each stream record the JSON summary lists: stream s at every
+ * receiving port where it arrived, or, measured but arrived nowhere, at none
+ * (rx_port -1).
+ */
+void sl_report_streams(const struct sl_app *app,
+		       void (*fn)(const struct sl_app *app, const struct sl_stream_result *res,
+				  void *arg),
+		       void *arg);
 /* Every stream seen anywhere, or addressed to a receiving port, has arrived whole. */
 bool sl_report_all_arrived(const struct sl_app *app);
 /* Frames lost over all measured streams (after the drain: the run's verdict). */

@@ -26,15 +26,26 @@
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
 #define SL_POLL_US 200       /* main lcore: scheduler poll period */
 
-/* The default map: worker k gets queue k on every port. */
+/*
+ * The default map: worker k gets queue k on every port; on a port with
+ * fewer queues (the device's own limit, or port config txq / --txq) than
+ * workers, worker k gets queue k mod that many, and the engine shares it.
+ */
 static void
 map_default(struct sl_app *app)
 {
 	unsigned int lcore, k = 0;
 
 	RTE_LCORE_FOREACH_WORKER(lcore) {
-		for (uint16_t p = 0; p < app->ports.n && app->nb_map < SL_MAP_MAX; p++)
-			app->map[app->nb_map++] = (struct sl_map_entry){ lcore, p, k };
+		for (uint16_t p = 0; p < app->ports.n && app->nb_map < SL_MAP_MAX; p++) {
+			unsigned int limit = RTE_MIN(SL_MAX_TXQ, app->ports.p[p].info.max_txq != 0 ?
+						     app->ports.p[p].info.max_txq : SL_MAX_TXQ);
+
+			if (app->o.pc[p].txq != 0)
+				limit = RTE_MIN(limit, app->o.pc[p].txq);
+			app->map[app->nb_map++] = (struct sl_map_entry){ lcore, p,
+									  (uint16_t)(k % limit) };
+		}
 		k++;
 	}
 }
@@ -84,6 +95,7 @@ map_apply(struct sl_app *app)
 		}
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		app->ports.p[i].nb_txq = 0;
+		app->ports.p[i].pace = (struct sl_rate){ SL_RATE_NONE, 0 };
 		for (uint16_t q = 0; q < SL_MAX_TXQ; q++)
 			app->ports.p[i].txqs[q].nb_lcores = 0;
 	}
@@ -190,7 +202,100 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 
 	sl_session_stream_conf(app, pid, &c);
 	sl_stream_conf_mean_bits(&c, &l1, &l2);
-	return sl_rate_resolve(r, app->ports.p[pid].info.speed_mbps * 1e6, l1, l2, pace, err, len);
+	if (sl_rate_resolve(r, app->ports.p[pid].info.speed_mbps * 1e6, l1, l2, pace, err, len) != 0)
+		return -EINVAL;
+	/*
+	 * A rate at the line is left to the wire (unpaced) only where something
+	 * enforces the line: a NIC, or the sim's wire. A virtual PMD's link speed
+	 * is made up (net_null says 10G and takes 60 Mpps): 100 % of it means
+	 * that stated speed, paced (docs/generator.md).
+	 */
+	if (pace->unit == SL_RATE_NONE && r->unit != SL_RATE_NONE &&
+	    !sl_session_line_enforced(app, pid)) {
+		*pace = *r;
+		if (r->unit == SL_RATE_PCT)
+			*pace = (struct sl_rate){ SL_RATE_L1,
+				app->ports.p[pid].info.speed_mbps * 1e6 * r->value / 100 };
+	}
+	return 0;
+}
+
+bool
+sl_session_line_enforced(const struct sl_app *app, uint16_t pid)
+{
+	static const char *const made_up[] = {
+		"net_null", "net_ring", "net_pcap", "net_tap", "net_af_packet", "net_memif",
+		"net_vhost", "net_virtio_user",
+	};
+	const struct sl_port *p = &app->ports.p[pid];
+
+	for (size_t i = 0; i < RTE_DIM(made_up); i++)
+		if (strcmp(p->info.driver, made_up[i]) == 0)
+			return false;
+	return true;
+}
+
+int
+sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, char *err,
+		     size_t len)
+{
+	struct sl_rate pace, share;
+	struct sl_pacer tmp;
+	unsigned int n = 0;
+
+	if (sl_session_rate_check(app, pid, r, &pace, err, len) != 0)
+		return -EINVAL;
+	for (uint16_t w = 0; w < app->nb_workers; w++)
+		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++)
+			n += app->workers[w]->t[k].port == pid;
+	if (n == 0)
+		return 0; /* the port does not send in this run: the next start takes it */
+	app->ports.p[pid].pace = pace;
+	share = (struct sl_rate){ pace.unit, pace.value / n };
+	if (sl_pacer_init(&tmp, &share) != 0) {
+		snprintf(err, len, "shared by its %u lcore-queue pairs, that is below 1 per second "
+			 "each: give a higher rate", n);
+		return -EINVAL;
+	}
+	for (uint16_t w = 0; w < app->nb_workers; w++)
+		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++) {
+			struct sl_target *t = &app->workers[w]->t[k];
+
+			if (t->port != pid)
+				continue;
+			/* The sequence lock of sl_target_rate_update(): odd while writing. */
+			__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELAXED);
+			__atomic_thread_fence(__ATOMIC_RELEASE);
+			__atomic_store_n(&t->rate_unit, tmp.unit, __ATOMIC_RELAXED);
+			__atomic_store_n(&t->rate_per_unit, tmp.per_unit, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELEASE);
+		}
+	return 0;
+}
+
+int
+sl_session_streams_check(const struct sl_app *app, char *err, size_t len)
+{
+	struct sl_stream *tmp = malloc(sizeof(*tmp));
+	char why[256];
+	int ret = 0;
+
+	if (tmp == NULL) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (uint16_t i = 0; i < app->ports.n && ret == 0; i++) {
+		const struct sl_port *p = &app->ports.p[i];
+		struct sl_stream_conf c;
+
+		sl_session_stream_conf(app, i, &c);
+		if (sl_stream_build(tmp, &c, p->info.max_frame, why, sizeof(why)) != 0) {
+			snprintf(err, len, "port %u (%s): %s", i, p->info.name, why);
+			ret = -EINVAL;
+		}
+	}
+	free(tmp);
+	return ret;
 }
 
 int
@@ -312,6 +417,7 @@ workers_create(struct sl_app *app)
 						sl_err("--rate: port %u (%s): %s", i, p->info.name, err);
 						return -EINVAL;
 					}
+					p->pace = pace;
 					share = (struct sl_rate){ pace.unit,
 						pace.value / per_port_targets[i] };
 					if (sl_pacer_init(&t->pacer, &share) != 0) {
@@ -328,9 +434,12 @@ workers_create(struct sl_app *app)
 
 						sl_session_stream_conf(app, i, &c);
 						sl_stream_conf_mean_bits(&c, &l1, &l2);
-						sl_pacer_set_slack(&t->pacer, o->burst *
-							(share.unit == SL_RATE_PPS ? 1 :
-							 share.unit == SL_RATE_L1 ? l1 : l2));
+						t->burst_units[0] = o->burst;
+						t->burst_units[1] = o->burst * l1;
+						t->burst_units[2] = o->burst * l2;
+						sl_pacer_set_slack(&t->pacer, t->burst_units[
+							share.unit == SL_RATE_PPS ? 0 :
+							share.unit == SL_RATE_L1 ? 1 : 2]);
 					}
 					ntarg++;
 				}
@@ -520,7 +629,7 @@ rx_drain(struct sl_app *app)
 			break;
 		/* Every millisecond, even while frames keep coming (foreign ones do). */
 		if (now >= next_check) {
-			if (sl_report_all_arrived(app) || sl_quitting())
+			if (sl_report_all_arrived(app) || sl_interrupted())
 				break;
 			next_check = now + hz / 1000;
 		}
@@ -668,6 +777,8 @@ sl_session_start(struct sl_app *app)
 		deadline = app->start_tsc + o->duration_us * hz / US_PER_S;
 	app->next_stats = app->start_tsc + (uint64_t)(o->stats_period * (double)hz);
 	memset(&app->live, 0, sizeof(app->live));
+	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
+		app->view[i] = (struct sl_view){ app->start_tsc, app->start_tsc, 0, 0 };
 	for (uint16_t i = 0; i < app->nb_workers; i++) {
 		struct sl_worker *w = app->workers[i];
 
@@ -708,8 +819,15 @@ sl_session_poll(struct sl_app *app)
 		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
 			sl_txq_poll(app->ports.p[i].txqs[q].txq);
 	if (app->o.stats_period != 0 && now >= app->next_stats) {
+		if (app->output_hook != NULL)
+			app->output_hook(app, true);
 		sl_report_live(app, (double)(now - app->start_tsc) / hz);
+		if (app->output_hook != NULL)
+			app->output_hook(app, false);
 		app->next_stats += (uint64_t)(app->o.stats_period * (double)hz);
+		/* Late (the main lcore was descheduled): skip the missed lines, not a burst of them. */
+		if (app->next_stats <= now)
+			app->next_stats = now + (uint64_t)(app->o.stats_period * (double)hz);
 	}
 	return true;
 }

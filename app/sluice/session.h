@@ -81,4 +81,25 @@ int sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct s
 int sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream *s,
 			    char *err, size_t len);
 
+/*
+ * Does something enforce port pid's line rate (a NIC, the sim's wire)? False
+ * for virtual PMDs whose link speed is made up (net_null, net_ring, ...).
+ */
+bool sl_session_line_enforced(const struct sl_app *app, uint16_t pid);
+
+/*
+ * Would every port's stream build with the options in force (sizes against
+ * its max frame, fields against the headers)? 0, or -EINVAL with err naming
+ * the port and why. The prompt's set commands check with it.
+ */
+int sl_session_streams_check(const struct sl_app *app, char *err, size_t len);
+
+/*
+ * Change port pid's rate while running (set rate): checked as a start
+ * would, shared equally by the port's lcore-queue pairs, each of which takes
+ * it at its next burst. 0, or -EINVAL with err saying why (nothing changed).
+ */
+int sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, char *err,
+			 size_t len);
+
 #endif /* SL_SESSION_H */

@@ -42,6 +42,20 @@ tel_ids(struct rte_tel_data *d)
 	return 0;
 }
 
+/* Every counter of a table into dict d (counters.h); a signed one below 0 as an int. */
+static void
+tel_table(struct rte_tel_data *d, const struct sl_counter *t, const void *base)
+{
+	for (const struct sl_counter *c = t; c->name != NULL; c++) {
+		int64_t v = (int64_t)sl_counter_get(c, base);
+
+		if ((c->flags & SL_CNT_I64) && v < 0)
+			rte_tel_data_add_dict_int(d, c->name, (int)RTE_MAX(v, (int64_t)INT32_MIN));
+		else
+			rte_tel_data_add_dict_u64(d, c->name, sl_counter_get(c, base));
+	}
+}
+
 static int
 tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -56,8 +70,7 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 	in_use = tel_app->running ? sl_session_pool_in_use(tel_app) : tel_app->pool_in_use;
 	pthread_mutex_unlock(&tel_app->tel_lock);
 	rte_tel_data_start_dict(d);
-	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
-		rte_tel_data_add_dict_u64(d, c->name, sl_counter_get(c, &all));
+	tel_table(d, sl_port_counters, &all);
 	rte_tel_data_add_dict_u64(d, "running", tel_app->running);
 	rte_tel_data_add_dict_u64(d, "runs", tel_app->runs);
 	rte_tel_data_add_dict_u64(d, "mempool_in_use", in_use);
@@ -84,8 +97,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "name", p->info.name);
 	rte_tel_data_add_dict_string(d, "driver", p->info.driver);
 	rte_tel_data_add_dict_u64(d, "link_speed_mbps", p->info.speed_mbps);
-	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
-		rte_tel_data_add_dict_u64(d, c->name, sl_counter_get(c, &pt));
+	tel_table(d, sl_port_counters, &pt);
 	return 0;
 }
 
@@ -114,8 +126,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_string(c, "mode",
 					     sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
-		for (const struct sl_counter *k = sl_txq_counters; k->name != NULL; k++)
-			rte_tel_data_add_dict_u64(c, k->name, sl_counter_get(k, &st));
+		tel_table(c, sl_txq_counters, &st);
 		snprintf(name, sizeof(name), "%u", q);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
@@ -147,17 +158,8 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		if (res.st.rx == 0 || (c = rte_tel_data_alloc()) == NULL)
 			continue;
 		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_u64(c, "tx_packets", res.tx);
-		rte_tel_data_add_dict_u64(c, "rx_packets", res.st.rx);
-		rte_tel_data_add_dict_u64(c, "unique", res.unique);
 		/* lost < 0: more distinct frames arrived than were sent (not conserved) */
-		if (res.lost >= 0)
-			rte_tel_data_add_dict_u64(c, "lost", (uint64_t)res.lost);
-		else
-			rte_tel_data_add_dict_int(c, "lost", (int)RTE_MAX(res.lost, (int64_t)INT32_MIN));
-		rte_tel_data_add_dict_u64(c, "duplicates", res.st.duplicates);
-		rte_tel_data_add_dict_u64(c, "reordered", res.st.reordered);
-		rte_tel_data_add_dict_u64(c, "late", res.st.late);
+		tel_table(c, sl_stream_counters, &res);
 		rte_tel_data_add_dict_u64(c, "latency_min_ns", res.st.lat_min);
 		rte_tel_data_add_dict_u64(c, "latency_max_ns", res.st.lat_max);
 		snprintf(name, sizeof(name), "rx_port_%d", r);

@@ -9,6 +9,7 @@
 #include "worker.h"
 
 volatile uint32_t sl_stop;
+volatile uint32_t sl_intr;
 volatile uint32_t sl_quit;
 
 /*
@@ -68,6 +69,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 				}
 				if (t->quota != UINT64_MAX)
 					n = RTE_MIN((uint64_t)n, t->quota);
+				sl_target_rate_update(t);
 				n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
 				if (n == 0) {
 					progress = true; /* paced: nothing due yet */

@@ -45,7 +45,47 @@ struct sl_target {
 	uint64_t direct_bytes;       /* and their bytes */
 	uint64_t signed_sent;        /* of those taken, the frames long enough for a signature */
 	uint64_t unsent;             /* built but never taken, freed at stop */
+	/*
+	 * A new rate while running (set rate), a sequence lock: the main lcore
+	 * makes rate_gen odd, stores the pacer's unit and per_unit, and makes it
+	 * even again (release); the worker, between bursts, sees a new even
+	 * rate_gen (acquire), loads them, and takes them if rate_gen has not
+	 * moved meanwhile. Its pacer then restarts at that moment: the new rate
+	 * holds from the next burst on.
+	 */
+	uint32_t rate_gen;
+	uint32_t rate_seen;          /* worker only */
+	uint8_t rate_unit;
+	uint64_t rate_per_unit;
+	/* One burst in each pacer unit (packets, L1 bits, L2 bits): the
+	 * catch-up bound, set again with a new rate (sl_pacer_set_slack). */
+	double burst_units[3];
 };
+
+/* Take a new rate published by sl_session_rate_live() (worker only). */
+static inline void
+sl_target_rate_update(struct sl_target *t)
+{
+	uint32_t g = __atomic_load_n(&t->rate_gen, __ATOMIC_ACQUIRE);
+	uint64_t per;
+	uint8_t unit;
+
+	if (likely(g == t->rate_seen) || (g & 1) != 0)
+		return;
+	unit = __atomic_load_n(&t->rate_unit, __ATOMIC_RELAXED);
+	per = __atomic_load_n(&t->rate_per_unit, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&t->rate_gen, __ATOMIC_RELAXED) != g)
+		return; /* changed again meanwhile: take it at the next burst */
+	t->rate_seen = g;
+	t->pacer.unit = unit;
+	t->pacer.per_unit = per;
+	t->pacer.t0 = 0;    /* the schedule restarts at the next due() */
+	t->pacer.next = 0;
+	if (unit != SL_RATE_NONE)
+		sl_pacer_set_slack(&t->pacer, t->burst_units[unit == SL_RATE_PPS ? 0 :
+							       unit == SL_RATE_L1 ? 1 : 2]);
+}
 
 /* A receiving port this worker polls: its burst call and its analyzer. */
 struct sl_rxp {
@@ -118,6 +158,16 @@ static inline bool
 sl_quitting(void)
 {
 	return __atomic_load_n(&sl_quit, __ATOMIC_RELAXED) != 0;
+}
+
+/* Interrupt flag: Ctrl-C at the prompt stops the run or the benchmark, not the program. */
+extern volatile uint32_t sl_intr;
+
+/* A signal asked to end the program, or (at the prompt) the run or benchmark in progress. */
+static inline bool
+sl_interrupted(void)
+{
+	return sl_quitting() || __atomic_load_n(&sl_intr, __ATOMIC_RELAXED) != 0;
 }
 
 static inline bool

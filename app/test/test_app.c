@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "opts.h"
 #include "parse.h"
 #include "sl_gen.h"
@@ -297,6 +299,110 @@ test_parse_slips(void)
 	  "sim 0x10G accepted");
 }
 
+/* Units scale for display, any case is accepted, fields read back. */
+static void
+test_units(void)
+{
+	static const struct { double v; const char *pps, *bps; } disp[] = {
+		{ 0, "0.000 pps", "0.000 b/s" },
+		{ 500, "500.000 pps", "500.000 b/s" },
+		{ 999.4, "999.400 pps", "999.400 b/s" },
+		{ 1000, "1.000 kpps", "1.000 kb/s" },
+		{ 14880952, "14.881 Mpps", "14.881 Mb/s" },
+		{ 6.16e6, "6.160 Mpps", "6.160 Mb/s" },
+		{ 9.9e9, "9.900 Gpps", "9.900 Gb/s" },
+		{ 4e11, "400.000 Gpps", "400.000 Gb/s" },
+		{ 1.2e12, "1200.000 Gpps", "1.200 Tb/s" },
+	};
+	static const struct { const char *in; enum sl_rate_unit u; double v; } cases[] = {
+		{ "10mpps", SL_RATE_PPS, 10e6 }, { "10MPPS", SL_RATE_PPS, 10e6 },
+		{ "500KPPS", SL_RATE_PPS, 500e3 }, { "10gbps", SL_RATE_L1, 10e9 },
+		{ "9.5GBPS-L2", SL_RATE_L2, 9.5e9 }, { "MAX", SL_RATE_NONE, 0 },
+		{ "1mbps", SL_RATE_L1, 1e6 },
+	};
+	static const struct { const char *in; uint64_t us; } secs[] = {
+		{ "2s", 2000000 }, { "2S", 2000000 }, { "500ms", 500000 }, { "500MS", 500000 },
+		{ "100us", 100 }, { "1.5", 1500000 }, { ".5s", 500000 },
+	};
+	const char *bad_secs[] = { "2x", "s", "ms", "-1s", "2 s", "2sec", "0ms", "nans", "inf" };
+	struct sl_rate r;
+	char buf[64], err[256];
+	uint64_t us;
+
+	for (size_t i = 0; i < RTE_DIM(disp); i++) {
+		sl_rate_fmt_pps(disp[i].v, buf, sizeof(buf));
+		T(strcmp(buf, disp[i].pps) == 0, "%g pps shown as '%s', want '%s'", disp[i].v, buf,
+		  disp[i].pps);
+		sl_rate_fmt_bps(disp[i].v, buf, sizeof(buf));
+		T(strcmp(buf, disp[i].bps) == 0, "%g b/s shown as '%s', want '%s'", disp[i].v, buf,
+		  disp[i].bps);
+	}
+	for (size_t i = 0; i < RTE_DIM(cases); i++)
+		T(sl_rate_parse(cases[i].in, &r) == 0 && r.unit == cases[i].u &&
+		  fabs(r.value - cases[i].v) < 1e-6 * (cases[i].v + 1), "'%s': unit %d value %g",
+		  cases[i].in, r.unit, r.value);
+	T(sl_rate_parse("10mpp", &r) != 0, "10mpp accepted");
+	r = (struct sl_rate){ SL_RATE_PPS, 500 };
+	sl_rate_str(&r, buf, sizeof(buf));
+	T(strcmp(buf, "500 pps") == 0, "500 pps reads back as '%s'", buf);
+	r = (struct sl_rate){ SL_RATE_L2, 9.5e9 };
+	sl_rate_str(&r, buf, sizeof(buf));
+	T(strcmp(buf, "9.5 Gb/s L2") == 0, "9.5Gbps-l2 reads back as '%s'", buf);
+	r = (struct sl_rate){ SL_RATE_L1, 250e6 };
+	sl_rate_str(&r, buf, sizeof(buf));
+	T(strcmp(buf, "250 Mb/s L1") == 0, "250Mbps reads back as '%s'", buf);
+	for (size_t i = 0; i < RTE_DIM(secs); i++)
+		T(sl_parse_seconds(secs[i].in, &us, err, sizeof(err)) == 0 && us == secs[i].us,
+		  "'%s': %lu us (%s)", secs[i].in, us, err);
+	for (size_t i = 0; i < RTE_DIM(bad_secs); i++)
+		T(sl_parse_seconds(bad_secs[i], &us, err, sizeof(err)) != 0 &&
+		  strstr(err, "a unit may follow") != NULL, "'%s' accepted (%lu us)", bad_secs[i], us);
+	{
+		const char *specs[] = { "dst-ip=inc:198.18.0.2,100", "src-mac=list:00:00:01,0a:0b:0c",
+					"vlan=dec:4094,3", "src-port=random:1024,1000" };
+
+		for (size_t i = 0; i < RTE_DIM(specs); i++) {
+			struct sl_stream_conf c = { 0 };
+
+			T(sl_parse_field(&c, specs[i], err, sizeof(err)) == 0 && c.nb_fields == 1,
+			  "'%s': %s", specs[i], err);
+			sl_field_str(&c.fields[0], buf, sizeof(buf));
+			T(strcmp(buf, specs[i]) == 0, "'%s' reads back as '%s'", specs[i], buf);
+		}
+	}
+}
+
+/* --metrics [ADDR:]PORT: what it accepts, and that a refusal changes nothing. */
+static void
+test_listen(void)
+{
+	static const struct { const char *in, *host; uint16_t port; } good[] = {
+		{ "9100", "127.0.0.1", 9100 }, { "0", "127.0.0.1", 0 },
+		{ "0.0.0.0:80", "0.0.0.0", 80 }, { "198.18.0.1:65535", "198.18.0.1", 65535 },
+		{ "[::1]:9100", "::1", 9100 }, { "[2001:2::1]:1", "2001:2::1", 1 },
+	};
+	static const char *const bad[] = {
+		"", ":", "abc", "65536", "-1", "1.2.3:80", "::1:80", "[::1]", "[::1:80", "[1.2.3.4]:80",
+		"127.0.0.1:", "localhost:80", " 80", "80 ", "0x50", "[]:80",
+	};
+	char host[64], err[256];
+	uint16_t port;
+
+	for (size_t i = 0; i < RTE_DIM(good); i++) {
+		T(sl_parse_listen(good[i].in, host, sizeof(host), &port, err, sizeof(err)) == 0 &&
+		  strcmp(host, good[i].host) == 0 && port == good[i].port, "'%s': %s %u (%s)",
+		  good[i].in, host, port, err);
+	}
+	for (size_t i = 0; i < RTE_DIM(bad); i++) {
+		strcpy(host, "unchanged");
+		port = 7;
+		err[0] = '\0';
+		T(sl_parse_listen(bad[i], host, sizeof(host), &port, err, sizeof(err)) != 0 &&
+		  strcmp(host, "unchanged") == 0 && port == 7 && strstr(err, "[ADDR:]PORT") != NULL,
+		  "'%s' accepted or changed the output: %s %u '%s'", bad[i], host, port, err);
+	}
+}
+
 int
 main(void)
 {
@@ -306,6 +412,8 @@ main(void)
 	test_options();
 	test_sim_dut();
 	test_parse_slips();
+	test_units();
+	test_listen();
 	printf("test_app: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }

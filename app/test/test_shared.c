@@ -28,6 +28,7 @@ struct shared_run {
 	bool link_down;   /* take the link down half way, stop on a stuck device */
 	bool flap;        /* link down half way for FLAP_MS, then up again */
 	uint32_t flags;   /* the queue's SL_TXQ_F_* (SL_TXQ_F_DROP_ON_FULL) */
+	bool sim_fine;    /* the sim's fine-grained LLTX personality (lltx=fine) */
 };
 
 #define FLAP_MS 300
@@ -36,7 +37,8 @@ static int
 shared_run(const struct shared_run *r)
 {
 	struct sl_sim_conf sc = { .speed_bps = 10000000000ull, .txd = 256, .nb_txq = 1,
-				  .lltx = r->sim_lltx, .verify = true, .socket_id = SOCKET_ID_ANY };
+				  .lltx = r->sim_lltx, .fine = r->sim_fine, .verify = true,
+				  .socket_id = SOCKET_ID_ANY };
 	struct sl_sim *sim = sl_sim_create(&sc);
 	struct prod p[RTE_MAX_LCORE];
 	struct rte_mempool *mp[RTE_MAX_LCORE];
@@ -55,6 +57,15 @@ shared_run(const struct shared_run *r)
 	CHECK(sim != NULL, "sim");
 	q = test_txq(sl_sim_xmit, sl_sim_txq(sim, 0), sl_sim_caps(sim), r->mode, 0, r->flags);
 	CHECK(q != NULL, "queue");
+	/*
+	 * The link goes down once half a producer's share is on the wire, as
+	 * the main lcore sees it every 100 us: at 10G the whole 160,000 frames
+	 * take 11 ms, which a loaded machine can keep the main lcore from
+	 * seeing (seen: everything sent, nothing left to drop). A wire 100
+	 * times slower gives it over 100 ms.
+	 */
+	if (r->link_down)
+		sl_sim_set_slowdown(sim, 100);
 	memset(p, 0, sizeof(p));
 	t0 = rte_rdtsc();
 	while (n < r->nprod) {
@@ -82,7 +93,15 @@ shared_run(const struct shared_run *r)
 		if (r->poll)
 			sl_txq_poll(q);
 		sl_txq_stats_get(q, &st);
-		seen = st.collisions > 0 && st.requeued > 0 && (r->mode != SL_TXQ_LLTX || st.locked > 0);
+		if (r->sim_fine && !r->link_down) {
+			/* No lock to collide on: run until callers met inside the driver. */
+			sl_sim_stats_get(sim, &ss);
+			seen = ss.overlaps > 0;
+		} else {
+			seen = st.collisions > 0 && st.requeued > 0 &&
+			       (r->mode != SL_TXQ_LLTX || st.locked > 0) &&
+			       (r->mode != SL_TXQ_LOCKED || st.waited > 0);
+		}
 		/* A flap runs on until 100 ms after the link is back. */
 		if (r->flap)
 			seen = up_tsc != 0 && rte_rdtsc() - up_tsc > hz / 10;
@@ -124,11 +143,12 @@ shared_run(const struct shared_run *r)
 		generated += p[i].generated;
 		unsent += p[i].unsent;
 	}
-	NOTE("%-6s %u producers: generated %lu tx %lu dropped %lu collisions %lu locked %lu "
-	     "requeued %lu busy %lu | wire %lu lost %lu dup %lu reord %lu violations %lu",
-	     sl_txq_mode_name(r->mode), r->nprod, generated, st.tx_packets, st.dropped,
-	     st.collisions, st.locked, st.requeued, st.busy, ss.wire_frames, ss.lost,
-	     ss.duplicates, ss.reordered, ss.violations);
+	NOTE("%-6s%s %u producers: generated %lu tx %lu dropped %lu collisions %lu waited %lu "
+	     "locked %lu requeued %lu busy %lu | wire %lu lost %lu dup %lu reord %lu violations %lu "
+	     "overlaps %lu", sl_txq_mode_name(r->mode), r->sim_fine ? " (fine)" : "", r->nprod,
+	     generated, st.tx_packets, st.dropped, st.collisions, st.waited, st.locked,
+	     st.requeued, st.busy, ss.wire_frames, ss.lost, ss.duplicates, ss.reordered,
+	     ss.violations, ss.overlaps);
 	CHECK(ss.violations == 0, "%lu concurrent entries on a non-LLTX queue", ss.violations);
 	if (r->flap) {
 		/* The backlog filled while the link was down (else this proved nothing). */
@@ -160,11 +180,21 @@ shared_run(const struct shared_run *r)
 	CHECK(ss.frames == st.tx_packets, "driver took %lu, engine counted %lu", ss.frames,
 	      st.tx_packets);
 	CHECK(ss.wire_frames + ss.discarded == ss.frames, "wire lost frames");
-	if (r->mode != SL_TXQ_SPIN && !r->link_down && !r->flap) {
+	if (r->sim_fine && !r->link_down && !r->flap) {
+		CHECK(ss.overlaps > 0, "no two callers met inside the driver: the test proved nothing");
+	} else if (r->mode != SL_TXQ_SPIN && !r->link_down && !r->flap) {
 		CHECK(st.collisions > 0 && st.requeued > 0,
 		      "no collision happened: the test proved nothing");
 	}
-	if (r->mode == SL_TXQ_LLTX && !r->link_down && !r->flap)
+	if (r->sim_fine)
+		CHECK(st.locked == 0 && ss.locked == 0, "the fine sim answered LOCKED (%lu)",
+		      ss.locked);
+	/* locked: both ends of the bounded wait ran, the lock taken and the hand-off. */
+	if (r->mode == SL_TXQ_LOCKED && !r->link_down && !r->flap)
+		CHECK(st.waited > 0 && st.waited < st.collisions,
+		      "bounded wait: waited %lu of %lu collisions (both outcomes must occur)",
+		      st.waited, st.collisions);
+	if (r->mode == SL_TXQ_LLTX && !r->link_down && !r->flap && !r->sim_fine)
 		CHECK(st.locked > 0 && st.locked <= ss.locked,
 		      "LOCKED answers: engine %lu, sim %lu", st.locked, ss.locked);
 	if (r->link_down)
@@ -183,7 +213,7 @@ shared_run(const struct shared_run *r)
 SL_TEST(shared_locked, "stress")
 {
 	for (unsigned int n = 2; n <= 8; n *= 2)
-		if (shared_run(&(struct shared_run){ SL_TXQ_LOCKED, n, false, true, false }) != 0)
+		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LOCKED, .nprod = n, .poll = true }) != 0)
 			return -1;
 	return 0;
 }
@@ -191,7 +221,19 @@ SL_TEST(shared_locked, "stress")
 SL_TEST(shared_lltx, "stress")
 {
 	for (unsigned int n = 2; n <= 8; n *= 2)
-		if (shared_run(&(struct shared_run){ SL_TXQ_LLTX, n, true, true, false }) != 0)
+		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LLTX, .nprod = n,
+						     .sim_lltx = true, .poll = true }) != 0)
+			return -1;
+	return 0;
+}
+
+/* The sim's fine-grained LLTX personality: callers fill descriptors concurrently. */
+SL_TEST(shared_lltx_fine, "stress")
+{
+	for (unsigned int n = 2; n <= 8; n *= 2)
+		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LLTX, .nprod = n,
+						     .sim_lltx = true, .poll = true,
+						     .sim_fine = true }) != 0)
 			return -1;
 	return 0;
 }
@@ -199,7 +241,7 @@ SL_TEST(shared_lltx, "stress")
 SL_TEST(shared_spin, "stress")
 {
 	for (unsigned int n = 2; n <= 8; n *= 2)
-		if (shared_run(&(struct shared_run){ SL_TXQ_SPIN, n, false, true, false }) != 0)
+		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_SPIN, .nprod = n, .poll = true }) != 0)
 			return -1;
 	return 0;
 }
@@ -207,9 +249,14 @@ SL_TEST(shared_spin, "stress")
 /* Link down half way: producers are back-pressured, stop flushes within bounds. */
 SL_TEST(shared_stuck_device_at_stop, "stress")
 {
-	if (shared_run(&(struct shared_run){ SL_TXQ_LOCKED, 4, false, true, true }) != 0)
+	if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LOCKED, .nprod = 4, .poll = true,
+					     .link_down = true }) != 0)
 		return -1;
-	return shared_run(&(struct shared_run){ SL_TXQ_LLTX, 4, true, true, true });
+	if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LLTX, .nprod = 4, .sim_lltx = true,
+					     .poll = true, .link_down = true }) != 0)
+		return -1;
+	return shared_run(&(struct shared_run){ .mode = SL_TXQ_LLTX, .nprod = 4, .sim_lltx = true,
+						.poll = true, .link_down = true, .sim_fine = true });
 }
 
 /*
@@ -222,8 +269,9 @@ SL_TEST(shared_backlog_full_link_flap, "stress")
 {
 	for (int lltx = 0; lltx <= 1; lltx++)
 		for (int drop = 0; drop <= 1; drop++) {
-			struct shared_run r = { lltx ? SL_TXQ_LLTX : SL_TXQ_LOCKED, 4, lltx, true,
-						false, true, drop ? SL_TXQ_F_DROP_ON_FULL : 0 };
+			struct shared_run r = { .mode = lltx ? SL_TXQ_LLTX : SL_TXQ_LOCKED, .nprod = 4,
+						.sim_lltx = lltx, .poll = true, .flap = true,
+						.flags = drop ? SL_TXQ_F_DROP_ON_FULL : 0 };
 
 			if (shared_run(&r) != 0)
 				return -1;
@@ -257,6 +305,13 @@ no_strand(enum sl_txq_mode mode)
 	struct sl_txq_stats st;
 
 	CHECK(q != NULL, "queue");
+	/*
+	 * locked: a bound of 30 us, about the driver's hold (300 pauses and a
+	 * yield), so that both ends of the bounded wait are common here: the
+	 * lock taken after a wait (then what is ahead is drained first) and the
+	 * hand-off when the holder was descheduled.
+	 */
+	q->wait_min = q->wait_max = (uint32_t)(rte_get_tsc_hz() * 30 / 1000000);
 	if (sl_test_no_recheck)
 		q->test_flags |= SL_TXQ_T_NO_RECHECK;
 	/*
@@ -329,9 +384,9 @@ no_strand(enum sl_txq_mode mode)
 	for (n = 0; n < 8; n++)
 		generated += p[n].generated;
 	NOTE("%s: %u rounds, %u ended with a stranded backlog, %u flagged for the poll; %u rounds "
-	     "collided; collisions %lu locked %lu, order errors %lu%s", sl_txq_mode_name(mode),
-	     rounds, stranded, bounded, hit,
-	     st.collisions, st.locked, d.order_errors,
+	     "collided; collisions %lu (waited %lu) locked %lu, order errors %lu%s",
+	     sl_txq_mode_name(mode), rounds, stranded, bounded, hit,
+	     st.collisions, st.waited, st.locked, d.order_errors,
 	     sl_test_no_recheck ? " (re-check OFF)" : "");
 	CHECK(stranded == 0, "%u rounds left packets stranded in the backlog", stranded);
 	CHECK(bounded <= rounds / 20, "%u of %u rounds left for the poll", bounded, rounds);
@@ -339,6 +394,9 @@ no_strand(enum sl_txq_mode mode)
 	CHECK(hit >= rounds * 2 / 3 && st.collisions >= 5ull * rounds,
 	      "too few collisions (%lu, in %u of %u rounds): the test proved nothing",
 	      st.collisions, hit, rounds);
+	/* locked: the bounded wait ran both ways, lock taken and hand-off. */
+	CHECK(mode != SL_TXQ_LOCKED || (st.waited > 0 && st.waited < st.collisions),
+	      "bounded wait: waited %lu of %lu collisions", st.waited, st.collisions);
 	CHECK(d.order_errors == 0 && d.violations == 0, "order %lu violations %lu",
 	      d.order_errors, d.violations);
 	CHECK(generated == st.tx_packets + st.dropped, "not conserved");

@@ -269,6 +269,151 @@ SL_TEST(xmit_missed_recheck, "fast")
 	return 0;
 }
 
+/* Bounds of the wait, in TSC cycles (they fit the queue's 32-bit fields). */
+static void
+wait_bounds(struct sl_txq *q, uint64_t ms)
+{
+	uint64_t c = RTE_MIN(rte_get_tsc_hz() * ms / 1000, (uint64_t)UINT32_MAX);
+
+	q->wait_min = (uint32_t)c;
+	q->wait_max = (uint32_t)c;
+}
+
+/* Wait (5 s at most) until the queue has counted @p n collisions. */
+static int
+wait_collisions(struct sl_txq *q, uint64_t n)
+{
+	uint64_t end = rte_rdtsc() + 5 * rte_get_tsc_hz();
+	struct sl_txq_stats st;
+
+	do {
+		sl_txq_stats_get(q, &st);
+		if (st.collisions >= n)
+			return 0;
+		rte_delay_us_sleep(100);
+	} while (rte_rdtsc() < end);
+	return -1;
+}
+
+/*
+ * The bounded wait (issue 16), made deterministic with a wide bound (1 s):
+ * the main lcore owns the queue, a worker's burst collides and waits, the
+ * main lcore lets go during the wait, and the worker sends its burst itself:
+ * nothing goes through the backlog (no ring round trip, no mbuf sent from
+ * another core). With SL_TXQ_T_NO_WAIT (what the engine did before) the
+ * same burst is handed over: requeued 32, sent by the owner's release.
+ */
+SL_TEST(xmit_locked_wait_sends_direct, "fast")
+{
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+
+	for (int off = 0; off < 2; off++) {
+		struct tdrv d = { .budget = UINT64_MAX };
+		struct collide_arg a = { .mp = test_pool("t_wd", 1023) };
+		struct sl_txq_stats st;
+
+		a.q = test_txq(tdrv_xmit, &d, 0, SL_TXQ_LOCKED, 0, 0);
+		CHECK(a.mp != NULL && a.q != NULL && worker < RTE_MAX_LCORE, "setup");
+		wait_bounds(a.q, 1000);
+		if (off)
+			a.q->test_flags |= SL_TXQ_T_NO_WAIT;
+		CHECK(sl_txq_test_trylock(a.q), "main lcore could not own the queue");
+		rte_eal_remote_launch(collide_main, &a, worker);
+		CHECK(wait_collisions(a.q, 1) == 0, "the worker's burst never collided");
+		rte_delay_us_sleep(1000); /* the worker is waiting (its bound is 1 s) */
+		sl_txq_test_release(a.q);
+		rte_eal_wait_lcore(worker);
+		sl_txq_stats_get(a.q, &st);
+		NOTE("%s: ret %u collisions %lu waited %lu requeued %lu tx %lu driver %lu",
+		     off ? "no wait" : "bounded wait", a.ret, st.collisions, st.waited, st.requeued,
+		     st.tx_packets, d.taken);
+		CHECK(a.ret == 32 && st.collisions == 1 && st.tx_packets == 32 && d.taken == 32 &&
+		      st.backlog == 0, "ret %u collisions %lu tx %lu backlog %u", a.ret,
+		      st.collisions, st.tx_packets, st.backlog);
+		if (!off)
+			CHECK(st.waited == 1 && st.requeued == 0,
+			      "the lock came free within the bound: the burst should have gone "
+			      "direct (waited %lu, requeued %lu)", st.waited, st.requeued);
+		else
+			CHECK(st.waited == 0 && st.requeued == 32, "no wait: handed over");
+		CHECK(d.order_errors == 0 && d.violations == 0, "order %lu violations %lu",
+		      d.order_errors, d.violations);
+		sl_txq_free(a.q);
+		CHECK(rte_mempool_in_use_count(a.mp) == 0, "leak");
+		rte_mempool_free(a.mp);
+	}
+	return 0;
+}
+
+struct bounded_arg {
+	struct collide_arg a;
+	uint16_t ret2;
+	double ms[2]; /* how long each call took */
+};
+
+static int
+bounded_main(void *arg)
+{
+	struct bounded_arg *b = arg;
+	struct rte_mbuf *pk[64];
+	struct sl_gen g = { 0 };
+
+	if (burst(b->a.mp, &g, pk, 64) != 64)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		uint64_t t0 = rte_rdtsc();
+		uint16_t k = sl_xmit(b->a.q, pk + 32 * i, 32);
+
+		b->ms[i] = (double)(rte_rdtsc() - t0) * 1e3 / rte_get_tsc_hz();
+		if (i == 0)
+			b->a.ret = k;
+		else
+			b->ret2 = k;
+	}
+	return 0;
+}
+
+/*
+ * The wait is bounded: with the lock held throughout (a holder that does
+ * not run), a colliding call returns after its bound (300 ms here) with its
+ * burst in the backlog, and the next call on the same holding does not wait
+ * at all (that holding already outlasted a wait). The owner's release then
+ * sends both bursts, in order.
+ */
+SL_TEST(xmit_locked_wait_bounded, "fast")
+{
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	struct tdrv d = { .budget = UINT64_MAX };
+	struct bounded_arg b = { .a = { .mp = test_pool("t_wb", 1023) } };
+	struct sl_txq_stats st;
+
+	b.a.q = test_txq(tdrv_xmit, &d, 0, SL_TXQ_LOCKED, 0, 0);
+	CHECK(b.a.mp != NULL && b.a.q != NULL && worker < RTE_MAX_LCORE, "setup");
+	wait_bounds(b.a.q, 300);
+	CHECK(sl_txq_test_trylock(b.a.q), "main lcore could not own the queue");
+	rte_eal_remote_launch(bounded_main, &b, worker);
+	rte_eal_wait_lcore(worker);
+	sl_txq_stats_get(b.a.q, &st);
+	NOTE("held lock: calls took %.1f ms and %.1f ms; collisions %lu waited %lu requeued %lu",
+	     b.ms[0], b.ms[1], st.collisions, st.waited, st.requeued);
+	CHECK(b.a.ret == 32 && b.ret2 == 32 && st.collisions == 2 && st.waited == 0 &&
+	      st.requeued == 64 && st.backlog == 64, "ret %u %u collisions %lu waited %lu "
+	      "requeued %lu backlog %u", b.a.ret, b.ret2, st.collisions, st.waited, st.requeued,
+	      st.backlog);
+	CHECK(b.ms[0] >= 290 && b.ms[0] < 5000, "first call: %.1f ms, its bound is 300 ms",
+	      b.ms[0]);
+	CHECK(b.ms[1] < 150, "second call on the same holding waited %.1f ms", b.ms[1]);
+	sl_txq_test_release(b.a.q);
+	sl_txq_stats_get(b.a.q, &st);
+	CHECK(st.tx_packets == 64 && st.backlog == 0 && d.order_errors == 0,
+	      "release: tx %lu backlog %u order errors %lu", st.tx_packets, st.backlog,
+	      d.order_errors);
+	sl_txq_free(b.a.q);
+	CHECK(rte_mempool_in_use_count(b.a.mp) == 0, "leak");
+	rte_mempool_free(b.a.mp);
+	return 0;
+}
+
 /* The poll leaves exclusive queues to their producer, and never blocks. */
 SL_TEST(xmit_poll_rules, "fast")
 {

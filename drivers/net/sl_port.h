@@ -42,6 +42,7 @@ struct sl_port_info {
 	int socket;            /**< NUMA socket, or SOCKET_ID_ANY */
 	uint32_t speed_mbps;   /**< link speed, 0 if unknown */
 	uint16_t max_frame;    /**< largest frame with FCS the MTU allows */
+	uint16_t max_txq;      /**< TX queues the device offers; 0: no limit of its own */
 	struct rte_ether_addr mac;
 	int32_t wire_to;       /**< the port the driver's own wire delivers to (a sim DUT), or -1 */
 };

@@ -180,7 +180,7 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 			break;
 		case SL_FIELD_VLAN:
 			if (c->vlan == 0) {
-				snprintf(err, errlen, "field vlan: the frames have no VLAN tag (give --vlan)");
+				snprintf(err, errlen, "field vlan: the frames have no VLAN tag: give one (--vlan ID, or set vlan PORT ID at the prompt)");
 				return -EINVAL;
 			}
 			f->off = RTE_ETHER_HDR_LEN;
@@ -191,7 +191,7 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 			break;
 		}
 		if ((fc->kind == SL_FIELD_SRC_IP || fc->kind == SL_FIELD_SRC_PORT) && c->flows > 1) {
-			snprintf(err, errlen, "field %s: --flows already varies it", names[fc->kind]);
+			snprintf(err, errlen, "field %s: the flows (--flows, set flows) already vary it", names[fc->kind]);
 			return -EINVAL;
 		}
 		f->mode = fc->mode;

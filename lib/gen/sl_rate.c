@@ -60,14 +60,15 @@ sl_rate_parse(const char *s, struct sl_rate *r)
 	char *end;
 	double v;
 
-	if (strcmp(s, "max") == 0) {
+	if (strcasecmp(s, "max") == 0) {
 		*r = (struct sl_rate){ SL_RATE_NONE, 0 };
 		return 0;
 	}
 	if (rate_number(s, &v, &end) != 0)
 		return -EINVAL;
 	for (size_t i = 0; i < RTE_DIM(units); i++) {
-		if (strcmp(end, units[i].suffix) != 0)
+		/* Units are case-insensitive (10mpps, 10MPPS): M is mega here, never milli. */
+		if (strcasecmp(end, units[i].suffix) != 0)
 			continue;
 		if (units[i].unit == SL_RATE_PCT && v > 100)
 			return -EINVAL;
@@ -101,18 +102,51 @@ sl_rate_parse_bps(const char *s, uint64_t *bps)
 	return 0;
 }
 
+/* v in the largest of the units (each 1000 times the one before) that keeps it at 1 or more. */
+static void
+scaled(double v, const char *const *units, size_t n, bool fixed, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	while (i + 1 < n && fabs(v) >= 1000 * (1 - 5e-7)) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, fixed ? "%.3f %s" : "%.6g %s", v, units[i]);
+}
+
+void
+sl_rate_fmt_pps(double pps, char *buf, size_t len)
+{
+	static const char *const u[] = { "pps", "kpps", "Mpps", "Gpps" };
+
+	scaled(pps, u, RTE_DIM(u), true, buf, len);
+}
+
+void
+sl_rate_fmt_bps(double bps, char *buf, size_t len)
+{
+	static const char *const u[] = { "b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s" };
+
+	scaled(bps, u, RTE_DIM(u), true, buf, len);
+}
+
 void
 sl_rate_str(const struct sl_rate *r, char *buf, size_t len)
 {
+	static const char *const pps[] = { "pps", "kpps", "Mpps", "Gpps" };
+	static const char *const l1[] = { "b/s L1", "kb/s L1", "Mb/s L1", "Gb/s L1", "Tb/s L1" };
+	static const char *const l2[] = { "b/s L2", "kb/s L2", "Mb/s L2", "Gb/s L2", "Tb/s L2" };
+
 	switch (r->unit) {
 	case SL_RATE_PPS:
-		snprintf(buf, len, "%.6g Mpps", r->value / 1e6);
+		scaled(r->value, pps, RTE_DIM(pps), false, buf, len);
 		break;
 	case SL_RATE_L1:
-		snprintf(buf, len, "%.6g Gb/s L1", r->value / 1e9);
+		scaled(r->value, l1, RTE_DIM(l1), false, buf, len);
 		break;
 	case SL_RATE_L2:
-		snprintf(buf, len, "%.6g Gb/s L2", r->value / 1e9);
+		scaled(r->value, l2, RTE_DIM(l2), false, buf, len);
 		break;
 	case SL_RATE_PCT:
 		snprintf(buf, len, "%.6g%% of line", r->value);

@@ -35,13 +35,21 @@ int sl_rate_parse(const char *s, struct sl_rate *r);
 
 /** The words sl_rate_parse() understands, for error messages. */
 #define SL_RATE_SYNTAX "a positive number with a unit: pps, kpps, Mpps, bps, kbps, Mbps, " \
-	"Gbps (L1), Gbps-l2 (L2), or % of link speed (at most 100%), or max"
+	"Gbps (L1), Gbps-l2 (L2), or % of link speed (at most 100%), or max (any case: 10mpps)"
 
 /** A line rate such as "10G", "400G", "1500M" (bit/s); 0 or -EINVAL. */
 int sl_rate_parse_bps(const char *s, uint64_t *bps);
 
-/** Human form, e.g. "14.88 Mpps", "10 Gb/s L1", "50% of line", "max". */
+/** Human form, scaled: "500 pps", "14.88 Mpps", "10 Gb/s L1", "50% of line", "max". */
 void sl_rate_str(const struct sl_rate *r, char *buf, size_t len);
+
+/**
+ * A measured rate for display, scaled so that the figure is at least 1 (or
+ * the unit is the base one) with 3 decimals: "500.000 pps", "1.488 Mpps";
+ * "0.000 b/s" .. "1.000 Tb/s". The JSON keeps base units (pps, bit/s).
+ */
+void sl_rate_fmt_pps(double pps, char *buf, size_t len);
+void sl_rate_fmt_bps(double bps, char *buf, size_t len);
 
 /**
  * Check a rate against a port's line and resolve it for the pacer.

@@ -8,7 +8,10 @@
  * 1. The lock word (q->lock): CAS with acquire to take, store-release to
  *    drop. Whoever holds it is the only consumer of the backlog ring (which
  *    is created single-consumer) and, in locked/spin mode, the only caller
- *    of the driver.
+ *    of the driver. locked mode's bounded wait (txq_wait_lock) only looks
+ *    at the word (relaxed) and takes it with the same CAS; it queues
+ *    nothing, so protocols 2 and 3 see it as a plain trylock that
+ *    succeeded late or failed.
  *
  * 2. "missed" (the kernel's __QDISC_STATE_MISSED, after the 2021 lockless
  *    qdisc fix). Every enqueue into the backlog is followed either by a
@@ -145,11 +148,23 @@ txq_leave(struct txq_ctx *c)
 		txq_chain = c->up;
 }
 
-/* Lock word value of the caller: its slot + 1, never 0. */
+/* The caller's holdings so far: each holding gets its own lock value. */
+static __thread uint32_t txq_holdings;
+
+#define TXQ_LOCK_SLOT_BITS 9 /* slot + 1 <= RTE_MAX_LCORE + 1 */
+
+/*
+ * Lock word value of the caller's next holding: its slot + 1 (never 0) and
+ * its holding count above, so that a waiter can tell "still the holding
+ * that outlasted my last wait" from a new one.
+ */
 static inline uint32_t
 txq_me(void)
 {
-	return sl_xmit_slot1 != 0 ? sl_xmit_slot1 : sl_xmit_slot_init();
+	uint32_t s = sl_xmit_slot1 != 0 ? sl_xmit_slot1 : sl_xmit_slot_init();
+
+	RTE_BUILD_BUG_ON(RTE_MAX_LCORE + 1 >= (1u << TXQ_LOCK_SLOT_BITS));
+	return (++txq_holdings << TXQ_LOCK_SLOT_BITS) | s;
 }
 
 static inline int
@@ -175,6 +190,54 @@ static inline void
 txq_set_missed(struct sl_txq *q)
 {
 	__atomic_fetch_or(&q->missed, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * locked mode, after a failed trylock: wait for the lock, bounded. A holder
+ * that runs releases it within about one holding; waiting that long costs
+ * the caller less than handing its burst over (a ring round trip, and its
+ * mbufs sent and freed on the owner's core, which the producer's mempool
+ * cache then has to fetch back: docs/lltx.md has the profile). A holder
+ * that does not run (preempted, with more lcores than CPUs) is not waited
+ * for: the bound cuts the wait, and a holding that outlasted one wait of
+ * this slot is not waited for again. The bound: 4 times the average of the
+ * waits that got the lock, plus wait_min, at most wait_max (TSC cycles).
+ *
+ * Nothing is queued before or during the wait, so the hand-off protocols
+ * are unchanged: the caller either owns the lock (and sends what is ahead
+ * first, as any owner) or enqueues and kicks as before.
+ *
+ * Returns 1 with the lock held, 0 without.
+ */
+static int
+txq_wait_lock(struct txq_ctx *c)
+{
+	struct sl_txq *q = c->q;
+	uint32_t v = __atomic_load_n(&q->lock, __ATOMIC_RELAXED);
+	uint64_t budget, t0, t;
+
+	if (v != 0 && v == __atomic_load_n(&c->lc->wait_skip, __ATOMIC_RELAXED))
+		return 0;
+	budget = RTE_MIN((uint64_t)q->wait_max,
+			 q->wait_min + (__atomic_load_n(&q->wait_avg16, __ATOMIC_RELAXED) >> 2));
+	t0 = rte_rdtsc();
+	for (;;) {
+		rte_pause();
+		v = __atomic_load_n(&q->lock, __ATOMIC_RELAXED);
+		t = rte_rdtsc() - t0;
+		if (v == 0 && txq_trylock(q)) {
+			/* We own the lock's line: the average costs nothing to write. */
+			uint32_t a = __atomic_load_n(&q->wait_avg16, __ATOMIC_RELAXED);
+
+			a = a - (a >> 3) + (uint32_t)(RTE_MIN(t, (uint64_t)q->wait_max) << 1);
+			__atomic_store_n(&q->wait_avg16, a, __ATOMIC_RELAXED);
+			return 1;
+		}
+		if (t > budget) {
+			__atomic_store_n(&c->lc->wait_skip, v, __ATOMIC_RELAXED);
+			return 0;
+		}
+	}
 }
 
 /* Producer side of protocol 2: the caller has already queued its work. */
@@ -416,8 +479,15 @@ txq_xmit_locked(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 		txq_release(c);
 		return k;
 	}
-	/* Collision: queue behind the owner, flag it, never spin. */
 	TXQ_ADD(c, collisions, 1);
+	if (!TXQ_TEST_FLAG(c->q, SL_TXQ_T_NO_WAIT) && txq_wait_lock(c)) {
+		/* The holder let go within the bound: send ourselves. */
+		TXQ_ADD(c, waited, 1);
+		k = txq_xmit_owner(c, pkts, n);
+		txq_release(c);
+		return k;
+	}
+	/* Still held: queue behind the owner, flag it, never spin longer. */
 	k = txq_requeue(c, pkts, n);
 	txq_kick(c);
 	return k;
@@ -602,6 +672,7 @@ sl_txq_stats_get(const struct sl_txq *q, struct sl_txq_stats *st)
 		st->busy += SL_CNT_READ(lc->busy);
 		st->collisions += SL_CNT_READ(lc->collisions);
 		st->locked += SL_CNT_READ(lc->locked);
+		st->waited += SL_CNT_READ(lc->waited);
 		st->requeued += SL_CNT_READ(lc->requeued);
 		st->dropped += SL_CNT_READ(lc->dropped);
 		st->dead_loops += SL_CNT_READ(lc->dead_loops);
@@ -686,6 +757,8 @@ sl_txq_create(const struct sl_txq_conf *conf)
 	q->mode = conf->mode;
 	q->flags = conf->flags;
 	q->drain_burst = burst;
+	q->wait_min = (uint32_t)(rte_get_tsc_hz() * SL_TXQ_WAIT_MIN_NS / NS_PER_S);
+	q->wait_max = (uint32_t)(rte_get_tsc_hz() * SL_TXQ_WAIT_MAX_NS / NS_PER_S);
 	q->port_id = conf->port_id;
 	q->queue_id = conf->queue_id;
 	/* The shared slot never takes the inline fast path (see sl_xmit_sized). */

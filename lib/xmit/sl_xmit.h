@@ -11,8 +11,12 @@
  *
  * - SL_TXQ_EXCLUSIVE: one producer lcore; no lock at all.
  * - SL_TXQ_LOCKED: several producers, driver not MT-safe; an engine lock
- *   taken only with trylock. A producer that fails the trylock puts its
- *   burst in the backlog, counts a collision, sets "missed" and returns.
+ *   taken only with trylock. A producer that fails the trylock counts a
+ *   collision and waits for the lock, for a bounded time sized from the
+ *   waits that succeeded before (at most SL_TXQ_WAIT_MAX_NS, none when this
+ *   very holding already outlasted one of its waits: a holder that does not
+ *   run); if it gets the lock it sends itself (counted in waited), otherwise
+ *   it puts its burst in the backlog, sets "missed" and returns.
  * - SL_TXQ_LLTX: several producers, driver MT-safe (SL_DRV_CAP_LLTX); no
  *   engine lock on the send path. A driver answering SL_XMIT_LOCKED sends
  *   the burst to the backlog.
@@ -55,6 +59,14 @@ enum sl_lock_policy {
 	SL_LOCK_SPIN,
 };
 
+/**
+ * Bounds of the locked mode's wait for a held lock, nanoseconds: every wait
+ * may last SL_TXQ_WAIT_MIN_NS, and up to 4 times the average successful
+ * wait plus that, never more than SL_TXQ_WAIT_MAX_NS.
+ */
+#define SL_TXQ_WAIT_MIN_NS 250
+#define SL_TXQ_WAIT_MAX_NS 2000
+
 /** Queue flag: when the backlog is full, drop (and count) instead of back-pressure. */
 #define SL_TXQ_F_DROP_ON_FULL (1u << 0)
 /** All flags understood by sl_txq_create(); others are rejected. */
@@ -81,16 +93,18 @@ struct sl_txq_lcore {
 	uint64_t busy;        /**< driver calls answered SL_XMIT_BUSY */
 	uint64_t collisions;  /**< engine trylock failures plus driver SL_XMIT_LOCKED */
 	uint64_t locked;      /**< driver SL_XMIT_LOCKED answers (part of collisions) */
+	uint64_t waited;      /**< collisions the bounded wait resolved: sent directly */
 	uint64_t requeued;    /**< packets put into the backlog */
 	uint64_t dropped;     /**< packets freed without being sent, all reasons */
 	uint64_t dead_loops;  /**< re-entrant calls refused */
 	uint32_t in_xmit;     /**< inside this queue's engine code (shared slot: always 1) */
 	uint32_t warned_s;    /**< rate limit of the dead-loop warning (seconds) */
+	uint32_t wait_skip;   /**< lock value (one holding) that outlasted this slot's last wait */
 } __rte_cache_aligned;
 
 /** Aggregated counters, see struct sl_txq_lcore for each meaning. */
 struct sl_txq_stats {
-	uint64_t tx_packets, tx_bytes, busy, collisions, locked, requeued;
+	uint64_t tx_packets, tx_bytes, busy, collisions, locked, waited, requeued;
 	uint64_t dropped, dead_loops;
 	uint64_t drop_dead_loop;     /**< dropped: re-entrant call */
 	uint64_t drop_backlog_full;  /**< dropped: backlog full with SL_TXQ_F_DROP_ON_FULL */
@@ -111,8 +125,21 @@ struct sl_txq {
 	uint16_t drain_burst;
 	uint16_t port_id;
 	uint16_t queue_id;
-	/** 0: free; otherwise the owner's lcore id + 1. Own cache line. */
+	/**
+	 * 0: free; otherwise the owner's slot + 1 in the low 9 bits and the
+	 * owner's acquisition count above (each holding has its own value).
+	 * Own cache line, shared with what the bounded wait learns.
+	 */
 	uint32_t lock __rte_cache_aligned;
+	/**
+	 * locked mode: the bounded wait before a hand-off. wait_avg is an
+	 * average of the waits that ended with the lock (TSC cycles, 1/16
+	 * units), written by the waiter that just took the lock (it owns this
+	 * line then), read relaxed; wait_min/wait_max bound the wait.
+	 */
+	uint32_t wait_avg16;
+	uint32_t wait_min;
+	uint32_t wait_max;
 	/**
 	 * Set (atomic RMW) by a producer that left work it could not drain.
 	 * Own cache line, shared with drv_missed.
@@ -246,8 +273,10 @@ sl_xmit_bytes(struct rte_mbuf **pkts, uint16_t n)
  * pkts[ret..n) again later, in order, or free them.
  *
  * MT-safety: SL_TXQ_EXCLUSIVE queues accept one producer thread only; the
- * other modes accept any number of threads concurrently. Never blocks, except
- * in SL_TXQ_SPIN mode (by design). Any thread may call: EAL lcores and
+ * other modes accept any number of threads concurrently. Never blocks
+ * unboundedly, except in SL_TXQ_SPIN mode (by design): in SL_TXQ_LOCKED mode
+ * a call that meets the held lock may wait for it at most SL_TXQ_WAIT_MAX_NS
+ * before it hands its burst to the backlog. Any thread may call: EAL lcores and
  * threads registered with rte_thread_register() have a counter slot each
  * (plain adds) and take the inline fast path; other threads share one slot,
  * whose counters are updated with atomic adds, and always take the slow

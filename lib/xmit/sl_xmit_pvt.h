@@ -23,6 +23,11 @@
  * (the 2021 lockless qdisc bug) and are not with it.
  */
 #define SL_TXQ_T_NO_RECHECK (1u << 0)
+/*
+ * Test switch: locked mode hands a colliding burst to the backlog at once,
+ * without the bounded wait (the engine before issue 16), for comparisons.
+ */
+#define SL_TXQ_T_NO_WAIT (1u << 1)
 
 /* Take the queue's lock word as the current lcore (returns 1 on success). */
 int sl_txq_test_trylock(struct sl_txq *q);

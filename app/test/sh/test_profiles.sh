@@ -20,8 +20,8 @@ for f in config/*.cmd; do
 	args=$(sed -n 's/^# run: //p' "$f")
 	[ -n "$args" ] || { echo "FAIL - $name: no '# run:' line"; fail=$((fail + 1)); continue; }
 	args=$(sed -E 's/--duration [0-9.]+/--duration 1/' <<<"$args")
-	# shellcheck disable=SC2086 # the run line is a list of words
-	read -ra words <<<"$args"
+	# the run line is shell words, quoted as a reader pastes them
+	mapfile -t words < <(python3 -c 'import shlex, sys; print("\n".join(shlex.split(sys.argv[1])))' "$args")
 	if timeout 60 "$bin" --file-prefix "slpf$$" --log-level '*:error' "${words[@]}" --json "$T/$name.json" \
 		>"$T/$name.log" 2>&1 && [ "$(jq .totals.conserved "$T/$name.json")" = true ] &&
 		[ "$(jq .totals.tx_packets "$T/$name.json")" -gt 0 ]; then

@@ -7,7 +7,12 @@
 #  3. telemetry during a run returns the totals the JSON summary ends with
 #     (to within what was sent in between);
 #  4. --cmdline-file stops at the first bad line and names file and line;
-#  5. docs/cli.md is what --cli-reference prints (the reference cannot drift).
+#  5. docs/cli.md is what --cli-reference prints (the reference cannot drift);
+#  6. (issue 15) a terminal session: clear port stats clears every view and
+#     rates count from the clear and from the last show; set rate changes a
+#     running port; live lines redraw the line being typed; Ctrl-C stops the
+#     run and not the program; Ctrl-D quits; tab completion lists each word
+#     once and arguments by name; --rate 500pps shows pps, not 0.000 Mpps.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -32,7 +37,8 @@ bad=(
 	"port config 0 txq 0" "port config 0 lltx maybe" "port config 4 txd 512"
 	"port start 9" "clear port stats 9" "show port stats 9" "show txq stats 5"
 	"set link-down port 9" "set link-down port 0" "set link-up port all"
-	"bogus command"
+	"bogus command" "strat" "set nbcore 2" "set rate 10Mpps" "show port stats"
+	"set size 2000" "set field vlan=inc:1,3" "set flows 0x" "set stats-period x"
 )
 {
 	for c in "${bad[@]}"; do
@@ -55,16 +61,37 @@ for i in range(n):
     before = before.split("\n", 1)[1] if "\n" in before else ""
     after = after.split("\n", 1)[1] if "\n" in after else ""
     lines = [l for l in err.split("\n")[1:] if l.strip()]
-    print(f"{int(before == after)} {len(lines)} {lines[0] if lines else '-'}")
+    # one error line, then (for a line that does not parse) the help of the
+    # commands it resembles, indented
+    errs = [l for l in lines if not l.startswith("  ")]
+    helps = [l.split()[0] + "_" + l.split()[1] for l in lines if l.startswith("  ") and len(l.split()) > 1]
+    print(f"{int(before == after)} {len(errs)} {len(lines) - len(errs)} {';'.join(helps) or '-'} {errs[0] if errs else '-'}")
 PY
 i=0
-while read -r same nlines first; do
+while read -r same nlines nhelp helps first; do
 	c=${bad[$i]}
 	if [ "$same" = 1 ] && [ "$nlines" = 1 ]; then
-		ok "'$c': one line ($first), configuration unchanged"
+		ok "'$c': one error line ($first), configuration unchanged"
 	else
-		ko "'$c': unchanged=$same, $nlines lines: $first"
+		ko "'$c': unchanged=$same, $nlines error lines: $first"
 	fi
+	case $c in
+	"set rate 10Mpps" | "show port stats" | "set nbcore 2")
+		# the prompt's message is the --cmdline-file one, with the matching help
+		w=$(echo "$c" | cut -d' ' -f1-2 | tr ' ' _)
+		[ "$c" = "set nbcore 2" ] && w="set_size"
+		if [[ $first == "error: unknown command or wrong arguments: '$c' (try: help)" ]] &&
+			[[ ";$helps;" == *";$w;"* ]]; then
+			ok "'$c': the cmdline-file message and $nhelp help line(s) ($w ...)"
+		else
+			ko "'$c': '$first', help lines: $helps"
+		fi ;;
+	"set size 2000" | "set field vlan=inc:1,3" | "set stats-period x")
+		# refused at set time, naming the prompt command
+		w=$(echo "$c" | cut -d' ' -f1-2)
+		[[ $first == "error: $w:"* ]] && ok "'$c': refused now, naming '$w'" ||
+			ko "'$c': '$first' does not name '$w'" ;;
+	esac
 	i=$((i + 1))
 done <"$T/bad.res"
 [ "$i" = "${#bad[@]}" ] || ko "only $i of ${#bad[@]} bad commands answered"
@@ -103,13 +130,14 @@ tmux send-keys -t "$sess" C-a C-k # rdline has no C-u: start of line, kill to it
 send "quit"
 sleep 1
 log=$T/tty.log
-grep -q "^size 64:1,128:1" "$log" && ok "tty: set size shows in show config" || ko "tty: size not set"
+grep -q "^size 64,128 bytes with FCS, in turn" "$log" && ok "tty: set size shows in show config" || ko "tty: size not set"
 grep -q "rate 1 Mpps" "$log" && ok "tty: set rate shows in show config" || ko "tty: rate not set"
 grep -q "txq 0: mode exclusive" "$log" && ok "tty: start shows the queue modes" || ko "tty: no start"
-grep -qE "port 0: tx [1-9][0-9]* pkts .* Mpps" "$log" && ok "tty: show port stats during the run" || ko "tty: no stats"
+grep -qE "TX-packets: [1-9][0-9]* " "$log" && grep -qE "Tx-rate: +[0-9.]+ (k|M)pps" "$log" &&
+	ok "tty: show port stats during the run" || ko "tty: no stats"
 grep -q "sluice summary" "$log" && ok "tty: stop prints the summary" || ko "tty: no summary"
 grep -qE "^0 +0 +exclusive +1 +[1-9]" "$log" && ok "tty: show txq stats" || ko "tty: no txq stats"
-grep -q "port 0: tx 0 pkts 0 bytes" "$log" && ok "tty: clear port stats zeroes the view" || ko "tty: clear did not clear"
+grep -qE "TX-packets: 0 +TX-dropped: 0 +TX-bytes: 0 " "$log" && ok "tty: clear port stats zeroes the view" || ko "tty: clear did not clear"
 grep -q "^sluice> show *$" "$T/tab" && ok "tty: tab completes 'sho' to 'show '" || ko "tty: tab gave '$(cat "$T/tab")'"
 # quit must end the process (not just echo the word): its exit status is written after it.
 for _ in $(seq 50); do [ -s "$T/tty.exit" ] && break; sleep 0.1; done
@@ -122,7 +150,7 @@ fi
 # -i -a: traffic starts before the prompt takes commands.
 (sleep 1; printf 'show port stats all\nquit\n') | timeout 30 "$bin" "${eal[@]}" --file-prefix "slpa$$" -- \
 	-i -a --rate 1Mpps >"$T/auto.out" 2>&1 || true
-grep -q "txq 0: mode exclusive" "$T/auto.out" && grep -qE "port 0: tx [1-9][0-9]* pkts" "$T/auto.out" &&
+grep -q "txq 0: mode exclusive" "$T/auto.out" && grep -qE "TX-packets: [1-9][0-9]* " "$T/auto.out" &&
 	ok "-i -a: running before the first command" || ko "-i -a: $(tail -3 "$T/auto.out")"
 
 # 3. Telemetry during a run vs the JSON at the end.
@@ -175,6 +203,154 @@ if "$bin" -- --cli-reference | diff -q - "$top/docs/cli.md" >/dev/null; then
 	ok "docs/cli.md matches sluice -- --cli-reference"
 else
 	ko "docs/cli.md differs from the command tables: regenerate it with 'sluice -- --cli-reference > docs/cli.md'"
+fi
+
+# 6. Issue 15: the stats views, live changes and keys in a real terminal.
+sess2=slq$$
+cleanup() { tmux kill-session -t "$sess" 2>/dev/null || true; tmux kill-session -t "$sess2" 2>/dev/null || true; rm -rf "$T"; }
+cat >"$T/tty2.sh" <<EOF
+#!/bin/bash
+# tee ignores Ctrl-C (the terminal sends it to the whole pipeline): only Sluice gets it
+"$bin" ${eal[*]} --file-prefix slpu$$ -- -i --json "$T/u.json" 2>&1 | (trap '' INT; tee "$T/tty2.log")
+echo "exit \${PIPESTATUS[0]}" >"$T/tty2.exit"
+sleep 2
+EOF
+tmux new-session -d -s "$sess2" -x 200 -y 50 "bash $T/tty2.sh"
+sess_save=$sess; sess=$sess2
+wait_prompt || ko "no prompt in the second terminal"
+pane() { tmux capture-pane -p -t "$sess" | grep -v '^$'; }
+# On a loaded machine keys arrive late: wait until the command's answer and a
+# new prompt are in the log (each prompt is printed once more after a command).
+prompts() { grep -o "sluice> " "$T/tty2.log" 2>/dev/null | wc -l; }
+sendw() {
+	local n
+	n=$(prompts)
+	tmux send-keys -t "$sess" "$1" Enter
+	for _ in $(seq 300); do [ "$(prompts)" -gt "$n" ] && return 0; sleep 0.1; done
+	ko "no answer to '$1' in 30 s"
+}
+waitlog() { for _ in $(seq 300); do grep -q "$1" "$T/tty2.log" && return 0; sleep 0.1; done; return 1; }
+tmux send-keys -t "$sess" "set " Tab; sleep 1; pane >"$T/tab.set"
+tmux send-keys -t "$sess" C-a C-k "set tx-udp " Tab; sleep 0.5; pane | tail -3 >"$T/tab.udp"
+tmux send-keys -t "$sess" C-a C-k
+sendw "set rate 0 1Mpps"
+sendw "start"
+sleep 1.5
+sendw "clear port stats 0"
+sendw "show port stats 0"
+sendw "show txq stats 0"
+sleep 1
+sendw "show port stats 0"
+sendw "set rate 0 100kpps"
+sendw "show port stats 0"
+sleep 1.5
+sendw "show port stats 0"
+sendw "set stats-period 0.3"
+tmux send-keys -t "$sess" "show txq"   # typed, not entered, while live lines print
+n=$(grep -c "\] port 0:" "$T/tty2.log" || true)
+for _ in $(seq 100); do [ "$(grep -c "\] port 0:" "$T/tty2.log" || true)" -ge $((n + 2)) ] && break; sleep 0.1; done
+sleep 0.2
+pane | tail -1 >"$T/typing"
+nlive=$(( $(grep -c "\] port 0:" "$T/tty2.log" || true) - n ))
+tmux send-keys -t "$sess" C-a C-k
+sendw "set stats-period 0"
+tmux send-keys -t "$sess" C-c
+waitlog "Ctrl-C: run stopped" && waitlog "sluice summary" || true
+sleep 0.5
+sendw "show config ports"
+waitlog "port 0: rate" || true
+tmux send-keys -t "$sess" C-d
+for _ in $(seq 50); do [ -s "$T/tty2.exit" ] && break; sleep 0.1; done
+sess=$sess_save
+# The log, cut at each command; figures read from show port stats.
+python3 - "$T/tty2.log" "$T/u.json" <<'PY' >"$T/u.res"
+import json, re, sys
+log = re.sub(r"\x1b\[[0-9;]*[A-Za-z]|\x1bM|\x1bE|\r", "", open(sys.argv[1], errors="replace").read())
+scale = {"pps": 1, "kpps": 1e3, "Mpps": 1e6, "Gpps": 1e9}
+def shows(text):
+    out = []
+    for blk in text.split("sluice> show port stats 0")[1:]:
+        blk = blk.split("sluice> ")[0]
+        d = {}
+        m = re.search(r"TX-packets: (\d+)", blk); d["pkts"] = int(m.group(1)) if m else -1
+        for k, lab in (("clear", r"since (?:the clear|the start), ([0-9.]+) s"), ("last", r"since last show, ([0-9.]+) s")):
+            m = re.search(lab + r"\):\s*\n\s*Tx-rate: +([0-9.]+) (\w+)", blk)
+            d[k] = (float(m.group(1)), float(m.group(2)) * scale[m.group(3)]) if m else None
+        out.append(d)
+    return out
+s = shows(log)
+txq = re.search(r"sluice> show txq stats 0.*?\n0 +0 +exclusive +\S+ +(\d+)", log, re.S)
+try:
+    j = json.load(open(sys.argv[2]))
+except (OSError, ValueError):
+    j = {"ports": [{"tx_pps": -1, "tx_packets": -1}], "duration_s": -1}
+print("shows", len(s))
+print("json_pps", j["ports"][0]["tx_pps"], "json_pkts", j["ports"][0]["tx_packets"])
+for i, d in enumerate(s):
+    print("show", i, d["pkts"], d["clear"], d["last"])
+print("txq", txq.group(1) if txq else -1)
+live = [int(x) for x in re.findall(r"\] port 0: .* tx (\d+) dropped", log)]
+print("live", live[0] if live else -1)
+PY
+[ -s "$T/u.json" ] || ko "the terminal run wrote no JSON summary (--json)"
+get() { awk -v k="$1" '$1 == k' "$T/u.res"; }
+read -r _ n <<<"$(get shows)"
+read -r _ jpps _ jpkts <<<"$(get json_pps)"
+if [ "${n:-0}" -ge 4 ]; then
+	# show 0: right after the clear; show 1: a second later; show 3: after set rate 100kpps
+	s0=$(awk '$1 == "show" && $2 == 0 {print $3}' "$T/u.res")
+	t0=$(awk '$1 == "txq" {print $2}' "$T/u.res")
+	awk -v p="$s0" -v t="$t0" -v j="$jpkts" 'BEGIN { exit !(p >= 0 && p < j / 3 && t >= p && t < p + 700000) }' &&
+		ok "clear port stats: show port stats $s0 and show txq stats $t0 count from the clear (run total $jpkts)" ||
+		ko "clear port stats: show port stats '$s0', show txq stats '$t0' after the clear (run total $jpkts)"
+	line1=$(awk '$1 == "show" && $2 == 1' "$T/u.res")
+	jdur=$(jq .duration_s "$T/u.json" 2>/dev/null || echo -1)
+	python3 - "$line1" "$jdur" <<'PY' && ok "rate since the clear: $line1 (run $jdur s)" || ko "rate since the clear: $line1 (run $jdur s; want its time at least 1.4 s less than the run's, and rate x time = TX-packets within 1 %)"
+import sys, re
+pk = int(sys.argv[1].split()[2])
+v = re.findall(r"\(([0-9.e+]+), ([0-9.e+]+)\)", sys.argv[1])
+secs, rate = float(v[0][0]), float(v[0][1])
+# counted from the clear (made 1.5 s into the run), over that time: not over the time since the start
+sys.exit(not (secs < float(sys.argv[2]) - 1.4 and abs(rate * secs - pk) <= 0.01 * pk + 1000))
+PY
+	line3=$(awk '$1 == "show" && $2 == 3' "$T/u.res")
+	python3 - "$line3" <<'PY' && ok "set rate 0 100kpps while running: since last show $line3" || ko "set rate while running: since last show $line3 (want above 0 and at most 110 kpps)"
+import sys, re
+v = re.findall(r"\(([0-9.e+]+), ([0-9.e+]+)\)", sys.argv[1])
+rate = float(v[-1][1])
+# a paced port cannot go above its rate; how far below it goes depends on the CPU left
+sys.exit(not (0 < rate <= 110e3))
+PY
+else
+	ko "only ${n:-0} show port stats answers in the terminal log"
+fi
+live=$(awk '$1 == "live" {print $2}' "$T/u.res")
+awk -v l="$live" -v j="$jpkts" 'BEGIN { exit !(l >= 0 && l < j - 1000000) }' &&
+	ok "live line after the clear: tx $live counts from the clear (run total $jpkts)" ||
+	ko "live line after the clear: tx '$live' (run total $jpkts)"
+[ "$nlive" -ge 2 ] && grep -q "^sluice> show txq *$" "$T/typing" &&
+	ok "$nlive live lines printed while typing, the typed line redrawn below them: '$(cat "$T/typing")'" ||
+	ko "typing during live output: $nlive live lines, last line '$(cat "$T/typing")'"
+grep -q "Ctrl-C: run stopped" "$T/tty2.log" && grep -q "port 0: rate 100 kpps" "$T/tty2.log" &&
+	ok "Ctrl-C stopped the run, the prompt stayed (show config after it: rate 100 kpps)" ||
+	ko "Ctrl-C: $(grep -c 'sluice summary' "$T/tty2.log") summaries, show config after it: $(grep -c 'port 0: rate' "$T/tty2.log")"
+grep -qx "exit 0" "$T/tty2.exit" 2>/dev/null && ok "Ctrl-D quits (exit 0)" ||
+	ko "Ctrl-D: $(cat "$T/tty2.exit" 2>/dev/null || echo 'still running')"
+nmap=$(grep -cE "^ +map( |$)" "$T/tab.set" || true)
+if [ "$nmap" = 1 ] && ! grep -q "STRING\]" "$T/tab.set" "$T/tab.udp" && grep -q "<sport>" "$T/tab.udp"; then
+	ok "tab: 'set ' lists map once, 'set tx-udp ' names <sport>, no [Fixed STRING]/[Any STRING]"
+else
+	ko "tab: map listed $nmap times; $(grep -c 'STRING\]' "$T/tab.set" "$T/tab.udp" | tr '\n' ' '); udp: $(tr '\n' '|' <"$T/tab.udp")"
+fi
+
+# Units scale: 500 pps of 1518-byte frames reads as pps and Mb/s, not 0.000 Mpps.
+"$bin" "${eal[@]}" --file-prefix "slpv$$" -- --rate 500PPS --size 1518 --duration 1S \
+	--stats-period 0.5 >"$T/v.out" 2>&1 || true
+if grep -qE "^\[.*\] port 0: +[0-9.]+ pps +[0-9.]+ Mb/s L1" "$T/v.out" &&
+	grep -qE "^ +[0-9.]+ pps +[0-9.]+ Mb/s L1 +[0-9.]+ Mb/s L2" "$T/v.out" && ! grep -q "0.000 Mpps" "$T/v.out"; then
+	ok "--rate 500PPS --duration 1S: live line and summary in pps and Mb/s"
+else
+	ko "units: $(grep -E 'pps' "$T/v.out" | head -3 | tr '\n' '|')"
 fi
 
 echo "test_prompt: $pass passed, $fail failed"

@@ -83,7 +83,7 @@ rate_pair() { # PORT-ARGS... -- RATE
 	pfx
 	printf 'set rate 0 %s\n' "$r" | timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" \
 		-- "$@" -i >"$T/c2.out" 2>&1 || true
-	cmd=$(sed -n 's/^.*error: rate: //p' "$T/c2.out")
+	cmd=$(sed -n 's/^.*error: set rate: //p' "$T/c2.out")
 	if [ "$opt" = "$cmd" ]; then
 		ok "(c) $* rate $r: ${opt:-accepted by both}"
 	else
@@ -98,6 +98,63 @@ for r in 800kpps 900kpps 9.9Gbps; do
 done
 rate_pair 2Mpps --sim 1G --imix
 rate_pair 50% --vdev net_null0 --no-pci
+
+# (c2) Issue 15 item 5: 100 % of a made-up link speed (net_null says 10G) is
+# that speed, paced; on the sim, whose wire enforces its line, it is unpaced.
+pfx
+timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 --file-prefix "$prefix" -- --rate 100% \
+	--duration 1 --json "$T/c3.json" >"$T/c3.out" 2>&1 || true
+check "(c2) net_null --rate 100%: paced at 10 Gb/s L1 ($(jq -c '.ports[0] | [.pace_unit, .pace_value, .tx_pps]' "$T/c3.json" 2>/dev/null)), at most 14.881 Mpps" \
+	jqe '.ports[0].pace_unit == "bps_l1" and .ports[0].pace_value == 1e10 and .ports[0].tx_pps <= 14880952 * 1.002' "$T/c3.json"
+pfx
+timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G --rate 100% \
+	--duration 0.5 --json "$T/c4.json" >"$T/c4.out" 2>&1 || true
+check "(c2) sim --rate 100%: the wire paces ($(jq -c '.ports[0].pace_unit' "$T/c4.json" 2>/dev/null))" \
+	jqe '.ports[0].pace_unit == "max"' "$T/c4.json"
+
+# (c3) Issue 15 item 4: a port with fewer TX queues than workers (net_pcap has
+# one) is shared by the default map, and says so; port config txq 1 likewise.
+pfx
+timeout 30 "$bin" "${eal[@]}" --lcores '0,(1-3)@(0-1)' --vdev "net_pcap0,tx_pcap=$T/q.pcap" \
+	--file-prefix "$prefix" -- --count 3000 --json "$T/c5.json" >"$T/c5.out" 2>&1 && rc=0 || rc=$?
+check "(c3) 3 workers, a 1-queue port: exit $rc, $(jq -c '[.txqs[0].mode, .txqs[0].lcores, .totals.tx_packets]' "$T/c5.json" 2>/dev/null) ($(grep -m1 -E 'sluice:|share' "$T/c5.out"))" \
+	jqe '(.txqs | length) == 1 and .txqs[0].lcores == [1,2,3] and .totals.tx_packets == 3000 and .totals.conserved' "$T/c5.json"
+check "(c3) the start-up table says the queue is shared" grep -q "3 lcores share 1 queue(s): the port offers no more" "$T/c5.out"
+pfx
+printf 'port config 0 txq 1\nstart\n' | timeout 30 "$bin" "${eal[@]}" --lcores '0,(1-2)@(0-1)' \
+	--vdev net_null0 --file-prefix "$prefix" -- -i --count 1000 >"$T/c6.out" 2>&1 || true
+check "(c3) port config 0 txq 1 with 2 workers: they share it ($(grep -m1 -E 'error|txq 0:' "$T/c6.out"))" \
+	grep -qE "txq 0: mode locked +lcores 1,2" "$T/c6.out"
+
+# (c5) Issue 15 item 7: start with every port stopped says so, and starts nothing.
+pfx
+printf 'port stop all\nstart\nshow port stats 0\n' | timeout 30 "$bin" "${eal[@]}" -l 0-1 \
+	--vdev net_null0 --file-prefix "$prefix" -- -i >"$T/c8.out" 2>&1 || true
+check "(c5) start with every port stopped: $(grep -m1 'error:' "$T/c8.out")" \
+	bash -c "grep -q 'error: not started: every port is stopped (port start <port>|all first)' '$T/c8.out' &&
+		! grep -q 'sluice summary' '$T/c8.out' && grep -q 'no run yet' '$T/c8.out'"
+
+# (c4) Issue 15 item 7: the output within 100 columns whatever the port's name,
+# the columns aligned, L2 beside L1, txq lines with their packets, the sim
+# verifier in the text summary, the JSON with the configuration and versions.
+pfx
+long=net_null_a_rather_long_port_name_for_testing0
+timeout 30 "$bin" "${eal[@]}" -l 0-1 --vdev "$long" --file-prefix "$prefix" -- \
+	--sim 10G,verify=on --rate 1mpps --count 300000 --duration 2 --stats-period 0.2 \
+	--field dst-ip=inc:198.18.0.2,10 --json "$T/c7.json" >"$T/c7.out" 2>"$T/c7.err" || true
+wide=$(awk 'length($0) > 100' "$T/c7.out" | wc -l)
+check "(c4) every line within 100 columns with a ${#long}-character port name ($wide longer; longest $(awk '{ print length($0) }' "$T/c7.out" | sort -n | tail -1))" \
+	test "$wide" = 0 -a -s "$T/c7.out"
+cols=$(awk '/^port [0-9]+  tx / { print index($0, " pkts ") }' "$T/c7.out" | sort -u | tr '\n' ' ')
+check "(c4) the port lines' columns align (' pkts ' at column(s) $cols)" test "$(wc -w <<<"$cols")" = 1
+check "(c4) rates with L1 and L2, txq lines with their packet count" \
+	bash -c "grep -qE '^ +[0-9.]+ [kMG]?pps +[0-9.]+ [kMGT]?b/s L1 +[0-9.]+ [kMGT]?b/s L2' '$T/c7.out' &&
+		grep -qE '^  txq 0 [a-z]+ +pkts 300000 ' '$T/c7.out'"
+check "(c4) the sim verifier's results in the text summary: $(grep -m1 '^sim verifier' "$T/c7.out")" \
+	grep -qE "^sim verifier: 300000 frames on the wire, lost 0 duplicates 0 reordered 0 violations 0" "$T/c7.out"
+check "(c4) JSON: config, versions, the whole name ($(jq -c '[.version, .dpdk, .config.fields, .config.ports[0].rate, .ports[0].name]' "$T/c7.json" 2>/dev/null))" \
+	jqe --arg n "$long" '(.version | length) > 0 and (.dpdk | startswith("DPDK")) and .config.fields == ["dst-ip=inc:198.18.0.2,10"] and .config.ports[0].rate == "1 Mpps" and .config.ports[0].rate_unit == "pps" and .config.count == 300000 and (.config.map | length) == 2 and .ports[0].name == $n and (.ports[1].src_mac | length) == 17' "$T/c7.json"
+check "(c4) no TELEMETRY legacy-socket line on stderr" bash -c "! grep -q 'No legacy callbacks' '$T/c7.err'"
 
 # (d) Four views of one run's queue counters.
 pfx
@@ -118,14 +175,13 @@ tel=$(jq -r --arg k "$keys" '."/sluice/txqs"."0" as $q | ($k | split(" ")) | map
 # show txq stats: port queue mode lcores pkts bytes busy collisions requeued backlog dropped
 show=$(awk '$1 == "0" && $2 == "0" && $3 == "locked" {print $5, $7, $8, $9, $10, $11}' "$T/d.out" | tail -1)
 showbytes=$(awk '$1 == "0" && $2 == "0" && $3 == "locked" {print $6}' "$T/d.out" | tail -1)
-# summary: "  txq 0 locked busy B collisions C requeued R backlog K dropped D dead_loops L"
-sum=$(awk '$1 == "txq" && $3 == "locked" {print $5, $7, $9, $11, $13}' "$T/d.out" | tail -1)
-sumpk=$(awk '/^port 0 sim0/ {print $5}' "$T/d.out" | tail -1)
+# summary: "  txq 0 locked pkts P busy B collisions C requeued R backlog K dropped D dead_loops L"
+sum=$(awk '$1 == "txq" && $3 == "locked" {print $5, $7, $9, $11, $13, $15}' "$T/d.out" | tail -1)
 check "(d) JSON [$js] == telemetry [$tel]" test "$js" = "$tel"
 check "(d) JSON [$js] == show txq stats [$show]" test "$js" = "$show"
 check "(d) show txq stats bytes $showbytes == JSON $(jq .txqs[0].tx_bytes "$T/d.json")" \
 	test "$showbytes" = "$(jq .txqs[0].tx_bytes "$T/d.json")"
-check "(d) JSON [$js] == summary [$sumpk $sum]" test "$js" = "$sumpk $sum"
+check "(d) JSON [$js] == summary's txq line [$sum]" test "$js" = "$sum"
 check "(d) the run sent its count and shared the queue: $(jq -c '.txqs[0] | [.tx_packets, .collisions]' "$T/d.json")" \
 	jqe '.txqs[0].tx_packets == 300000 and .txqs[0].collisions > 0' "$T/d.json"
 

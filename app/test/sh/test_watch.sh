@@ -2,22 +2,37 @@
 # test_watch.sh - DPDK's own tools watch a running Sluice (they are secondary
 # processes: the run needs real hugepages). sl-nic.sh reserves and mounts a
 # few (and --clear puts the machine back); without root or hugetlbfs, SKIP.
-#  - dpdk-dumpcap captures 1000 frames of the run; tshark decodes them with
-#    good IPv4 and UDP checksums, and their signatures (decoded by the tests'
-#    own app/test/py/slsig.py) are valid, of this run, in order;
-#  - dpdk-proc-info --stats reads the port's counters;
-#  - Sluice's conservation still holds, and the capture's end leaves it running.
+# One run (started and stopped at the prompt), two net_null ports at 500 kpps
+# each, while it runs:
+#  - dpdk-dumpcap captures 1000 frames of port 0, then again 1000 (a capture
+#    started and stopped twice); tshark decodes them with good IPv4 and UDP
+#    checksums, and their signatures (decoded by the tests' own
+#    app/test/py/slsig.py) are valid, of this run, in order, the second
+#    capture's after the first's;
+#  - dpdk-pdump captures port 1 twice, each ended normally (SIGINT): the
+#    same checks on its pcap files;
+#  - dpdk-proc-info --stats reads the ports' counters;
+#  - dpdk-dumpcap on port 0 and dpdk-pdump on port 1 are killed (SIGKILL)
+#    mid-capture: Sluice runs on, its counters keep counting; a new capture
+#    of such a port is refused until sluice-capture-reset clears the dead
+#    ones' hooks (and dpdk-pdump's rings and ports), then dpdk-dumpcap
+#    captures both ports again;
+#  - at the end Sluice exits 0, conserved, every mbuf back.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+reset=${SLUICE_RESET_BIN:-$(dirname "$bin")/../capture-reset/sluice-capture-reset}
 nic=$top/scripts/sl-nic.sh
 T=$(mktemp -d)
 pass=0 fail=0 skip=0
 prefix=slw$$
 ok() { echo "ok   - $*"; pass=$((pass + 1)); }
 ko() { echo "FAIL - $*"; fail=$((fail + 1)); }
+bg=()
 cleanup() {
+	for p in "${bg[@]}"; do kill -9 "$p" 2>/dev/null; done
+	exec 7>&- 2>/dev/null
 	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
 	wait 2>/dev/null
 	"$nic" hugepages --clear >/dev/null 2>&1
@@ -25,8 +40,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [ "$(id -u)" != 0 ] || ! grep -qw hugetlbfs /proc/filesystems || ! command -v dpdk-dumpcap >/dev/null; then
-	echo "SKIP - watching tools: needs root, hugetlbfs and dpdk-dumpcap"
+if [ "$(id -u)" != 0 ] || ! grep -qw hugetlbfs /proc/filesystems || ! command -v dpdk-dumpcap >/dev/null ||
+	! command -v dpdk-pdump >/dev/null; then
+	echo "SKIP - watching tools: needs root, hugetlbfs, dpdk-dumpcap and dpdk-pdump"
 	echo "test_watch: 0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
@@ -36,32 +52,28 @@ if ! "$nic" hugepages 256M >"$T/huge.out" 2>&1; then
 	exit 0
 fi
 
-timeout 60 "$bin" -m 128 --no-pci -l 0-1 --vdev net_null0 --file-prefix "$prefix" \
-	--log-level '*:error' -- --duration 6 --rate 500kpps --json "$T/run.json" >"$T/run.out" 2>&1 &
+# The run lasts as long as the tools take (a loaded machine makes them slow):
+# started and stopped at the prompt, bounded at 240 s by its own --duration.
+mkfifo "$T/fifo"
+timeout 300 "$bin" -m 128 --no-pci -l 0-1 --vdev net_null0 --vdev net_null1 --file-prefix "$prefix" \
+	--log-level '*:error' -- -i --duration 240 --rate 500kpps --json "$T/run.json" \
+	<"$T/fifo" >"$T/run.out" 2>&1 &
 pid=$!
+exec 7>"$T/fifo"
+echo start >&7
+for _ in $(seq 100); do [ -S "/var/run/dpdk/$prefix/mp_socket" ] && break; sleep 0.1; done
+if ! kill -0 "$pid" 2>/dev/null; then
+	ko "Sluice did not start on hugepages: $(tail -2 "$T/run.out")"
+	echo "test_watch: $pass passed, $fail failed, $skip skipped"
+	exit 1
+fi
 for _ in $(seq 50); do [ -S "/var/run/dpdk/$prefix/mp_socket" ] && break; sleep 0.1; done
 sleep 1
-timeout 20 dpdk-dumpcap --file-prefix "$prefix" -i 0 -c 1000 -w "$T/cap.pcapng" >"$T/dump.out" 2>&1 &&
-	ok "dpdk-dumpcap attached and captured: $(grep -o "Packets received/dropped.*" "$T/dump.out")" ||
-	ko "dpdk-dumpcap: $(tail -2 "$T/dump.out")"
-timeout 20 dpdk-proc-info --file-prefix "$prefix" -- --stats >"$T/proc.out" 2>&1
-tx=$(awk '/TX-packets:/ {print $2; exit}' "$T/proc.out")
-if [ -n "$tx" ] && [ "$tx" -gt 0 ] 2>/dev/null; then
-	ok "dpdk-proc-info --stats: port 0 TX-packets $tx"
-else
-	ko "dpdk-proc-info --stats: $(grep -m2 -i "tx-packets\|error" "$T/proc.out")"
-fi
-kill -0 "$pid" 2>/dev/null && ok "Sluice runs on after the tools ended" || ko "Sluice ended early"
-wait "$pid"
-rc=$?
-pid=
-good=$(tshark -r "$T/cap.pcapng" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
-	-Y 'ip.checksum.status == "Good" && udp.checksum.status == "Good"' 2>/dev/null | wc -l)
-all=$(tshark -r "$T/cap.pcapng" 2>/dev/null | wc -l)
-[ "$all" -ge 1000 ] && [ "$good" = "$all" ] && ok "tshark: $all frames, $good with good IPv4 and UDP checksums" ||
-	ko "tshark: $all frames, $good good"
-tshark -r "$T/cap.pcapng" -T fields -e udp.payload 2>/dev/null >"$T/payloads"
-sig=$(SL_TEST_PY="$top/app/test/py" python3 - "$T/payloads" <<'PY'
+
+# Signatures of a capture: count, bad, runs, in order, first and last sequence.
+sigs() {
+	tshark -r "$1" -c "${2:-100000}" -T fields -e udp.payload 2>/dev/null >"$T/payloads"
+	SL_TEST_PY="$top/app/test/py" python3 - "$T/payloads" <<'PY'
 import os, sys
 sys.path.insert(0, os.environ["SL_TEST_PY"])
 from slsig import sig_v2
@@ -74,19 +86,130 @@ for line in open(sys.argv[1]):
         continue
     seqs.append(s[2])
     runs.add(s[4])
-print(len(seqs), bad, len(runs), int(all(a < b for a, b in zip(seqs, seqs[1:]))), max(seqs) if seqs else -1)
+print(len(seqs), bad, len(runs), int(all(a < b for a, b in zip(seqs, seqs[1:]))),
+      min(seqs) if seqs else -1, max(seqs) if seqs else -1)
 PY
-)
-read -r nsig nbad nruns inorder maxseq <<<"$sig"
-txp=$(jq .totals.tx_packets "$T/run.json" 2>/dev/null)
-if [ "${nbad:-1}" = 0 ] && [ "${nruns:-0}" = 1 ] && [ "${inorder:-0}" = 1 ] && [ "${maxseq:--1}" -lt "${txp:-0}" ]; then
-	ok "signatures: $nsig valid, one run, sequences increasing, all below tx_packets $txp (a subsequence of what was sent)"
+}
+# Frames of a capture, and how many have good IPv4 and UDP checksums.
+checksums() {
+	local good all
+	good=$(tshark -r "$1" -c "${2:-100000}" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
+		-Y 'ip.checksum.status == "Good" && udp.checksum.status == "Good"' 2>/dev/null | wc -l)
+	all=$(tshark -r "$1" -c "${2:-100000}" 2>/dev/null | wc -l)
+	echo "$all $good"
+}
+tel() { echo "$1" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1; }
+txnow() { tel /sluice/totals | jq '."/sluice/totals".tx_packets' 2>/dev/null || echo -1; }
+alive() { kill -0 "$pid" 2>/dev/null; }
+
+# 1. dpdk-dumpcap, twice on port 0 (started and stopped while Sluice runs).
+for c in 1 2; do
+	timeout 30 dpdk-dumpcap --file-prefix "$prefix" -i 0 -c 1000 -w "$T/cap$c.pcapng" >"$T/dump$c.out" 2>&1 &&
+		ok "dpdk-dumpcap capture $c attached and ended: $(grep -o "Packets received/dropped.*" "$T/dump$c.out")" ||
+		ko "dpdk-dumpcap capture $c: $(tail -2 "$T/dump$c.out")"
+done
+timeout 20 dpdk-proc-info --file-prefix "$prefix" -- --stats >"$T/proc.out" 2>&1
+tx=$(awk '/TX-packets:/ {print $2; exit}' "$T/proc.out")
+if [ -n "$tx" ] && [ "$tx" -gt 0 ] 2>/dev/null; then
+	ok "dpdk-proc-info --stats: port 0 TX-packets $tx"
 else
-	ko "signatures: $sig (count bad runs in-order max) against tx_packets $txp"
+	ko "dpdk-proc-info --stats: $(grep -m2 -i "tx-packets\|error" "$T/proc.out")"
 fi
+
+# 2. dpdk-pdump, twice on port 1, each ended with SIGINT (its normal end).
+for c in 1 2; do
+	timeout 30 dpdk-pdump --file-prefix "$prefix" --no-pci --log-level '*:error' -- \
+		--pdump "port=1,queue=*,tx-dev=$T/pd$c.pcap" >"$T/pd$c.out" 2>&1 &
+	p=$!
+	bg+=("$p")
+	for _ in $(seq 100); do [ -s "$T/pd$c.pcap" ] && [ "$(stat -c %s "$T/pd$c.pcap")" -gt 100000 ] && break; sleep 0.1; done
+	kill -INT "$p"
+	wait "$p"
+	rc=$?
+	[ "$rc" = 0 ] && [ -s "$T/pd$c.pcap" ] &&
+		ok "dpdk-pdump capture $c of port 1 ended by SIGINT: exit 0, $(grep -o 'packets transmitted to vdev:.*' "$T/pd$c.out" | tr -s '\t ' ' ')" ||
+		ko "dpdk-pdump capture $c: exit $rc: $(grep -v '^ -\|^#' "$T/pd$c.out" | tail -2)"
+done
+alive && ok "Sluice runs on after four captures that ended normally" || ko "Sluice ended early"
+
+# 3. Killed mid-capture: dumpcap on port 0, pdump on port 1.
+timeout 30 dpdk-dumpcap --file-prefix "$prefix" -i 0 -w "$T/killed.pcapng" >"$T/kd.out" 2>&1 &
+kd=$!
+bg+=("$kd")
+timeout 30 dpdk-pdump --file-prefix "$prefix" --no-pci --log-level '*:error' -- \
+	--pdump "port=1,queue=*,tx-dev=$T/killed.pcap" >"$T/kp.out" 2>&1 &
+kp=$!
+bg+=("$kp")
+for _ in $(seq 100); do
+	[ -s "$T/killed.pcap" ] && [ -s "$T/killed.pcapng" ] &&
+		[ "$(stat -c %s "$T/killed.pcap")" -gt 100000 ] && [ "$(stat -c %s "$T/killed.pcapng")" -gt 100000 ] && break
+	sleep 0.1
+done
+kill -9 "$kd" "$kp" 2>/dev/null
+wait "$kd" "$kp" 2>/dev/null
+[ -s "$T/killed.pcap" ] && [ -s "$T/killed.pcapng" ] && ok "both tools were capturing when killed (SIGKILL)" ||
+	ko "the tools to kill never captured: $(tail -1 "$T/kd.out") / $(tail -1 "$T/kp.out")"
+a=$(txnow)
+sleep 1
+b=$(txnow)
+if alive && [ "$a" -gt 0 ] && [ "$b" -gt "$a" ] 2>/dev/null; then
+	ok "after the kills Sluice runs on and counts: tx_packets $a, then $b"
+else
+	ko "after the kills: alive $(alive && echo yes || echo no), tx_packets '$a' then '$b'"
+fi
+# The dead tools' hooks are still in Sluice's ports (DPDK's pdump keeps no
+# owner): a new capture is refused, until sluice-capture-reset clears them.
+timeout 30 dpdk-dumpcap --file-prefix "$prefix" -i 0 -c 100 -w "$T/again.pcapng" >"$T/again.out" 2>&1
+rc=$?
+[ "$rc" != 0 ] && grep -q "Operation not permitted" "$T/again.out" &&
+	ok "a new capture of a port whose capture was killed is refused (DPDK: $(grep -o 'Packet dump enable failed.*' "$T/again.out"))" ||
+	ko "a new capture after the kill: exit $rc (the refusal this test documents is gone: update docs/watching.md)"
+if [ -x "$reset" ]; then
+	timeout 30 "$reset" --file-prefix "$prefix" >"$T/reset.out" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] && ok "sluice-capture-reset: $(tail -1 "$T/reset.out")" || ko "sluice-capture-reset: exit $rc: $(tail -2 "$T/reset.out")"
+	# dpdk-dumpcap on both ports (a new dpdk-pdump would reuse the dead
+	# one's pool, capture, and crash at its exit: docs/watching.md)
+	for p in 0 1; do
+		timeout 30 dpdk-dumpcap --file-prefix "$prefix" -i "$p" -c 1000 -w "$T/again$p.pcapng" \
+			>"$T/again$p.out" 2>&1 &&
+			ok "after the reset dpdk-dumpcap captures port $p again: $(grep -o "Packets received/dropped.*" "$T/again$p.out")" ||
+			ko "after the reset, port $p: $(tail -2 "$T/again$p.out")"
+	done
+else
+	ko "no $reset (build it: ninja -C build)"
+fi
+alive && ok "Sluice runs on after every tool ended" || ko "Sluice ended early"
+
+printf 'stop\nquit\n' >&7
+exec 7>&-
+wait "$pid"
+rc=$?
+pid=
+txp0=$(jq .ports[0].tx_packets "$T/run.json" 2>/dev/null)
+txp1=$(jq .ports[1].tx_packets "$T/run.json" 2>/dev/null)
+prev=-1
+for f in cap1.pcapng cap2.pcapng pd1.pcap pd2.pcap; do
+	case $f in pd*) txp=$txp1 ;; *) txp=$txp0; prev=${prev} ;; esac
+	read -r all good <<<"$(checksums "$T/$f" 3000)"
+	[ "$all" -ge 1000 ] && [ "$good" = "$all" ] && ok "$f: tshark: $all frames, $good with good IPv4 and UDP checksums" ||
+		ko "$f: tshark: $all frames, $good good"
+	read -r nsig nbad nruns inorder minseq maxseq <<<"$(sigs "$T/$f" 3000)"
+	if [ "${nbad:-1}" = 0 ] && [ "${nruns:-0}" = 1 ] && [ "${inorder:-0}" = 1 ] &&
+		[ "${maxseq:--1}" -lt "${txp:-0}" ]; then
+		ok "$f: signatures: $nsig valid, one run, sequences $minseq..$maxseq increasing, below the port's tx_packets $txp"
+	else
+		ko "$f: signatures: $nsig valid $nbad bad $nruns runs in-order $inorder max $maxseq against tx_packets $txp"
+	fi
+	eval "min_${f%%.*}=$minseq max_${f%%.*}=$maxseq"
+done
+# shellcheck disable=SC2154
+[ "$min_cap2" -gt "$max_cap1" ] && [ "$min_pd2" -gt "$max_pd1" ] &&
+	ok "the second captures come after the first (port 0: $max_cap1 < $min_cap2, port 1: $max_pd1 < $min_pd2)" ||
+	ko "capture order: cap1 ..$max_cap1 cap2 $min_cap2.., pd1 ..$max_pd1 pd2 $min_pd2.."
 [ "$rc" = 0 ] && jq -e '.totals.conserved and .totals.mempool_in_use == 0' "$T/run.json" >/dev/null &&
-	ok "Sluice: exit 0, conserved, every mbuf back, with the capture attached" ||
-	ko "Sluice: exit $rc, $(tail -1 "$T/run.out")"
+	ok "Sluice: exit 0, conserved (generated $(jq .totals.generated "$T/run.json") = tx $(jq .totals.tx_packets "$T/run.json") + dropped + backlog), every mbuf back, after 8 captures (2 killed) and a refused one" ||
+	ko "Sluice: exit $rc, $(grep total: "$T/run.out") $(tail -1 "$T/run.out")"
 
 echo "test_watch: $pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

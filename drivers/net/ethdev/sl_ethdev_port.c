@@ -349,6 +349,7 @@ sl_ethdev_port_open(uint16_t port_id, struct sl_port_info *info, const struct sl
 	if (rte_eth_dev_get_mtu(port_id, &mtu) != 0)
 		mtu = RTE_ETHER_MTU;
 	info->max_frame = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+	info->max_txq = di.max_tx_queues;
 	rte_eth_macaddr_get(port_id, &info->mac);
 	info->wire_to = -1;
 	if (rte_eth_link_get_nowait(port_id, &link) == 0 &&

@@ -116,15 +116,21 @@ struct sim_txq {
 	struct sl_sim *sim;
 	struct sim_dut_q *dut; /* NULL: frames leaving the wire are freed */
 	uint32_t inside;  /* lltx off: entries in progress */
-	uint32_t lock;    /* lltx on: internal trylock */
-	uint32_t head, tail; /* free-running descriptor indexes */
+	uint32_t lock;    /* lltx on: internal trylock; lltx fine: the reaper's trylock */
+	/*
+	 * Free-running descriptor indexes. lltx fine: tail is reserved with a
+	 * CAS, a reserved descriptor is published by storing its mbuf
+	 * (release) and reaped in ring order (NULL again, then head, release).
+	 */
+	uint32_t head, tail;
 	uint32_t size_mask;
 	struct sim_desc *ring;
 	struct sim_verify *ver;
 	/* Written by the queue's current user only; read relaxed. */
 	uint64_t frames, bytes, wire_frames, wire_bytes, busy, discarded;
 	uint64_t wire_idle;  /* fixed point: wire time that waited for this queue's frames */
-	uint64_t locked, violations; /* atomic: written by contenders */
+	uint64_t locked, violations, overlaps; /* atomic: written by contenders */
+	/* lltx fine: frames, bytes, busy, wire_idle and the three below take atomics. */
 	uint64_t first_start, last_start, last_end; /* fixed point, +1 (0 = none) */
 } __rte_cache_aligned;
 
@@ -135,6 +141,7 @@ struct sl_sim {
 	uint32_t txd;
 	uint16_t nb_txq;
 	bool lltx;
+	bool fine;            /* lltx fine: reserve, fill, publish */
 	int socket_id;
 	uint32_t link_up;
 	uint32_t slowdown;
@@ -439,39 +446,57 @@ dut_in(struct sl_sim *sim, struct sim_dut_q *m, struct rte_mbuf *mb, uint64_t do
 }
 
 /* Free the descriptors whose frames have left the wire by @p now. */
-static void
-sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now)
+#define SIM_REAP_MAX 64 /* frames one reap hands back to its caller (lltx fine) */
+
+/*
+ * With @p out (lltx fine, under the reaper's trylock), at most SIM_REAP_MAX
+ * frames are reaped and the ones to free are left in out[] for the caller
+ * to free after it lets the trylock go: freeing (the mbufs' lines, the
+ * mempool caches) is the longest part of a reap, and a reaper descheduled
+ * inside it would stop the wire for every caller. Returns how many.
+ */
+static unsigned int
+sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now, struct rte_mbuf **out)
 {
-	struct rte_mbuf *done[64];
-	unsigned int k = 0;
+	struct rte_mbuf *local[64], **done = out != NULL ? out : local;
+	unsigned int k = 0, max = out != NULL ? SIM_REAP_MAX : UINT32_MAX;
 	uint64_t frames = 0, bytes = 0;
+	uint32_t head = q->head;
 
-	while (q->head != q->tail) {
-		struct sim_desc *d = &q->ring[q->head & q->size_mask];
+	while (head != __atomic_load_n(&q->tail, __ATOMIC_RELAXED) && frames < max) {
+		struct sim_desc *d = &q->ring[head & q->size_mask];
+		struct rte_mbuf *m = __atomic_load_n(&d->m, __ATOMIC_ACQUIRE);
 
-		if (d->done > now)
+		/* lltx fine: reserved, not published yet; the wire waits for it. */
+		if (m == NULL || d->done > now)
 			break;
+		if (sim->fine)
+			__atomic_store_n(&d->m, NULL, __ATOMIC_RELAXED);
 		if (q->ver != NULL)
-			sim_verify(sim, q, d->m, d->done);
+			sim_verify(sim, q, m, d->done);
 		frames++;
-		bytes += rte_pktmbuf_pkt_len(d->m);
-		q->head++;
+		bytes += rte_pktmbuf_pkt_len(m);
+		/* Release: the slot's NULL before a reserver can see it free. */
+		__atomic_store_n(&q->head, ++head, __ATOMIC_RELEASE);
 		if (q->dut != NULL) {
-			dut_in(sim, q->dut, d->m, d->done);
+			dut_in(sim, q->dut, m, d->done);
 			continue;
 		}
-		done[k++] = d->m;
-		if (k == RTE_DIM(done)) {
+		done[k++] = m;
+		if (out == NULL && k == RTE_DIM(local)) {
 			rte_pktmbuf_free_bulk(done, k);
 			k = 0;
 		}
 	}
-	if (k != 0)
+	if (out == NULL && k != 0) {
 		rte_pktmbuf_free_bulk(done, k);
+		k = 0;
+	}
 	if (q->dut != NULL)
 		dut_flush(sim, q->dut);
 	SL_CNT_ADD(q->wire_frames, frames);
 	SL_CNT_ADD(q->wire_bytes, bytes);
+	return k;
 }
 
 /* Reserve @p total fixed-point units of wire time; returns the start. */
@@ -490,8 +515,12 @@ sim_wire_reserve(struct sl_sim *sim, struct sim_txq *q, uint64_t now, uint64_t t
 	 * first). Counted on the queue (one writer: its current user), not on
 	 * the wire's own line, which every queue's CAS already contends for.
 	 */
-	if (w != 0 && start > w)
-		SL_CNT_ADD(q->wire_idle, start - w);
+	if (w != 0 && start > w) {
+		if (sim->fine)
+			__atomic_fetch_add(&q->wire_idle, start - w, __ATOMIC_RELAXED);
+		else
+			SL_CNT_ADD(q->wire_idle, start - w);
+	}
 	return start;
 }
 
@@ -505,7 +534,7 @@ sim_xmit_locked(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, u
 	uint32_t room;
 	uint16_t k;
 
-	sim_reap(sim, q, now);
+	sim_reap(sim, q, now, NULL);
 	room = sim->txd - (q->tail - q->head);
 	k = __atomic_load_n(&sim->link_up, __ATOMIC_RELAXED) ? RTE_MIN(room, n) : 0;
 	if (k == 0) {
@@ -543,6 +572,95 @@ sim_xmit_locked(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, u
 	return k;
 }
 
+/* Raise *p to v (relaxed; lltx fine, where several callers write p). */
+static inline void
+sim_atomic_max(uint64_t *p, uint64_t v)
+{
+	uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (cur < v && !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+/*
+ * lltx fine: callers run concurrently. Only three steps are shared: the
+ * reap (behind a trylock that is skipped, not waited for), one CAS that
+ * reserves descriptors on the tail, one that reserves wire time. Filling
+ * the descriptors is each caller's own; a descriptor is published by
+ * storing its mbuf. A caller's bursts are reserved in its own order, so the
+ * wire sends each producer's frames in order.
+ */
+static uint16_t
+sim_xmit_fine(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, uint16_t n,
+	      enum sl_xmit_status *status)
+{
+	uint64_t now = sim_now(sim);
+	uint64_t per_byte = sim->fp_per_byte * __atomic_load_n(&sim->slowdown, __ATOMIC_RELAXED);
+	uint64_t total = 0, bytes = 0, t;
+	uint32_t tail, room, exp = 0;
+	uint16_t k;
+
+	if (__atomic_load_n(&q->lock, __ATOMIC_RELAXED) == 0 &&
+	    __atomic_compare_exchange_n(&q->lock, &exp, 1, 0, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED)) {
+		struct rte_mbuf *done[SIM_REAP_MAX];
+		unsigned int nd = sim_reap(sim, q, now, done);
+
+		__atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE);
+		if (nd != 0)
+			rte_pktmbuf_free_bulk(done, nd);
+	} else {
+		/* Another caller is inside, reaping: go on without it. */
+		__atomic_fetch_add(&q->overlaps, 1, __ATOMIC_RELAXED);
+	}
+	tail = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
+	do {
+		/* head only grows: room read before the CAS is never too large. */
+		room = sim->txd - (tail - __atomic_load_n(&q->head, __ATOMIC_ACQUIRE));
+		k = __atomic_load_n(&sim->link_up, __ATOMIC_RELAXED) ? RTE_MIN(room, n) : 0;
+		if (k == 0) {
+			*status = SL_XMIT_BUSY;
+			__atomic_fetch_add(&q->busy, 1, __ATOMIC_RELAXED);
+			return 0;
+		}
+	} while (!__atomic_compare_exchange_n(&q->tail, &tail, tail + k, 1, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	for (uint16_t i = 0; i < k; i++) {
+		uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
+
+		bytes += len;
+		total += (uint64_t)sl_wire_l1_bytes(len) * per_byte;
+	}
+	t = sim_wire_reserve(sim, q, now, total);
+	if (__atomic_load_n(&q->first_start, __ATOMIC_RELAXED) == 0) {
+		uint64_t zero = 0;
+
+		__atomic_compare_exchange_n(&q->first_start, &zero, t + 1, 0, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	}
+	for (uint16_t i = 0; i < k; i++) {
+		struct sim_desc *d = &q->ring[(tail + i) & q->size_mask];
+		uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
+
+		if (i == k - 1)
+			sim_atomic_max(&q->last_start, t + 1);
+		t += (uint64_t)sl_wire_l1_bytes(len) * per_byte;
+		d->done = t;
+		__atomic_store_n(&d->m, pkts[i], __ATOMIC_RELEASE); /* published */
+	}
+	sim_atomic_max(&q->last_end, t + 1);
+	__atomic_fetch_add(&q->frames, k, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&q->bytes, bytes, __ATOMIC_RELAXED);
+	if (k < n) {
+		*status = SL_XMIT_BUSY;
+		__atomic_fetch_add(&q->busy, 1, __ATOMIC_RELAXED);
+	} else {
+		*status = SL_XMIT_OK;
+	}
+	return k;
+}
+
 uint16_t
 sl_sim_xmit(void *txq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *status)
 {
@@ -550,6 +668,8 @@ sl_sim_xmit(void *txq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *
 	struct sl_sim *sim = q->sim;
 	uint16_t k;
 
+	if (sim->fine)
+		return sim_xmit_fine(sim, q, pkts, n, status);
 	if (sim->lltx) {
 		uint32_t exp = 0;
 
@@ -613,13 +733,16 @@ sl_sim_drain(struct sl_sim *sim, uint64_t timeout_us)
 		struct sim_txq *q = &sim->q[i];
 
 		for (;;) {
-			sim_reap(sim, q, sim_now(sim));
+			sim_reap(sim, q, sim_now(sim), NULL);
 			if (q->head == q->tail || rte_rdtsc() >= deadline)
 				break;
 			rte_delay_us_sleep(10);
 		}
 		while (q->head != q->tail) {
-			rte_pktmbuf_free(q->ring[q->head++ & q->size_mask].m);
+			struct sim_desc *d = &q->ring[q->head++ & q->size_mask];
+
+			rte_pktmbuf_free(d->m);
+			d->m = NULL;
 			discarded++;
 			SL_CNT_ADD(q->discarded, 1);
 		}
@@ -887,6 +1010,7 @@ sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st)
 		st->discarded += SL_CNT_READ(q->discarded);
 		st->locked += __atomic_load_n(&q->locked, __ATOMIC_RELAXED);
 		st->violations += __atomic_load_n(&q->violations, __ATOMIC_RELAXED);
+		st->overlaps += __atomic_load_n(&q->overlaps, __ATOMIC_RELAXED);
 		if (q->first_start != 0)
 			first = RTE_MIN(first, q->first_start - 1);
 		if (q->last_start != 0)
@@ -958,7 +1082,8 @@ sl_sim_create(const struct sl_sim_conf *c)
 				      (double)c->speed_bps + 0.5);
 	sim->txd = c->txd;
 	sim->nb_txq = c->nb_txq;
-	sim->lltx = c->lltx;
+	sim->lltx = c->lltx || c->fine;
+	sim->fine = c->fine;
 	sim->socket_id = c->socket_id;
 	sim->dut = c->dut;
 	sim->link_up = 1;

@@ -15,9 +15,15 @@
  * rate is real. No thread runs behind it.
  *
  * Personalities: lltx off (not MT-safe: a concurrent entry on one queue is
- * detected, counted as a violation and refused with BUSY) and lltx on
- * (SL_DRV_CAP_LLTX: an internal trylock per queue; SL_XMIT_LOCKED when it
- * fails).
+ * detected, counted as a violation and refused with BUSY), lltx on
+ * (SL_DRV_CAP_LLTX, coarse: an internal trylock per queue over the whole
+ * transmit; SL_XMIT_LOCKED when it fails) and lltx fine (SL_DRV_CAP_LLTX,
+ * fine-grained, as MT-safe NIC drivers do it: a caller reserves its
+ * descriptors with one CAS on the queue's tail, fills them outside any lock
+ * and publishes each by storing its mbuf; the wire takes descriptors in ring
+ * order once published, as a NIC's DMA engine would. Reaping, the verifier
+ * and the DUT model are behind a trylock that a caller skips when another
+ * holds it. Never answers SL_XMIT_LOCKED).
  *
  * With verify on, every frame leaving the wire is checked: its payload
  * signature (sl_sig.h) gives per (stream, producer) sequence numbers on the
@@ -70,7 +76,8 @@ struct sl_sim_conf {
 	uint64_t speed_bps;  /**< line rate, bit/s (> 0) */
 	uint32_t txd;        /**< descriptors per queue (1..65536) */
 	uint16_t nb_txq;     /**< queues (1..1024) */
-	bool lltx;           /**< internal trylock, SL_DRV_CAP_LLTX */
+	bool lltx;           /**< MT-safe, SL_DRV_CAP_LLTX: internal trylock (coarse) */
+	bool fine;           /**< with lltx: fine-grained (reserve, fill, publish) instead */
 	bool verify;         /**< check signatures at the wire */
 	int socket_id;
 	struct sl_sim_dut dut; /**< the wire's far end; dut.port -1 when none */
@@ -85,6 +92,7 @@ struct sl_sim_stats {
 	uint64_t busy;         /**< calls answered BUSY (ring full or link down) */
 	uint64_t locked;       /**< calls answered LOCKED (lltx on) */
 	uint64_t violations;   /**< concurrent entries on a queue (lltx off) */
+	uint64_t overlaps;     /**< lltx fine: calls that found another inside (reaping) */
 	uint64_t discarded;    /**< frames freed at drain time-out, never on the wire */
 	/* Wire clock, TSC cycles: first and last frame start, last frame end. */
 	uint64_t first_start_tsc, last_start_tsc, last_end_tsc;
@@ -108,7 +116,7 @@ void sl_sim_free(struct sl_sim *sim);
 /** Driver queue handle of queue @p qid, for struct sl_txq_conf.drv_queue. */
 void *sl_sim_txq(struct sl_sim *sim, uint16_t qid);
 
-/** SL_DRV_CAP_LLTX if the port was created with lltx on, else 0. */
+/** SL_DRV_CAP_LLTX if the port was created with lltx on or fine, else 0. */
 uint32_t sl_sim_caps(const struct sl_sim *sim);
 
 /** Line rate in bit/s. */

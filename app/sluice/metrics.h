@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_METRICS_H
+#define SL_METRICS_H
+
+/*
+ * Prometheus / OpenMetrics: every counter of the tables in counters.h (port,
+ * receiving port, TX queue, stream), named sluice_[SCOPE_]NAME[_UNIT][_total]
+ * with their help text and unit, served on GET /metrics by --metrics
+ * [ADDR:]PORT (lib/http: a control thread, never a worker lcore) and printed
+ * by the prompt's show metrics.
+ */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct sl_app;
+
+/*
+ * Write the exposition to f: OpenMetrics 1.0 (with # UNIT and # EOF), or
+ * the Prometheus text format 0.0.4. The caller keeps the run from being
+ * released meanwhile (the main lcore itself, or app->tel_lock).
+ */
+void sl_metrics_write(const struct sl_app *app, FILE *f, bool openmetrics);
+/*
+ * --metrics given: listen and serve; prints the URL. 0, or SL_EXIT_RUNTIME
+ * with one message saying what to do (the address is in use, not ours).
+ */
+int sl_metrics_start(struct sl_app *app);
+/* Stop serving (at exit, before the run is released); a no-op without --metrics. */
+void sl_metrics_stop(void);
+
+#endif /* SL_METRICS_H */
