@@ -303,6 +303,14 @@ workers_create(struct sl_app *app)
 					}
 					t->gen = (struct sl_gen){ .s = &p->stream, .producer = (uint8_t)k,
 								  .run = app->run_tag };
+					/*
+					 * Its share of the stream's frame order: frames k,
+					 * k + P, ... of the P pairs, so that --count's
+					 * quotas below add up to the stream's first
+					 * --count frames (flows and sizes exact).
+					 */
+					sl_gen_share(&t->gen, (uint16_t)k,
+						     (uint16_t)per_port_targets[i]);
 					t->quota = o->count == 0 ? UINT64_MAX :
 						o->count / per_port_targets[i] +
 						(k < o->count % per_port_targets[i]);

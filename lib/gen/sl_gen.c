@@ -358,6 +358,11 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		}
 	}
 	s->nb_sizes = nb;
+	/* TCP: payload bytes before each entry of the order, written twice. */
+	for (uint32_t i = 0; i < 2u * s->nb_order; i++)
+		s->tcp_pre[i + 1] = s->tcp_pre[i] + s->sz[s->order[i % s->nb_order]].pkt_len -
+			s->hdr_len;
+	s->tcp_cycle = s->tcp_pre[s->nb_order];
 	s->min_len = UINT16_MAX;
 	for (uint16_t i = 0; i < nb; i++) {
 		s->max_len = RTE_MAX(s->max_len, s->sz[i].pkt_len);
@@ -398,6 +403,36 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 			*(unaligned_uint16_t *)(s->tmpl + s->ip_csum_off) =
 				(uint16_t)~sl_csum_fold(sz->ip_sum + s->sip_sum0);
 		*(unaligned_uint16_t *)(s->tmpl + s->l4_csum_off) = sl_csum_final(sum, c->tcp);
+	}
+	return 0;
+}
+
+int
+sl_gen_share(struct sl_gen *g, uint16_t share, uint16_t nb_shares)
+{
+	const struct sl_stream *s = g->s;
+	const uint64_t N = s->flows, L = s->nb_order, P = nb_shares;
+	uint64_t r, dr;
+
+	if (nb_shares == 0 || share >= nb_shares)
+		return -EINVAL;
+	g->nb_shares = nb_shares;
+	/* Frame g = share: flow g mod N, round g / N, size entry (flow + round) mod L. */
+	g->cur.flow = share % N;
+	r = share / N;
+	g->cur.rr = r % L;
+	g->cur.rq = (uint32_t)(r / L);
+	g->cur.pos = (g->cur.flow + r) % L;
+	/* P frames on: the flow moves by P mod N, the round by P / N (+1 on a wrap). */
+	g->d_flow = P % N;
+	dr = P / N;
+	g->d_rr = dr % L;
+	g->d_rq = (uint32_t)(dr / L);
+	g->d_pos = (g->d_flow + dr) % L;
+	g->d_pos_wrap = (L - (N - 1) % L) % L; /* a wrap takes N off the flow, adds 1 round */
+	for (uint16_t i = 0; i < s->nb_fields; i++) {
+		g->fidx[i] = share % s->fields[i].count;
+		g->fstep[i] = nb_shares % s->fields[i].count;
 	}
 	return 0;
 }
