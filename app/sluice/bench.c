@@ -638,7 +638,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		mn = 0;
 		mx = 1e18;
 		for (uint16_t s = 0; s < app->ports.n; s++) {
-			double lb = app->ports.p[s].info.speed_mbps * 1e6;
+			double lb = (double)app->ports.p[s].info.speed_bps;
 			struct sl_rate pace, rr = conf->max;
 
 			if (!tx[s])
@@ -692,7 +692,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			sl_parse_sizes(&o->sc, strcmp(names[i], "imix") == 0 ? SL_GEN_IMIX : names[i],
 				       err, sizeof(err));
 		for (uint16_t t = 0; t < app->ports.n; t++) {
-			double lb = app->ports.p[t].info.speed_mbps * 1e6, l2 = r->mean_l1 - 160;
+			double lb = (double)app->ports.p[t].info.speed_bps, l2 = r->mean_l1 - 160;
 
 			if (!tx[t])
 				continue;

@@ -17,11 +17,12 @@ port_info(const struct sl_app *app, uint16_t i)
 {
 	const struct sl_port *p = &app->ports.p[i];
 	const struct sl_port_conf *pc = &app->o.pc[i];
-	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char mac[RTE_ETHER_ADDR_FMT_SIZE], speed[32];
 
 	rte_ether_format_addr(mac, sizeof(mac), &p->info.mac);
-	printf("port %u: %s, driver %s, MAC %s, NUMA socket %d, link %u Mb/s, max frame %u%s\n",
-	       i, p->info.name, p->info.driver, mac, p->info.socket, p->info.speed_mbps,
+	printf("port %u: %s, driver %s, MAC %s, NUMA socket %d, link %s, max frame %u%s\n",
+	       i, p->info.name, p->info.driver, mac, p->info.socket,
+	       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)),
 	       p->info.max_frame,
 	       pc->stopped ? ", stopped (port start to use it)" : "");
 	printf("  txq %u (0: as the map needs), txd %u (0: default), lltx %s%s\n", pc->txq, pc->txd,
@@ -53,9 +54,9 @@ port_stats(const struct sl_app *app, uint16_t i)
 	if (d > 0)
 		printf(", over %.2f s: %.3f Mpps %.3f Gb/s L1", d, pkts / d / 1e6,
 		       sl_wire_l1_bits(pkts, bytes) / d / 1e9);
-	if (d > 0 && p->info.speed_mbps != 0)
+	if (d > 0 && p->info.speed_bps != 0)
 		printf(" (%.1f%% of line)", sl_wire_l1_bits(pkts, bytes) / d /
-		       (p->info.speed_mbps * 1e4));
+		       (double)p->info.speed_bps * 100);
 	printf("%s\n", app->running ? "" : " (last run)");
 	if (app->rx[i] != NULL) {
 		struct sl_port_rx_drops dr = { 0 };

@@ -257,13 +257,14 @@ sl_report_lcores(char *buf, size_t len, const struct sl_app_txq *aq)
 void
 sl_report_modes(const struct sl_app *app)
 {
-	char lc[256];
+	char lc[256], speed[32];
 
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
 
-		printf("port %u: %s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i,
-		       p->info.name, p->info.driver, p->nb_txq, p->info.speed_mbps, p->info.socket,
+		printf("port %u: %s (%s), %u TX queue(s), link %s, socket %d%s\n", i,
+		       p->info.name, p->info.driver, p->nb_txq,
+		       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)), p->info.socket,
 		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			sl_report_lcores(lc, sizeof(lc), &p->txqs[q]);
@@ -304,7 +305,7 @@ sl_report_live(struct sl_app *app, double elapsed)
 		return;
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
-		uint32_t speed_mbps = p->info.speed_mbps;
+		double line = (double)p->info.speed_bps;
 		struct sl_port_totals pt;
 		double pps, l1, l2;
 
@@ -318,10 +319,10 @@ sl_report_live(struct sl_app *app, double elapsed)
 		printf("] port %u: %9.3f Mpps %8.3f Gb/s L1 %8.3f Gb/s L2", i, pps / 1e6, l1 / 1e9,
 		       l2 / 1e9);
 		/* A virtual PMD's link speed is a made-up figure (net_null says 10G). */
-		if (speed_mbps != 0 && l1 <= speed_mbps * 1e6 * 1.05)
-			printf(" (%5.1f%% of line)", l1 / (speed_mbps * 1e6) * 100);
-		else if (speed_mbps != 0)
-			printf(" (the PMD says its link is %g Gb/s)", speed_mbps / 1e3);
+		if (line != 0 && l1 <= line * 1.05)
+			printf(" (%5.1f%% of line)", l1 / line * 100);
+		else if (line != 0)
+			printf(" (the PMD says its link is %g Gb/s)", line / 1e9);
 		printf("  tx %" PRIu64, pt.tx_packets);
 		if (app->o.count != 0)
 			printf("/%" PRIu64, app->o.count);
@@ -775,7 +776,8 @@ sl_report_json(const struct sl_app *app, const char *path)
 		sl_json_str(&j, "name", p->info.name);
 		sl_json_str(&j, "driver", p->info.driver);
 		sl_json_i64(&j, "socket", p->info.socket); /* -1: any (a vdev) */
-		sl_json_u64(&j, "link_speed_mbps", p->info.speed_mbps);
+		sl_json_dbl(&j, "link_speed_mbps", p->info.speed_bps / 1e6);
+		sl_json_u64(&j, "link_speed_bps", p->info.speed_bps);
 		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
 		for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
 			sl_json_u64(&j, c->name, sl_counter_get(c, &pt));

@@ -190,7 +190,7 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 
 	sl_session_stream_conf(app, pid, &c);
 	sl_stream_conf_mean_bits(&c, &l1, &l2);
-	return sl_rate_resolve(r, app->ports.p[pid].info.speed_mbps * 1e6, l1, l2, pace, err, len);
+	return sl_rate_resolve(r, (double)app->ports.p[pid].info.speed_bps, l1, l2, pace, err, len);
 }
 
 int

@@ -78,7 +78,8 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", p->info.name);
 	rte_tel_data_add_dict_string(d, "driver", p->info.driver);
-	rte_tel_data_add_dict_u64(d, "link_speed_mbps", p->info.speed_mbps);
+	rte_tel_data_add_dict_u64(d, "link_speed_mbps", p->info.speed_bps / 1000000);
+	rte_tel_data_add_dict_u64(d, "link_speed_bps", p->info.speed_bps);
 	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
 		rte_tel_data_add_dict_u64(d, c->name, sl_counter_get(c, &pt));
 	return 0;

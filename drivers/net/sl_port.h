@@ -40,7 +40,7 @@ struct sl_port_info {
 	char name[64];
 	char driver[32];
 	int socket;            /**< NUMA socket, or SOCKET_ID_ANY */
-	uint32_t speed_mbps;   /**< link speed, 0 if unknown */
+	uint64_t speed_bps;    /**< link speed in bit/s (the line rate), 0 if unknown */
 	uint16_t max_frame;    /**< largest frame with FCS the MTU allows */
 	struct rte_ether_addr mac;
 	int32_t wire_to;       /**< the port the driver's own wire delivers to (a sim DUT), or -1 */

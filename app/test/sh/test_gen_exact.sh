@@ -22,14 +22,14 @@ new_prefix() {
 	prefix=ge-$$-$n
 	prefixes+=("$prefix")
 }
-# gen LCORES VDEV ARGS...: sluice with EAL --lcores LCORES on the vdev;
+# gen LCORES VDEV ARGS...: sluice with EAL --lcores LCORES on the vdev (none if "");
 # output in $T/out. Sets $rc.
 gen() {
 	local lcores=$1 vdev=$2
 	shift 2
 	new_prefix
 	timeout 120 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
-		--lcores "$lcores" --vdev "$vdev" -- "$@" >"$T/out" 2>&1 && rc=0 || rc=$?
+		--lcores "$lcores" ${vdev:+--vdev "$vdev"} -- "$@" >"$T/out" 2>&1 && rc=0 || rc=$?
 }
 # shared ARGS...: two lcores (on one CPU) sharing queue 0 of a net_pcap port
 # writing $T/f.pcap, as the issue ran it.
@@ -143,5 +143,44 @@ for v in "one:--flows 7 --imix" "one:--flows 1000 --size 64-1518" "one:--ipv6 --
 done
 fi
 
-echo "test_gen_exact: $pass passed, $fail failed"
+# --- 7. --sim speeds in bit/s, not cut to whole Mb/s ----------------------
+# The old code kept a port's link speed in whole Mb/s: --sim 1500K --rate 50%
+# put 500 kb/s on the wire and --sim 999K "reports no link speed". Judged by
+# the sim's wire clock (JSON .ports[0].wire.bps_l1) over about 1.5 s,
+# tolerance 0.1 %, one retry; as in test_gen.sh, a shortfall that the
+# pacer's own lateness explains (the worker descheduled on a busy machine
+# right before its last frame) is a SKIP with the figures, not a pass.
+skip=0
+if want 7; then
+for v in "1500K:50%:750000:1500000:1700" "999K:50%:499500:999000:1100" "2.5M:10%:250000:2500000:560"; do
+	IFS=: read -r speed rate want_bps link cnt <<<"$v"
+	for try in 1 2; do
+		rm -f "$T/s.json"
+		gen '0@0,1@1' "" --sim "$speed" --rate "$rate" --count "$cnt" --json "$T/s.json"
+		got=$(jq -r '.ports[0].wire.bps_l1 // 0' "$T/s.json" 2>/dev/null || echo 0)
+		awk -v g="$got" -v t="$want_bps" 'BEGIN { e = (g - t) / t; exit !(e < 0.001 && e > -0.001) }' &&
+			break
+	done
+	ls=$(jq -r '.ports[0].link_speed_bps // "none"' "$T/s.json" 2>/dev/null || echo none)
+	lag=$(jq -r '.ports[0].pacer_lag_max_us // 0' "$T/s.json" 2>/dev/null || echo 0)
+	span=$(jq -r '.ports[0].wire.span_s // 0' "$T/s.json" 2>/dev/null || echo 0)
+	err=$(awk -v g="$got" -v t="$want_bps" 'BEGIN{printf "%+.4f%%", (g-t)/t*100}')
+	what="7 --sim $speed --rate $rate: link_speed_bps $link, $want_bps bit/s L1 on the wire (rc $rc; link $ls, wire $got, $err)"
+	if [ "$rc/$ls" = "0/$link" ] && awk -v g="$got" -v t="$want_bps" \
+		'BEGIN { e = (g - t) / t; exit !(e < 0.001 && e > -0.001) }'; then
+		ok "$what"
+	elif [ "$rc/$ls" = "0/$link" ] && awk -v l="$lag" -v s="$span" -v g="$got" -v t="$want_bps" \
+		'BEGIN { exit !(g < t && (t - g) / t < 0.02 && s > 0 && l / 1e6 / s >= 0.5 * (t - g) / t) }'; then
+		echo "SKIP - $what: the worker was descheduled (pacer ${lag} us late at worst in a ${span} s run)"
+		skip=$((skip + 1))
+	else
+		ko "$what $(grep sluice: "$T/out" || true)"
+	fi
+done
+gen '0@0,1@1' "" --sim 1500K -i <<<"show port info 0"
+check "7 show port info: the sim's link reads 1.5 Mb/s (rc $rc; $(grep -o 'link [^,]*' "$T/out" | tail -1))" \
+	grep -q "link 1.5 Mb/s" "$T/out"
+fi
+
+echo "test_gen_exact: $pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

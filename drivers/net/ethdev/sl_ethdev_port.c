@@ -345,7 +345,7 @@ sl_ethdev_port_open(uint16_t port_id, struct sl_port_info *info, const struct sl
 	if (rte_eth_link_get_nowait(port_id, &link) == 0 &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
-		info->speed_mbps = link.link_speed;
+		info->speed_bps = (uint64_t)link.link_speed * 1000000; /* ethdev speaks Mb/s */
 	*ops = &ethdev_ops;
 	*dev = e;
 	return 0;

@@ -301,7 +301,7 @@ sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_in
 	snprintf(info->driver, sizeof(info->driver), "sl_sim");
 	info->socket = sp->conf.socket_id;
 	info->max_frame = RTE_ETHER_MAX_LEN;
-	info->speed_mbps = (uint32_t)(conf->speed_bps / 1000000);
+	info->speed_bps = conf->speed_bps; /* exact: 1500K is 1,500,000 bit/s */
 	info->mac = (struct rte_ether_addr){ { 0x02, 0x51, 0xce, 0x00, 0x00, (uint8_t)idx } };
 	info->wire_to = conf->dut.port;
 	*ops = &sim_ops;
