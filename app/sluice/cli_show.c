@@ -20,10 +20,12 @@ port_info(const struct sl_app *app, uint16_t i)
 	char mac[RTE_ETHER_ADDR_FMT_SIZE], speed[32];
 
 	rte_ether_format_addr(mac, sizeof(mac), &p->info.mac);
-	printf("port %u: %s, driver %s, MAC %s, NUMA socket %d, link %s, max frame %u%s\n",
+	printf("port %u: %s, driver %s, MAC %s, NUMA socket %d, link %s, MTU %u (%u to %u), "
+	       "max frame %u (%u tagged)%s\n",
 	       i, p->info.name, p->info.driver, mac, p->info.socket,
-	       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)),
-	       p->info.max_frame,
+	       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)), sl_session_mtu(app, i),
+	       p->info.min_mtu, p->info.max_mtu, sl_session_mtu(app, i) + 18,
+	       sl_session_mtu(app, i) + 22,
 	       pc->stopped ? ", stopped (port start to use it)" : "");
 	printf("  txq %u (0: as the map needs), txd %u (0: default), lltx %s%s\n", pc->txq, pc->txd,
 	       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
@@ -323,8 +325,8 @@ show_ports(const struct sl_app *app)
 		sl_rate_str(&pc->rate, rs, sizeof(rs));
 		if (o->peer_set[i])
 			rte_ether_format_addr(mac, sizeof(mac), &o->peer[i]);
-		printf("port %u: rate %s, eth-peer %s, vlan %u, txq %u, txd %u, lltx %s%s\n", i, rs,
-		       mac, pc->vlan, pc->txq, pc->txd,
+		printf("port %u: rate %s, eth-peer %s, vlan %u, txq %u, txd %u, mtu %u, lltx %s%s\n",
+		       i, rs, mac, pc->vlan, pc->txq, pc->txd, sl_session_mtu(app, i),
 		       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
 		       pc->stopped ? ", stopped" : "");
 	}

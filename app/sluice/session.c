@@ -193,16 +193,33 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 	return sl_rate_resolve(r, (double)app->ports.p[pid].info.speed_bps, l1, l2, pace, err, len);
 }
 
+uint16_t
+sl_session_mtu(const struct sl_app *app, uint16_t pid)
+{
+	return app->o.pc[pid].mtu != 0 ? app->o.pc[pid].mtu : app->ports.p[pid].info.mtu;
+}
+
+/*
+ * The MTU is checked here, with the stream, before any port is touched, so
+ * a refused MTU leaves nothing half set; the stream is sized by it.
+ */
 int
 sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream *s, char *err,
 			size_t len)
 {
 	const struct sl_port *p = &app->ports.p[pid];
+	uint16_t mtu = sl_session_mtu(app, pid);
 	struct sl_stream *scratch = NULL;
 	struct sl_stream_conf c;
-	char why[200];
+	char why[256];
 	int ret;
 
+	if (mtu < p->info.min_mtu || mtu > p->info.max_mtu) {
+		snprintf(err, len, "--mtu %u: port %u (%s) accepts an MTU from %u to %u: give one in "
+			 "that range (or port config %u mtu N)", mtu, pid, p->info.name,
+			 p->info.min_mtu, p->info.max_mtu, pid);
+		return -EINVAL;
+	}
 	if (s == NULL) {
 		scratch = malloc(sizeof(*scratch));
 		if (scratch == NULL) {
@@ -212,7 +229,7 @@ sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream
 		s = scratch;
 	}
 	sl_session_stream_conf(app, pid, &c);
-	ret = sl_stream_build(s, &c, p->info.max_frame, why, sizeof(why));
+	ret = sl_stream_build(s, &c, mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN, why, sizeof(why));
 	if (ret != 0)
 		snprintf(err, len, "%s: port %u (%s): %s", strncmp(why, "field", 5) == 0 ? "--field" :
 			 strstr(why, "VLAN") ? "--vlan" : strstr(why, "flows") ? "--flows" : "--size",

@@ -320,6 +320,9 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 	if (stream_fields(s, c, err, errlen) != 0)
 		return -EINVAL;
 	min_frame = RTE_MAX(SL_GEN_MIN_FRAME, s->hdr_len + RTE_ETHER_CRC_LEN);
+	/* The MTU counts from the IP header: a VLAN tag adds 4 B to the frame it allows. */
+	if (c->vlan != 0)
+		max_frame += sizeof(struct rte_vlan_hdr);
 	if (max_frame > SL_GEN_MAX_FRAME)
 		max_frame = SL_GEN_MAX_FRAME;
 
@@ -328,8 +331,9 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		    c->size_max - c->size_min + 1 > SL_GEN_MAX_DISTINCT) {
 			snprintf(err, errlen,
 				 "size range %u-%u: sizes count the FCS and go from %u (these headers) "
-				 "to %u (the ports' MTU + 18), at most %d sizes",
-				 c->size_min, c->size_max, min_frame, max_frame, SL_GEN_MAX_DISTINCT);
+				 "to %u (the port's MTU + 18%s; --mtu or port config <p> mtu sets it), at most %d sizes",
+				 c->size_min, c->size_max, min_frame, max_frame,
+				 c->vlan != 0 ? ", + 4 for the VLAN tag" : "", SL_GEN_MAX_DISTINCT);
 			return -EINVAL;
 		}
 		nb = c->size_max - c->size_min + 1;
@@ -346,8 +350,9 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 			if (c->sizes[i] < min_frame || c->sizes[i] > max_frame) {
 				snprintf(err, errlen,
 					 "frame size %u is out of range: sizes count the FCS and go "
-					 "from %u (these headers) to %u (the ports' MTU + 18)",
-					 c->sizes[i], min_frame, max_frame);
+					 "from %u (these headers) to %u (the port's MTU + 18%s; --mtu or "
+					 "port config <p> mtu sets it)", c->sizes[i], min_frame, max_frame,
+					 c->vlan != 0 ? ", + 4 for the VLAN tag" : "");
 				return -EINVAL;
 			}
 			stream_size(s, c, c->sizes[i], &s->sz[i]);

@@ -37,7 +37,7 @@
 #define SL_GEN_MAX_DISTINCT 2048  /* distinct sizes (a range) */
 #define SL_GEN_MAX_ORDER 4096     /* length of the size order */
 #define SL_GEN_MIN_FRAME SL_WIRE_MIN_FRAME /* with FCS */
-#define SL_GEN_MAX_FRAME 9018     /* with FCS: 9000-byte MTU */
+#define SL_GEN_MAX_FRAME 9022     /* with FCS: 9000-byte MTU, tagged */
 
 /** Header fields the field engine can vary. */
 enum sl_field_kind {
@@ -152,7 +152,8 @@ struct sl_stream {
 
 /**
  * Compile a stream.
- * @param max_frame  largest frame (with FCS) the ports allow, e.g. 1518.
+ * @param max_frame  largest untagged frame (with FCS) the port allows: its MTU
+ *                   + 18, e.g. 1518; a VLAN tag (c->vlan) adds 4 to it.
  * @return 0, or -EINVAL with a message in err that names what is wrong.
  */
 int sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t max_frame,

@@ -143,6 +143,73 @@ for v in "one:--flows 7 --imix" "one:--flows 1000 --size 64-1518" "one:--ipv6 --
 done
 fi
 
+# --- 5. jumbo frames: --mtu and port config <p> mtu, the VLAN tag counted ---
+# The old code had no MTU option and refused every frame above 1518 B (1522
+# B tagged too). Frames are one segment from pools sized to them; decoded
+# here: lengths and checksums by tshark, the signature at the end of the IP
+# payload by app/test/py/slsig.py, the capture not truncated.
+cat >"$T/jumbo.py" <<'PYEOF'
+import os, struct, sys
+sys.path.insert(0, os.environ["SL_TEST_PY"])
+from slsig import sig_v2
+raw = open(sys.argv[1], "rb").read()
+off, frames, signed, trunc, lens = 24, 0, 0, 0, {}
+while off + 16 <= len(raw):
+    _, _, incl, orig = struct.unpack("<IIII", raw[off:off + 16])
+    f = raw[off + 16:off + 16 + incl]
+    off += 16 + incl
+    frames += 1
+    lens[orig + 4] = lens.get(orig + 4, 0) + 1
+    if incl != orig:
+        trunc += 1
+        continue
+    l3 = 18 if f[12:14] == b"\x81\x00" else 14
+    end = l3 + struct.unpack("!H", f[l3 + 2:l3 + 4])[0]
+    signed += sig_v2(f[end - 16:end]) is not None
+print(frames, signed, trunc, " ".join("%d:%d" % kv for kv in sorted(lens.items())))
+PYEOF
+export SL_TEST_PY=$top/app/test/py
+if want 5; then
+for v in "mtu|--mtu 9000 --size 1518,9018|200 200 0 1518:100 9018:100" \
+	"vlan|--vlan 7 --size 66,1522|200 200 0 66:100 1522:100" \
+	"vlan-jumbo|--mtu 9000 --vlan 7 --tcp --size 9022|200 200 0 9022:200" \
+	"range|--mtu 4000 --size 2000-4018 --flows 10|200 200 0"; do
+	IFS='|' read -r name args want_r <<<"$v"
+	# shellcheck disable=SC2086
+	one $args --count 200
+	r=$("$PY" "$T/jumbo.py" "$T/f.pcap" 2>&1 || echo error)
+	bad=$(tshark -n -r "$T/f.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
+		-o tcp.check_checksum:TRUE -Y 'ip.checksum.status != "Good" || udp.checksum.status == "Bad" || tcp.checksum.status == "Bad"' \
+		2>/dev/null | wc -l)
+	[ "$name" = range ] && r=$(echo "$r" | cut -d' ' -f1-3)
+	check "5 $name: $args: sent, every frame whole and signed, checksums Good (rc $rc; frames signed truncated sizes: $r; bad checksums $bad) $(grep sluice: "$T/out" || true)" \
+		eq "$rc/$r/$bad" "0/$want_r/0"
+done
+one --size 9018 --count 10
+check "5 --size 9018 without --mtu: refused, the message names the 1518 limit and --mtu (rc $rc)" \
+	eq "$rc/$(grep -c 'to 1518 (the port.s MTU + 18; --mtu' "$T/out")" "2/1"
+one --mtu 8000 --vlan 7 --size 8023 --count 10
+check "5 --mtu 8000 --vlan 7 --size 8023: refused, 8022 named with the VLAN tag (rc $rc)" \
+	eq "$rc/$(grep -c 'to 8022 (the port.s MTU + 18, + 4 for the VLAN tag' "$T/out")" "2/1"
+one --mtu 9001
+check "5 --mtu 9001: refused as out of range (rc $rc; $(grep -o 'mtu.*' "$T/out" | head -1))" \
+	eq "$rc/$(grep -c '68\.\.9000' "$T/out")" "2/1"
+# The prompt's port config (testpmd's name), then a run at that MTU.
+rm -f "$T/f.pcap"
+gen '0@0,1@1' "net_pcap0,tx_pcap=$T/f.pcap" -i --count 50 \
+	<<<$'set size 9018\nstart\nport config 0 mtu 9000\nshow port info 0\nstart\nquit'
+r=$("$PY" "$T/jumbo.py" "$T/f.pcap" 2>&1 || echo error)
+check "5 prompt: start refused at MTU 1500, port config 0 mtu 9000, then 50 frames of 9018 B (rc $rc; $r)" \
+	eq "$rc/$r/$(grep -c 'MTU 9000 (.*max frame 9018' "$T/out")/$(grep -c 'not started' "$T/out")" \
+	"0/50 50 0 9018:50/1/1"
+# The sim: its verifier reads every frame's signature at the end of the wire.
+gen '0@0,1@1' "" --sim 10G,verify=on --mtu 9000 --size 9018 --count 1000 --json "$T/j.json"
+v=$(jq -r '[.verify.frames, .verify.unsigned_frames // 0, .verify.lost, .ports[0].wire.bytes] | join(" ")' \
+	"$T/j.json" 2>/dev/null || echo none)
+check "5 sim --mtu 9000 --size 9018: the verifier reads 1000 signed frames, none lost, 9,014,000 bytes on the wire (rc $rc; frames unsigned lost bytes: $v)" \
+	eq "$rc/$v" "0/1000 0 0 9014000"
+fi
+
 # --- 7. --sim speeds in bit/s, not cut to whole Mb/s ----------------------
 # The old code kept a port's link speed in whole Mb/s: --sim 1500K --rate 50%
 # put 500 kb/s on the wire and --sim 999K "reports no link speed". Judged by
