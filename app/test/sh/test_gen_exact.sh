@@ -13,15 +13,9 @@ sluice=${SLUICE_BIN:-$top/build/app/sluice/sluice}
 PY=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
 # shellcheck source=app/test/sh/lib.sh
 . "$(dirname "$0")/lib.sh"
-eq() { [ "$1" = "$2" ]; }
-# SL_GE_ITEMS=18 runs only items 1 and 8 (all by default).
-want() { case ${SL_GE_ITEMS:-all} in all | *"$1"*) true ;; *) false ;; esac; }
+# SL_ITEMS=18 runs only items 1 and 8 (all by default).
+tag=ge
 
-new_prefix() {
-	n=$((n + 1))
-	prefix=ge-$$-$n
-	prefixes+=("$prefix")
-}
 # gen LCORES VDEV ARGS...: sluice with EAL --lcores LCORES on the vdev (none if "");
 # output in $T/out. Sets $rc.
 gen() {
