@@ -81,7 +81,6 @@ sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o, const bool *rx)
 		}
 		p->caps = c.caps;
 		p->info.mtu = c.mtu;
-		p->info.max_frame = c.mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
 		p->txd = c.nb_txd;
 		p->rx_hw_ts = c.rx_hw_ts;
 		p->set_up = true;

@@ -41,8 +41,8 @@ struct sl_port_info {
 	char driver[32];
 	int socket;            /**< NUMA socket, or SOCKET_ID_ANY */
 	uint64_t speed_bps;    /**< link speed in bit/s (the line rate), 0 if unknown */
-	uint16_t max_frame;    /**< largest untagged frame with FCS the MTU allows: mtu + 18 */
-	uint16_t mtu;          /**< MTU in force: the device's at open, the one set after setup */
+	uint16_t mtu;          /**< MTU in force (the device's at open, the one set after setup);
+				    the largest untagged frame with FCS is mtu + 18 */
 	uint16_t min_mtu, max_mtu; /**< the MTUs the device accepts (at most SL_PORT_MAX_MTU) */
 	struct rte_ether_addr mac;
 	int32_t wire_to;       /**< the port the driver's own wire delivers to (a sim DUT), or -1 */

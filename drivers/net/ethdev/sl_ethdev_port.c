@@ -345,7 +345,6 @@ sl_ethdev_port_open(uint16_t port_id, struct sl_port_info *info, const struct sl
 		mtu = RTE_ETHER_MTU;
 	e->mtu0 = mtu;
 	info->mtu = mtu;
-	info->max_frame = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
 	info->min_mtu = di.min_mtu;
 	info->max_mtu = RTE_MIN(di.max_mtu, SL_PORT_MAX_MTU);
 	rte_eth_macaddr_get(port_id, &info->mac);

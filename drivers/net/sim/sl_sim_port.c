@@ -302,7 +302,6 @@ sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_in
 	snprintf(info->name, sizeof(info->name), "sim%u", idx);
 	snprintf(info->driver, sizeof(info->driver), "sl_sim");
 	info->socket = sp->conf.socket_id;
-	info->max_frame = RTE_ETHER_MAX_LEN;
 	info->mtu = RTE_ETHER_MTU;
 	info->min_mtu = RTE_ETHER_MIN_MTU;
 	info->max_mtu = SL_PORT_MAX_MTU;
