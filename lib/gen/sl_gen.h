@@ -244,24 +244,42 @@ struct sl_gen {
  */
 int sl_gen_share(struct sl_gen *g, uint16_t share, uint16_t nb_shares);
 
-/* Move c to this producer's next frame (nb_shares frames on in the stream). */
+/*
+ * Move c to this producer's next frame (nb_shares frames on in the stream).
+ * One size (L = 1) and one flow (N = 1) are the common cases and take
+ * short paths: with one size the round is all there is (rq = r); with one
+ * flow the round is the frame index, so rr = pos.
+ */
 static inline void
 sl_gen_step(const struct sl_gen *g, struct sl_gen_cur *c)
 {
 	const struct sl_stream *s = g->s;
 	const uint32_t L = s->nb_order;
+	uint32_t wrap = 0;
 
-	c->pos += g->d_pos;
-	c->rr += g->d_rr;
-	c->rq += g->d_rq;
 	if (c->flow >= s->flows - g->d_flow) {
 		/* Past the last flow: a new round (written so as not to overflow). */
 		c->flow -= s->flows - g->d_flow;
-		c->pos += g->d_pos_wrap;
-		c->rr++;
+		wrap = 1;
 	} else {
 		c->flow += g->d_flow;
 	}
+	if (L == 1) {
+		c->rq += g->d_rq + wrap;
+		return;
+	}
+	c->rq += g->d_rq;
+	if (s->flows == 1) {
+		c->pos += g->d_pos;
+		if (c->pos >= L) {
+			c->pos -= L;
+			c->rq++;
+		}
+		c->rr = c->pos;
+		return;
+	}
+	c->pos += g->d_pos + (wrap ? g->d_pos_wrap : 0);
+	c->rr += g->d_rr + wrap;
 	if (c->rr >= L) {
 		c->rr -= L;
 		c->rq++;
