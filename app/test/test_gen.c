@@ -79,7 +79,7 @@ gen_case_run(const struct gen_case *gc, struct sl_stream *s, uint32_t *ref_seq, 
 			CHECK(g.fidx[0] == gi % gc->field_count, "frame %u: field index %u, want %u",
 			      gi, g.fidx[0], gi % gc->field_count);
 			sl_gen_fields(&g, buf, &ipx);
-			sl_gen_step(&g, &g.cur);
+			sl_gen_step(&g.w, &g.cur);
 		}
 	}
 	return 0;

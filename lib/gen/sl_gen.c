@@ -429,12 +429,14 @@ sl_gen_share(struct sl_gen *g, uint16_t share, uint16_t nb_shares)
 	g->cur.rq = (uint32_t)(r / L);
 	g->cur.pos = (g->cur.flow + r) % L;
 	/* P frames on: the flow moves by P mod N, the round by P / N (+1 on a wrap). */
-	g->d_flow = P % N;
+	g->w.flows = (uint32_t)N;
+	g->w.L = (uint32_t)L;
+	g->w.d_flow = P % N;
 	dr = P / N;
-	g->d_rr = dr % L;
-	g->d_rq = (uint32_t)(dr / L);
-	g->d_pos = (g->d_flow + dr) % L;
-	g->d_pos_wrap = (L - (N - 1) % L) % L; /* a wrap takes N off the flow, adds 1 round */
+	g->w.d_rr = dr % L;
+	g->w.d_rq = (uint32_t)(dr / L);
+	g->w.d_pos = (g->w.d_flow + dr) % L;
+	g->w.d_pos_wrap = (L - (N - 1) % L) % L; /* a wrap takes N off the flow, adds 1 round */
 	for (uint16_t i = 0; i < s->nb_fields; i++) {
 		g->fidx[i] = share % s->fields[i].count;
 		g->fstep[i] = nb_shares % s->fields[i].count;

@@ -209,6 +209,18 @@ struct sl_gen_cur {
 	uint16_t rr;        /**< r mod nb_order */
 };
 
+/**
+ * How a producer's place moves per frame it sends (sl_gen_share()): its
+ * stream's flow and order counts and the steps for nb_shares frames on.
+ * A burst copies it to a local, so that writing frames (which may alias
+ * anything) does not make the compiler load it again per frame.
+ */
+struct sl_gen_walk {
+	uint32_t flows, L;  /**< s->flows, s->nb_order */
+	uint32_t d_flow, d_rq;
+	uint16_t d_pos, d_pos_wrap, d_rr;
+};
+
 /** One producer's state for one stream on one TX queue. */
 struct sl_gen {
 	const struct sl_stream *s;
@@ -222,8 +234,7 @@ struct sl_gen {
 	 * (sl_gen_share()); 0 until set: then share 0 of 1 (all frames).
 	 */
 	uint16_t nb_shares;
-	uint16_t d_pos, d_pos_wrap, d_rr; /**< steps of cur per frame sent (sl_gen_step()) */
-	uint32_t d_flow, d_rq;
+	struct sl_gen_walk w; /**< steps of cur per frame sent (sl_gen_step()) */
 	uint64_t bytes;     /**< sum of pkt_len of the last burst built */
 	uint32_t fidx[SL_FIELD_MAX];  /**< next index of each field */
 	uint32_t fstep[SL_FIELD_MAX]; /**< its step per frame sent */
@@ -251,26 +262,15 @@ int sl_gen_share(struct sl_gen *g, uint16_t share, uint16_t nb_shares);
  * flow the round is the frame index, so rr = pos.
  */
 static inline void
-sl_gen_step(const struct sl_gen *g, struct sl_gen_cur *c)
+sl_gen_step(const struct sl_gen_walk *w, struct sl_gen_cur *c)
 {
-	const struct sl_stream *s = g->s;
-	const uint32_t L = s->nb_order;
+	const uint32_t L = w->L;
 	uint32_t wrap = 0;
 
-	if (c->flow >= s->flows - g->d_flow) {
-		/* Past the last flow: a new round (written so as not to overflow). */
-		c->flow -= s->flows - g->d_flow;
-		wrap = 1;
-	} else {
-		c->flow += g->d_flow;
-	}
-	if (L == 1) {
-		c->rq += g->d_rq + wrap;
-		return;
-	}
-	c->rq += g->d_rq;
-	if (s->flows == 1) {
-		c->pos += g->d_pos;
+	if (w->flows == 1) {
+		/* One flow: the round is the frame index (rr = pos). */
+		c->pos += w->d_pos;
+		c->rq += w->d_rq;
 		if (c->pos >= L) {
 			c->pos -= L;
 			c->rq++;
@@ -278,8 +278,21 @@ sl_gen_step(const struct sl_gen *g, struct sl_gen_cur *c)
 		c->rr = c->pos;
 		return;
 	}
-	c->pos += g->d_pos + (wrap ? g->d_pos_wrap : 0);
-	c->rr += g->d_rr + wrap;
+	if (c->flow >= w->flows - w->d_flow) {
+		/* Past the last flow: a new round (written so as not to overflow). */
+		c->flow -= w->flows - w->d_flow;
+		wrap = 1;
+	} else {
+		c->flow += w->d_flow;
+	}
+	if (L == 1) {
+		/* One size: the round is all there is (rq = r). */
+		c->rq += w->d_rq + wrap;
+		return;
+	}
+	c->rq += w->d_rq;
+	c->pos += w->d_pos + (wrap ? w->d_pos_wrap : 0);
+	c->rr += w->d_rr + wrap;
 	if (c->rr >= L) {
 		c->rr -= L;
 		c->rq++;
@@ -302,6 +315,8 @@ sl_gen_tcp_seq(const struct sl_stream *s, const struct sl_gen_cur *c)
 {
 	uint32_t idx = c->pos + (c->pos < c->rr ? s->nb_order : 0);
 
+	if (s->nb_order == 1)
+		return c->rq * s->tcp_cycle;
 	return c->rq * s->tcp_cycle + s->tcp_pre[idx] - s->tcp_pre[idx - c->rr];
 }
 
@@ -425,6 +440,7 @@ static inline unsigned int
 sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 {
 	const struct sl_stream *s = g->s;
+	struct sl_gen_walk w;
 	struct sl_gen_cur c;
 	unsigned int n = 0;
 	uint64_t now;
@@ -434,6 +450,7 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	if (unlikely(g->nb_shares == 0))
 		sl_gen_share(g, 0, 1);
 	c = g->cur;
+	w = g->w;
 	if (unlikely(p->t0 == 0))
 		p->t0 = tsc;
 	now = (tsc - p->t0) << 16;
@@ -445,8 +462,8 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 			p->unit == SL_RATE_L1 ? sz->l1_bits : sz->l2_bits;
 
 		p->next += (uint64_t)(((unsigned __int128)units * p->per_unit) >> 16);
-		if (s->nb_order > 1)
-			sl_gen_step(g, &c);
+		if (w.L > 1)
+			sl_gen_step(&w, &c);
 		n++;
 	}
 	return n;
@@ -463,7 +480,8 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 {
 	const struct sl_stream *s = g->s;
 	const bool sizes = s->nb_order > 1, flows = s->flows > 1, fields = s->nb_fields != 0;
-	const bool walk = sizes || flows || s->tcp, vary = walk || fields;
+	const bool tcp = s->tcp, walk = sizes || flows || tcp, vary = walk || fields;
+	struct sl_gen_walk w;
 	struct sl_gen_cur c;
 	uint32_t seq = g->seq;
 	uint64_t bytes = 0;
@@ -476,6 +494,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 	if (unlikely(g->nb_shares == 0))
 		sl_gen_share(g, 0, 1);
 	c = g->cur;
+	w = g->w;
 	if (unlikely(rte_mempool_get_bulk(g->mp, (void **)pkts, n) != 0))
 		return 0;
 	for (unsigned int i = 0; i < n; i++) {
@@ -494,7 +513,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			if (m->pkt_len != sz->pkt_len && m->pkt_len >= (uint32_t)(s->hdr_len + SL_SIG_LEN))
 				memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
 			*(unaligned_uint16_t *)(p + s->ip_len_off) = sz->ip_len;
-			if (!s->tcp)
+			if (!tcp)
 				*(unaligned_uint16_t *)(p + s->l4_len_off) = sz->l4_len;
 			/* One size: the mbuf kept the template's lengths (raw allocation). */
 			m->data_len = sz->pkt_len;
@@ -513,7 +532,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			sip_sum = s->sip_sum0;
 			sum += sip_sum + s->sport_be0;
 		}
-		if (s->tcp) {
+		if (tcp) {
 			/* The flow's payload bytes before this frame (in the L4 sum). */
 			uint32_t tseq = rte_cpu_to_be_32(sl_gen_tcp_seq(s, &c));
 
@@ -521,7 +540,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			sum += (tseq & 0xffff) + (tseq >> 16);
 		}
 		if (walk)
-			sl_gen_step(g, &c);
+			sl_gen_step(&w, &c);
 		if (fields)
 			sum += sl_gen_fields(g, p, &ipx);
 		if (!s->ipv6 && (sizes || flows || fields))
@@ -540,9 +559,9 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			if (sz->sig_odd)
 				ssum = rte_bswap16((uint16_t)ssum);
 			sum += ssum;
-			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, s->tcp);
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, tcp);
 		} else if (vary) {
-			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, s->tcp);
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, tcp);
 		}
 	}
 	g->cur = c;
