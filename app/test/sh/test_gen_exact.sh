@@ -224,15 +224,19 @@ for v in "1500K:50%:750000:1500000:1700" "999K:50%:499500:999000:1100" "2.5M:10%
 	done
 	ls=$(jq -r '.ports[0].link_speed_bps // "none"' "$T/s.json" 2>/dev/null || echo none)
 	lag=$(jq -r '.ports[0].pacer_lag_max_us // 0' "$T/s.json" 2>/dev/null || echo 0)
+	# With the pacer's bounded catch-up (main since 73276d8) a descheduled
+	# worker does not catch up: the time it let go is pacer_skipped_us.
+	sk=$(jq -r '.ports[0].pacer_skipped_us // 0' "$T/s.json" 2>/dev/null || echo 0)
 	span=$(jq -r '.ports[0].wire.span_s // 0' "$T/s.json" 2>/dev/null || echo 0)
 	err=$(awk -v g="$got" -v t="$want_bps" 'BEGIN{printf "%+.4f%%", (g-t)/t*100}')
 	what="7 --sim $speed --rate $rate: link_speed_bps $link, $want_bps bit/s L1 on the wire (rc $rc; link $ls, wire $got, $err)"
 	if [ "$rc/$ls" = "0/$link" ] && awk -v g="$got" -v t="$want_bps" \
 		'BEGIN { e = (g - t) / t; exit !(e < 0.001 && e > -0.001) }'; then
 		ok "$what"
-	elif [ "$rc/$ls" = "0/$link" ] && awk -v l="$lag" -v s="$span" -v g="$got" -v t="$want_bps" \
-		'BEGIN { exit !(g < t && (t - g) / t < 0.02 && s > 0 && l / 1e6 / s >= 0.5 * (t - g) / t) }'; then
-		echo "SKIP - $what: the worker was descheduled (pacer ${lag} us late at worst in a ${span} s run)"
+	elif [ "$rc/$ls" = "0/$link" ] && awk -v l="$lag" -v k="$sk" -v s="$span" -v g="$got" -v t="$want_bps" \
+		'BEGIN { if (k > l) l = k; exit !(g < t && (t - g) / t < 0.1 && s > 0 && l / 1e6 / s >= 0.5 * (t - g) / t) }'; then
+		# Never for the old whole-Mb/s cut: -20 % and -33 % are above 10 %.
+		echo "SKIP - $what: the worker was descheduled (pacer ${lag} us late at worst, ${sk} us let go, in a ${span} s run)"
 		skip=$((skip + 1))
 	else
 		ko "$what $(grep sluice: "$T/out" || true)"
