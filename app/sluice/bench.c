@@ -25,6 +25,8 @@
 #include "worker.h"
 
 #define BENCH_MAX_SIZES 9
+#define BENCH_MIN_S 0.001      /* the shortest trial: a duration of 0 would mean "no end" */
+#define BENCH_TRIAL_S 10.0     /* bench trial's duration when trial= is not given */
 #define BENCH_SHORTFALL 0.999  /* achieved below this share of the offered load: invalid */
 static const double lat_fracs[] = { 0, 0.1, 0.5, 0.9 };
 static const char *const lat_names[] = { "0%", "10%", "50%", "90%" };
@@ -73,7 +75,7 @@ struct bench_result {
 };
 
 static struct {
-	bool ran, running, interrupted;
+	bool ran, running, interrupted, warned;
 	struct sl_bench_conf c;
 	struct bench_trial *trials;
 	unsigned int nb_trials, cap_trials;
@@ -104,23 +106,28 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 	       size_t len)
 {
 	char buf[512], *save = NULL, *tok;
+	const char *search_key = NULL; /* a search's key given to trial */
+	bool load_seen = false;
 	enum sl_bench_method m;
 
 	memset(c, 0, sizeof(*c));
 	if (strcmp(method, "mlr") == 0)
 		m = SL_BENCH_MLR;
-	else if (strcmp(method, "rfc2544") == 0)
+	else if (strcmp(method, "rfc2544") == 0 || strcmp(method, "trial") == 0)
 		m = SL_BENCH_RFC2544;
 	else {
-		snprintf(err, len, "'%s' is not a method (mlr or rfc2544)", method);
+		snprintf(err, len, "'%s' is not a method (mlr, rfc2544 or trial)", method);
 		return -EINVAL;
 	}
 	sl_bench_params_default(&c->p, m);
 	c->min = (struct sl_rate){ SL_RATE_PCT, 0.1 };
 	c->max = (struct sl_rate){ SL_RATE_PCT, 100 };
 	c->lat_s = 5;
+	c->single = strcmp(method, "trial") == 0;
+	if (c->single)
+		c->trial_s = BENCH_TRIAL_S;
 	if (params == NULL)
-		return 0;
+		goto check;
 	if (strlen(params) >= sizeof(buf)) {
 		snprintf(err, len, "parameters too long");
 		return -EINVAL;
@@ -135,6 +142,12 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 			return -EINVAL;
 		}
 		*v++ = '\0';
+		if (c->single && search_key == NULL &&
+		    (strcmp(tok, "min") == 0 || strcmp(tok, "max") == 0 ||
+		     strcmp(tok, "width") == 0 || strcmp(tok, "loss") == 0 ||
+		     strcmp(tok, "exceed") == 0 || strcmp(tok, "initial") == 0 ||
+		     strcmp(tok, "final") == 0 || strcmp(tok, "sum") == 0 || strcmp(tok, "lat") == 0))
+			search_key = tok;
 		if (strcmp(tok, "min") == 0 || strcmp(tok, "max") == 0) {
 			struct sl_rate r;
 
@@ -144,6 +157,24 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 				return -EINVAL;
 			}
 			*(tok[1] == 'i' ? &c->min : &c->max) = r;
+		} else if (strcmp(tok, "load") == 0 || strcmp(tok, "total") == 0) {
+			if (!c->single) {
+				snprintf(err, len, "%s: only for 'trial' (a search sets the loads)",
+					 tok);
+				return -EINVAL;
+			}
+			if (load_seen) {
+				snprintf(err, len, "%s: give load= or total=, once", tok);
+				return -EINVAL;
+			}
+			load_seen = true;
+			if (sl_rate_parse(v, &c->load) != 0 || c->load.unit == SL_RATE_NONE ||
+			    !(c->load.value > 0)) {
+				snprintf(err, len, "%s: '%s' is not a load (%s)", tok, v,
+					 SL_RATE_SYNTAX);
+				return -EINVAL;
+			}
+			c->load_total = tok[0] == 't';
 		} else if (strcmp(tok, "width") == 0) {
 			if (parse_dbl(v, -1e9, 1e9, &d) != 0 || !(d > 0 && d < 1)) {
 				snprintf(err, len, "width: '%s' is not a relative goal width above 0 "
@@ -186,10 +217,10 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 			bool ratio = tok[0] == 'e';
 
 			if (parse_dbl(v, -1e9, 1e9, &d) != 0 ||
-			    !(ratio ? (d >= 0 && d < 1) : (d > 0 && d <= 86400))) {
+			    !(ratio ? (d >= 0 && d < 1) : (d >= BENCH_MIN_S && d <= 86400))) {
 				snprintf(err, len, ratio ? "%s: '%s' is not a ratio from 0 to 1 "
 					 "(1 excluded)" : "%s: '%s' is not a duration in seconds "
-					 "above 0", tok, v);
+					 "from 0.001 to 86400", tok, v);
 				return -EINVAL;
 			}
 			for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++) {
@@ -226,9 +257,22 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 			}
 		} else {
 			snprintf(err, len, "unknown parameter '%s' (min, max, width, loss, exceed, "
-				 "initial, final, sum, trial, lat, sizes, tx)", tok);
+				 "initial, final, sum, trial, lat, sizes, tx; trial: load, total)",
+				 tok);
 			return -EINVAL;
 		}
+	}
+check:
+	if (search_key != NULL) {
+		snprintf(err, len, "%s: a search's parameter; a trial takes load= or total=, "
+			 "trial=, sizes= and tx=", search_key);
+		return -EINVAL;
+	}
+	if (c->single && c->load.unit == SL_RATE_NONE) {
+		snprintf(err, len, "trial: give the load: load=RATE (each sending port) or "
+			 "total=RATE (shared by them), and trial=SECONDS (default %g)",
+			 BENCH_TRIAL_S);
+		return -EINVAL;
 	}
 	/* The sum only matters in mlr; keep it consistent with the final duration. */
 	for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++)
@@ -291,6 +335,17 @@ lat_from_hist(const uint64_t *h, struct bench_lat *l)
 	l->mean = sum / (double)n;
 }
 
+/* The histogram's quantiles are bucket bounds: keep them within the exact min and max. */
+static void
+lat_clamp(struct bench_lat *l)
+{
+	uint64_t *q[] = { &l->p50, &l->p90, &l->p99, &l->p99_9 };
+
+	for (unsigned int i = 0; i < RTE_DIM(q); i++)
+		*q[i] = RTE_MIN(RTE_MAX(*q[i], l->min), l->max);
+	l->mean = fmin(fmax(l->mean, (double)l->min), (double)l->max);
+}
+
 /*
  * One trial: load pps on each sending port, for duration_s. The frames
  * really sent (the drivers' count) are the base of the loss; a trial in
@@ -302,6 +357,7 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 	struct sl_opts *o = &app->o, save = *o;
 	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist)), *h1;
 	unsigned int nb_tx = 0;
+	bool drops_read[SL_MAX_PORTS] = { false };
 	double want = 0, hz = (double)rte_get_tsc_hz();
 	bool lat_any = false;
 	int ret;
@@ -364,9 +420,12 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 			const struct sl_port *rp = &app->ports.p[r];
 			struct sl_port_rx_drops dr = { 0 };
 
-			if (rp->ops->rx_drops != NULL)
+			/* A port's drops once, however many streams it receives. */
+			if (!drops_read[r] && rp->ops->rx_drops != NULL) {
 				rp->ops->rx_drops(rp->dev, &dr);
-			t->rx_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
+				t->rx_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
+			}
+			drops_read[r] = true;
 			sl_rx_stream_hist(app->rx[r], s, h1);
 			for (uint32_t b = 0; b < SL_HIST_BUCKETS; b++)
 				hist[b] += h1[b];
@@ -377,11 +436,13 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 				lat_from_hist(h1, &d->lat);
 				d->lat.min = res.st.lat_min;
 				d->lat.max = res.st.lat_max;
+				lat_clamp(&d->lat);
 			}
 		}
 	}
 	if (lat_any) {
 		lat_from_hist(hist, &t->lat);
+		lat_clamp(&t->lat);
 	} else {
 		t->lat.min = 0;
 	}
@@ -415,6 +476,23 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 }
 
 /* ---- the benchmark ---- */
+
+static const char *
+method_name(const struct sl_bench_conf *c)
+{
+	return c->single ? "trial" : sl_bench_method_name(c->p.method);
+}
+
+/* bench trial's load on each sending port: load=, or total= shared by nb_tx. */
+static struct sl_rate
+trial_rate(const struct sl_bench_conf *c, unsigned int nb_tx)
+{
+	struct sl_rate r = c->load;
+
+	if (c->load_total && r.unit != SL_RATE_PCT)
+		r.value /= nb_tx;
+	return r;
+}
 
 static bool
 rxmap_names(const struct sl_opts *o, uint16_t r)
@@ -478,14 +556,43 @@ print_dirs(const struct bench_trial *t)
 	printf("]");
 }
 
+/* bench trial's report: each trial's measurer outputs (RFC 9971 section 5). */
+static void
+print_trials(void)
+{
+	printf("\nbench trial%s: %u trial(s) (rates aggregate over the sending ports)\n",
+	       B.interrupted ? " (interrupted: partial)" : "", B.nb_trials);
+	printf("%-6s %10s %10s %10s %10s %9s %8s %8s %9s %9s %9s\n", "size", "offered", "tx",
+	       "rx", "forwarded", "loss", "eff", "rxdrops", "lat p50", "p99", "max");
+	printf("%-6s %10s %10s %10s %10s %9s %8s %8s %9s %9s %9s\n", "", "Mpps", "Mpps", "Mpps",
+	       "Mpps", "%", "s", "", "us", "us", "us");
+	for (unsigned int k = 0; k < B.nb_trials; k++) {
+		const struct bench_trial *t = &B.trials[k];
+
+		printf("%-6s %10.4f %10.4f %10.4f %10.4f %9.4g %8.3f %8" PRIu64, B.res[t->size].name,
+		       t->offered_pps / 1e6, t->tx_pps / 1e6, t->rx_pps / 1e6, t->fwd_pps / 1e6,
+		       100 * t->loss_ratio, t->eff_s, t->rx_drops);
+		if (t->lat.valid)
+			printf(" %9.1f %9.1f %9.1f", t->lat.p50 / 1e3, t->lat.p99 / 1e3,
+			       t->lat.max / 1e3);
+		else
+			printf(" %9s %9s %9s", "-", "-", "-");
+		printf("%s\n", t->valid ? "" : "  INVALID (generator shortfall)");
+	}
+}
+
 static void
 print_table(void)
 {
 	const struct sl_bench_params *p = &B.c.p;
 	bool unconverged = false;
 
+	if (B.c.single) {
+		print_trials();
+		return;
+	}
 	printf("\nbench %s%s: results (per size; aggregate over %u sending port(s))\n",
-	       sl_bench_method_name(p->method), B.interrupted ? " (interrupted: partial)" : "",
+	       method_name(&B.c), B.interrupted ? " (interrupted: partial)" : "",
 	       B.res[0].nb_tx);
 	printf("%-6s", "size");
 	for (unsigned int g = 0; g < p->nb_goals; g++)
@@ -522,8 +629,11 @@ print_table(void)
 				}
 			if (x == NULL)
 				break;
-			printf("  %u->%d%*s", x->tx_port, x->rx_port,
-			       (int)(p->nb_goals * 29 + 2) - 6, "");
+			if (x->rx_port >= 0)
+				printf("  %2u->%-2d", x->tx_port, x->rx_port);
+			else
+				printf("  %2u->? ", x->tx_port);
+			printf("%*s", (int)(p->nb_goals * 29 + 2) - 8, "");
 			for (unsigned int k = 0; k < NB_LAT; k++) {
 				const struct bench_lat *l = &B.trials[r->lat_trial[k]].dirs[d].lat;
 
@@ -551,12 +661,57 @@ record(struct bench_trial *t, unsigned int size, const char *kind, unsigned int 
 	B.nb_trials++;
 }
 
+/* Once per benchmark: frames went out and not one came back anywhere. */
+static void
+warn_nothing_back(const struct bench_trial *t)
+{
+	if (t->tx == 0 || t->rx != 0 || B.warned)
+		return;
+	B.warned = true;
+	printf("\nbench: warning: %" PRIu64 " frames sent and none received on any receiving "
+	       "port: is the DUT wired to a receiving port, and --eth-peer its MAC?\n", t->tx);
+}
+
+/* bench trial: size i's one trial, at the load asked on every sending port. */
+static int
+one_trial(struct sl_app *app, const struct sl_bench_conf *conf, const bool *tx,
+	  unsigned int nb_tx, unsigned int i, unsigned int nb)
+{
+	struct bench_result *r = &B.res[i];
+	struct sl_rate rr = trial_rate(conf, nb_tx);
+	struct bench_trial *t = trial_slot();
+	double load = 1e18;
+	int ret;
+
+	if (t == NULL)
+		return -ENOMEM;
+	for (uint16_t p = 0; p < app->ports.n; p++)
+		if (tx[p])
+			load = fmin(load, rate_pps(&rr, (double)app->ports.p[p].info.speed_bps,
+						   r->mean_l1, r->mean_l1 - 160));
+	printf("bench trial: size %s (%u/%u): %.6g pps x %u port(s) for %g s ...", r->name, i + 1,
+	       nb, load, nb_tx, conf->trial_s);
+	fflush(stdout);
+	ret = trial(app, tx, load, conf->trial_s, t);
+	if (ret != 0)
+		return ret;
+	record(t, i, "trial", 0);
+	warn_nothing_back(t);
+	printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx, t->rx);
+	print_dirs(t);
+	printf("%s\n", t->valid ? "" : " INVALID: the generator did not offer the load "
+		"(not the DUT's loss)");
+	snprintf(B.status, sizeof(B.status), "size %s (%u/%u), one trial", r->name, i + 1, nb);
+	return 0;
+}
+
 int
 sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 {
 	struct sl_opts *o = &app->o;
 	struct sl_stream_conf sc_save = o->sc;
 	char err[256], names[BENCH_MAX_SIZES][16];
+	struct bench_result res[BENCH_MAX_SIZES];
 	unsigned int nb = 0, nb_tx = 0;
 	bool tx[SL_MAX_PORTS] = { false };
 	char list[128];
@@ -588,14 +743,18 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			continue;
 		/* Addressed to a receiving port, or (a router in between) the
 		 * user named the receiving ports: --rx or --rxmap. */
-		for (uint16_t r = 0; r < app->ports.n; r++)
-			if ((app->addressed[s][r] &&
-			     (o->rx_mode != SL_RX_LIST || o->rx_port[r])) ||
-			    (o->rx_mode == SL_RX_LIST && o->rx_port[r]) || o->rx_mode == SL_RX_ALL ||
-			    rxmap_names(o, r))
+		for (uint16_t r = 0; r < app->ports.n; r++) {
+			bool named = (o->rx_mode == SL_RX_LIST && o->rx_port[r]) ||
+				     o->rx_mode == SL_RX_ALL || rxmap_names(o, r);
+
+			/* Named: trusted, the sending port too (a DUT that sends its
+			 * frames back to it); a trial that gets nothing back says so. */
+			if ((app->addressed[s][r] && (o->rx_mode != SL_RX_LIST || o->rx_port[r])) ||
+			    named)
 				rcv = true;
+		}
 		if (!rcv) {
-			sl_err("bench: port %u sends to no receiving port: a search needs what comes "
+			sl_err("bench: port %u sends to no receiving port: a benchmark needs what comes "
 			       "back (a sim with dut=PORT, --eth-peer to a port that receives, --rx)",
 			       s);
 			return SL_EXIT_USAGE;
@@ -617,11 +776,14 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		nb = 1;
 		snprintf(names[0], sizeof(names[0]), "%s", o->size_given ? "given" : "64");
 	}
-	/* Check every size and the loads on every sending port before anything runs. */
-	memset(&B.res, 0, sizeof(B.res));
+	/*
+	 * Check every size and the loads on every sending port before anything
+	 * runs, into res: a refused benchmark leaves the last one's results.
+	 */
+	memset(res, 0, sizeof(res));
 	for (unsigned int i = 0; i < nb; i++) {
 		struct sl_stream_conf sc = o->sc;
-		struct bench_result *r = &B.res[i];
+		struct bench_result *r = &res[i];
 		double l1, l2, line = 0, mn, mx;
 		struct sl_bench_params p = conf->p;
 
@@ -639,19 +801,23 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		mx = 1e18;
 		for (uint16_t s = 0; s < app->ports.n; s++) {
 			double lb = (double)app->ports.p[s].info.speed_bps;
-			struct sl_rate pace, rr = conf->max;
+			struct sl_rate pace, rr = conf->single ? trial_rate(conf, nb_tx) : conf->max;
 
 			if (!tx[s])
 				continue;
 			o->sc = sc;
 			if (sl_session_stream_check(app, s, NULL, err, sizeof(err)) != 0) {
 				o->sc = sc_save;
-				sl_err("bench: sizes: %s: %s", names[i], err);
+				sl_err("bench: size %s: %s", names[i], err);
 				return SL_EXIT_USAGE;
 			}
 			if (sl_session_rate_check(app, s, &rr, &pace, err, sizeof(err)) != 0) {
 				o->sc = sc_save;
-				sl_err("bench: max: %s", err);
+				if (conf->single && conf->load_total)
+					sl_err("bench: total: each of the %u sending ports' share: %s",
+					       nb_tx, err);
+				else
+					sl_err("bench: %s: %s", conf->single ? "load" : "max", err);
 				return SL_EXIT_USAGE;
 			}
 			o->sc = sc_save;
@@ -662,12 +828,13 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		r->line_pps = line;
 		p.min_load = mn;
 		p.max_load = mx;
-		if (sl_bench_params_check(&p, err, sizeof(err)) != 0) {
+		if (!conf->single && sl_bench_params_check(&p, err, sizeof(err)) != 0) {
 			sl_err("bench: %s (size %s)", err, names[i]);
 			return SL_EXIT_USAGE;
 		}
 	}
 	/* Go. */
+	memcpy(B.res, res, sizeof(res));
 	free(B.trials);
 	B.trials = NULL;
 	B.nb_trials = B.cap_trials = 0;
@@ -676,6 +843,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 	B.ran = true;
 	B.running = true;
 	B.interrupted = false;
+	B.warned = false;
 	for (unsigned int i = 0; i < nb && !sl_quitting(); i++) {
 		struct bench_result *r = &B.res[i];
 		struct sl_bench_params p = conf->p;
@@ -700,6 +868,18 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			p.max_load = p.max_load == 0 ? rate_pps(&conf->max, lb, r->mean_l1, l2) :
 					fmin(p.max_load, rate_pps(&conf->max, lb, r->mean_l1, l2));
 		}
+		if (conf->single) {
+			ret = one_trial(app, conf, tx, nb_tx, i, nb);
+			free(s);
+			if (ret != 0) {
+				o->sc = sc_save;
+				B.running = false;
+				sl_err("bench: the trial could not start");
+				return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
+			}
+			r->done = !sl_quitting();
+			continue;
+		}
 		for (unsigned int g = 0; g < p.nb_goals; g++)
 			est += (unsigned int)ceil(log2(1 / p.goals[g].width)) + 3;
 		sl_search_init(s, &p);
@@ -713,7 +893,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 				break;
 			}
 			printf("bench %s: size %s (%u/%u) trial %u of ~%u: %s, %.6g pps x %u port(s) "
-			       "for %g s ...", sl_bench_method_name(p.method), r->name, i + 1, nb,
+			       "for %g s ...", method_name(conf), r->name, i + 1, nb,
 			       s->trials + 1, RTE_MAX(est, s->trials + 1), p.goals[q.goal].name,
 			       q.load, nb_tx, q.duration_s);
 			fflush(stdout);
@@ -728,6 +908,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			t->lo = lo;
 			t->hi = hi;
 			record(t, i, q.final ? "final" : "search", q.goal);
+			warn_nothing_back(t);
 			printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx,
 			       t->rx);
 			print_dirs(t);
@@ -788,13 +969,11 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 void
 sl_bench_show(void)
 {
-	const struct sl_bench_params *p = &B.c.p;
-
 	if (!B.ran) {
-		printf("no benchmark has run (bench mlr|rfc2544 [<params>])\n");
+		printf("no benchmark has run (bench mlr|rfc2544|trial [<params>])\n");
 		return;
 	}
-	printf("bench %s: %s, %u trial(s)%s\n", sl_bench_method_name(p->method),
+	printf("bench %s: %s, %u trial(s)%s\n", method_name(&B.c),
 	       B.running ? "running" : B.interrupted ? "interrupted" : "done", B.nb_trials,
 	       B.running ? "" : "");
 	if (B.status[0] != '\0')
@@ -847,9 +1026,18 @@ sl_bench_json(struct sl_json *j)
 	if (!B.ran)
 		return;
 	sl_json_obj_open(j, "bench");
-	sl_json_str(j, "method", sl_bench_method_name(p->method));
+	sl_json_str(j, "method", method_name(&B.c));
 	sl_json_bool(j, "interrupted", B.interrupted);
 	sl_json_obj_open(j, "params");
+	if (B.c.single) {
+		char rate[64];
+
+		sl_rate_str(&B.c.load, rate, sizeof(rate));
+		sl_json_str(j, B.c.load_total ? "total" : "load", rate);
+		sl_json_dbl(j, "trial_s", B.c.trial_s);
+		sl_json_obj_close(j);
+		goto trials;
+	}
 	sl_json_dbl(j, "width", p->goals[0].width);
 	sl_json_dbl(j, "initial_s", p->goals[0].initial_s);
 	sl_json_dbl(j, "final_s", p->goals[0].final_s);
@@ -865,6 +1053,7 @@ sl_bench_json(struct sl_json *j)
 	}
 	sl_json_arr_close(j);
 	sl_json_obj_close(j);
+trials:
 	sl_json_arr_open(j, "trials");
 	for (unsigned int i = 0; i < B.nb_trials; i++) {
 		const struct bench_trial *t = &B.trials[i];
@@ -873,7 +1062,8 @@ sl_bench_json(struct sl_json *j)
 		sl_json_u64(j, "n", i);
 		sl_json_str(j, "size", B.res[t->size].name);
 		sl_json_str(j, "kind", t->kind);
-		sl_json_str(j, "goal", p->goals[t->goal].name);
+		if (!B.c.single)
+			sl_json_str(j, "goal", p->goals[t->goal].name);
 		sl_json_dbl(j, "load_pps", t->load);
 		sl_json_dbl(j, "duration_s", t->duration_s);
 		sl_json_bool(j, "valid", t->valid);
@@ -891,7 +1081,7 @@ sl_bench_json(struct sl_json *j)
 		sl_json_u64(j, "rx_port_drops", t->rx_drops);
 		if (t->lat.valid)
 			json_lat(j, "latency_ns", &t->lat);
-		if (strcmp(t->kind, "latency") != 0) {
+		if (strcmp(t->kind, "latency") != 0 && !B.c.single) {
 			sl_json_dbl(j, "lower_pps", t->lo);
 			sl_json_dbl(j, "upper_pps", t->hi);
 		}
@@ -914,6 +1104,13 @@ sl_bench_json(struct sl_json *j)
 		sl_json_dbl(j, "mean_l1_bits", r->mean_l1);
 		sl_json_dbl(j, "line_pps", r->line_pps);
 		sl_json_bool(j, "generator_limited", r->gen_limited);
+		if (B.c.single) {
+			/* One trial per size, in size order: its n. */
+			if (i < B.nb_trials)
+				sl_json_u64(j, "trial", i);
+			sl_json_obj_close(j);
+			continue;
+		}
 		for (unsigned int g = 0; g < p->nb_goals; g++) {
 			const char *nm = p->method == SL_BENCH_RFC2544 ? "ndr" :
 					 g == 0 ? "ndr" : g == 1 ? "pdr" : NULL;

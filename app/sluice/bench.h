@@ -26,6 +26,10 @@ struct sl_bench_conf {
 	char sizes[128];            /* "64:128:imix"; "" : --size as given */
 	bool tx[32];                /* sending ports (tx=0:1); none set: every port not stopped */
 	bool tx_given;
+	/* bench trial: one trial per size at a load, no search (RFC 9971's measurer). */
+	bool single;
+	struct sl_rate load;        /* load=: per sending port; total=: over them all */
+	bool load_total;
 };
 
 /*

@@ -44,10 +44,11 @@ cmd_show_bench(struct sl_cli *cli, int argc, char **argv)
 }
 
 const struct sl_cmd sl_cmds_bench[] = {
-	{ "bench mlr|rfc2544 [<params>]", cmd_bench,
+	{ "bench mlr|rfc2544|trial [<params>]", cmd_bench,
 	  "run a benchmark: NDR/PDR per frame size, then latency at 0/10/50/90 % of the "
 	  "result; params as --bench: min=,max=,width=,loss=R[:R],exceed=,initial=,final=,"
-	  "sum=,trial=,lat=,sizes=,tx= (Ctrl-C ends it with a partial report)", "bench" },
+	  "sum=,trial=,lat=,sizes=,tx=; 'trial load=RATE|total=RATE[,trial=S]' runs one "
+	  "trial per size (Ctrl-C ends it with a partial report)", "bench" },
 	{ "show bench", cmd_show_bench, "the benchmark's progress, bounds and results", "bench" },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* CLI: port start|stop, port config, clear port stats. */
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,6 +66,38 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 	}
 }
 
+/* Link down or up now, running or not: a fault to inject (testpmd's names). */
+static void
+cmd_port_link(struct sl_cli *cli, int argc, char **argv)
+{
+	bool up = strcmp(argv[1], "link-up") == 0;
+	int port = sl_cli_port(cli, argv[3], true);
+
+	RTE_SET_USED(argc);
+	if (port < 0)
+		return;
+	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
+		struct sl_port *p = &cli->app->ports.p[i];
+		int ret;
+
+		if (port != SL_MAX_PORTS && port != i)
+			continue;
+		ret = p->ops->link != NULL ? p->ops->link(p->dev, up) : -ENOTSUP;
+		if (ret == -ENODEV)
+			sl_cli_error(cli, "port %u (%s): no link before its first start (start first)",
+				     i, p->info.name);
+		else if (ret != 0)
+			sl_cli_error(cli, "port %u (%s): the driver cannot set its link %s (%s)", i,
+				     p->info.name, up ? "up" : "down", strerror(-ret));
+		if (ret != 0) {
+			/* all: undo the ports already changed, nothing is left half done */
+			while (port == SL_MAX_PORTS && i-- > 0)
+				cli->app->ports.p[i].ops->link(cli->app->ports.p[i].dev, !up);
+			return;
+		}
+	}
+}
+
 static void
 cmd_clear_stats(struct sl_cli *cli, int argc, char **argv)
 {
@@ -111,6 +144,9 @@ const struct sl_cmd sl_cmds_port[] = {
 	  "TX queues, descriptors, LLTX on|off|auto, or the MTU (68..9000) of a port (or all); "
 	  "needs stopped traffic",
 	  "port" },
+	{ "set link-up|link-down port <port>", cmd_port_link,
+	  "take a port's link (or all) up or down now, also while traffic runs (a sim: until "
+	  "link-up or the next start)", "port" },
 	{ "clear port stats <port>", cmd_clear_stats, "count from zero again (port or all)", "port" },
 	{ "clear stream stats", cmd_clear_stream,
 	  "show stream stats counts from zero again (the summary and JSON keep the whole run)",

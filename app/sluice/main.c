@@ -29,12 +29,17 @@
 
 static struct sl_app app;
 
+/*
+ * SIGINT, SIGTERM: quit first, then stop (sequentially consistent), so that
+ * a run starting at that moment, which clears stop and then reads quit
+ * (sl_session_start()), cannot miss both.
+ */
 static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
-	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&sl_quit, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sl_quit, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
 }
 
 /* The EAL arguments (before "--") ask for something that needs no hugepages. */
@@ -158,6 +163,14 @@ main(int argc, char **argv)
 		code = opts_action(sl_opts_parse(&app.o, argc - i, argv + i));
 		return code < 0 ? SL_EXIT_USAGE : code;
 	}
+	/*
+	 * Before EAL starts (a second or more with hugepages): a signal during
+	 * its start-up then ends the program cleanly once EAL is up, instead of
+	 * being lost (a background job of a non-interactive shell starts with
+	 * SIGINT ignored) or killing it half-initialised.
+	 */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	if (!eal_no_huge(argc, argv) && free_hugepages() == 0) {
 		sl_err("no free hugepages: 'scripts/sl-nic.sh hugepages 1G' reserves and mounts "
 		       "them (docs/nics.md), or run without them: --no-huge -m 512");
@@ -190,8 +203,6 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return code;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	/*
 	 * Let dpdk-dumpcap and dpdk-pdump attach (secondary processes: they
 	 * need a run with hugepages). Costs nothing until a capture starts.

@@ -123,7 +123,9 @@ sl_usage(void)
 	       "                        NDR/PDR) or rfc2544; keys min, max (loads per port),\n"
 	       "                        width, loss=R[:R...], exceed, initial, final, sum,\n"
 	       "                        trial, lat (seconds), sizes=64:1518:imix|rfc2544,\n"
-	       "                        tx=P[:P] (docs/benchmarking.md)\n"
+	       "                        tx=P[:P]; M trial: one trial per size at load=RATE\n"
+	       "                        per port or total=RATE, for trial=S (default 10)\n"
+	       "                        (docs/benchmarking.md)\n"
 	       "  --rx-clock auto|tsc   latency's RX time: auto, the port's own RX timestamps\n"
 	       "                        where it has them (the sim; NICs with the offload),\n"
 	       "                        else the TSC per burst; tsc: always the TSC\n"
@@ -398,6 +400,7 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 enum sl_opts_action
 sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 {
+	const char *run_opt = NULL; /* --duration, --count or --rate, if given */
 	char err[256];
 	int c;
 
@@ -442,6 +445,9 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 					lo->name != NULL ? lo->name : "?", err);
 				return SL_OPTS_ERROR;
 			}
+			if (c == OPT_DURATION || c == OPT_COUNT || c == OPT_RATE)
+				run_opt = c == OPT_DURATION ? "--duration" :
+					  c == OPT_COUNT ? "--count" : "--rate";
 		}
 	}
 	if (optind < argc) {
@@ -457,9 +463,16 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 	/* --bench is a run of its own: it would be ignored by the prompt. */
 	if (o->bench != NULL && (o->interactive || o->auto_start || o->cmdline_file != NULL)) {
 		usage_error("--bench", "runs a benchmark and exits, without the prompt: drop %s, "
-			    "or type 'bench METHOD[,K=V...]' at the prompt or in the file",
+			    "or type 'bench METHOD [K=V,...]' at the prompt or in the file",
 			    o->cmdline_file != NULL ? "--cmdline-file" :
 			    o->interactive ? "-i" : "-a");
+		return SL_OPTS_ERROR;
+	}
+	/* A benchmark sets each trial's load and duration itself. */
+	if (o->bench != NULL && run_opt != NULL) {
+		usage_error("--bench", "sets each trial's load and duration: drop %s (the loads: "
+			    "min=, max= or load=; the durations: trial=, initial=, final=, lat=)",
+			    run_opt);
 		return SL_OPTS_ERROR;
 	}
 	/* Options set every port alike; the prompt can then set one port. */

@@ -578,6 +578,7 @@ json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
 		sl_json_u64(j, "dropped_capacity", dut.dropped_capacity);
 		sl_json_u64(j, "dropped_loss", dut.dropped_loss);
 		sl_json_u64(j, "dropped_full", dut.dropped_full);
+		sl_json_u64(j, "dropped_link", dut.dropped_link);
 		sl_json_u64(j, "duplicated", dut.duplicated);
 		sl_json_u64(j, "reordered", dut.reordered);
 		sl_json_u64(j, "held", dut.held);
@@ -782,15 +783,29 @@ sl_report_json(const struct sl_app *app, const char *path)
 		for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
 			sl_json_u64(&j, c->name, sl_counter_get(c, &pt));
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
-		/* How late the port's paced lcores ever ran (0 unpaced): a shortfall's cause. */
+		/*
+		 * How late the port's paced lcores ever ran (0 unpaced): a
+		 * shortfall's cause; and the time at the port's rate its pacers
+		 * let go (bounded catch-up, sl_gen.h): the mean over its (lcore,
+		 * queue) pacers, which share the rate equally, so that
+		 * skipped x rate is the load never offered.
+		 */
 		{
-			uint64_t lag = 0;
+			uint64_t lag = 0, skipped = 0, nb = 0;
 
 			for (uint16_t w = 0; w < app->nb_workers; w++)
-				for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++)
-					if (app->workers[w]->t[k].port == i)
-						lag = RTE_MAX(lag, app->workers[w]->t[k].pacer.lag_max);
+				for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++) {
+					const struct sl_pacer *pc = &app->workers[w]->t[k].pacer;
+
+					if (app->workers[w]->t[k].port != i)
+						continue;
+					lag = RTE_MAX(lag, pc->lag_max);
+					skipped += sl_pacer_skipped_tsc(pc);
+					nb++;
+				}
 			sl_json_dbl(&j, "pacer_lag_max_us", (double)lag * 1e6 / (double)rte_get_tsc_hz());
+			sl_json_dbl(&j, "pacer_skipped_us", nb == 0 ? 0 :
+				    (double)skipped / nb * 1e6 / (double)rte_get_tsc_hz());
 		}
 		json_wire(&j, p);
 		json_port_rx(&j, app, i);

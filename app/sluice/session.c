@@ -346,6 +346,17 @@ workers_create(struct sl_app *app)
 						       i, per_port_targets[i]);
 						return -EINVAL;
 					}
+					/* Catch-up after a stall: at most one burst (sl_gen.h). */
+					{
+						struct sl_stream_conf c;
+						double l1, l2;
+
+						sl_session_stream_conf(app, i, &c);
+						sl_stream_conf_mean_bits(&c, &l1, &l2);
+						sl_pacer_set_slack(&t->pacer, o->burst *
+							(share.unit == SL_RATE_PPS ? 1 :
+							 share.unit == SL_RATE_L1 ? l1 : l2));
+					}
 					ntarg++;
 				}
 			}
@@ -668,8 +679,14 @@ sl_session_start(struct sl_app *app)
 	}
 	if (!app->quiet)
 		sl_report_modes(app);
-	/* A new run clears the last stop, but not a signal's: it quits. */
-	__atomic_store_n(&sl_stop, sl_quitting(), __ATOMIC_RELAXED);
+	/*
+	 * A new run clears the last stop, but not a signal's: it quits. Clear,
+	 * then read quit (the handler sets quit, then stop): a signal at this
+	 * very moment leaves stop set either way.
+	 */
+	__atomic_store_n(&sl_stop, 0, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&sl_quit, __ATOMIC_SEQ_CST) != 0)
+		__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
 	app->start_tsc = rte_rdtsc();
 	app->end_tsc = 0;
 	if (o->duration_us != 0)
@@ -752,11 +769,7 @@ sl_session_stop(struct sl_app *app)
 	/* 5. */
 	sl_ports_stop(&app->ports);
 	/* 6. */
-	app->pool_in_use = 0;
-	for (uint16_t i = 0; i < app->nb_workers; i++)
-		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
-			if (app->workers[i]->pools[p] != NULL)
-				app->pool_in_use += rte_mempool_in_use_count(app->workers[i]->pools[p]);
+	app->pool_in_use = sl_session_pool_in_use(app);
 	app->running = false;
 	/* 7. (a benchmark's trial reports nothing: bench.c reads the counters) */
 	if (app->quiet)
@@ -779,6 +792,18 @@ sl_session_stop(struct sl_app *app)
 		return SL_EXIT_LOSS;
 	}
 	return SL_EXIT_OK;
+}
+
+uint64_t
+sl_session_pool_in_use(const struct sl_app *app)
+{
+	uint64_t n = 0;
+
+	for (uint16_t i = 0; i < app->nb_workers; i++)
+		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+			if (app->workers[i] != NULL && app->workers[i]->pools[p] != NULL)
+				n += rte_mempool_in_use_count(app->workers[i]->pools[p]);
+	return n;
 }
 
 int

@@ -61,6 +61,8 @@ void sl_session_wait(struct sl_app *app);
 int sl_session_stop(struct sl_app *app);
 /* Start, wait, stop: one non-interactive run; returns the exit code. */
 int sl_session_run(struct sl_app *app);
+/* Mbufs out of the run's TX pools now (in rings, backlogs, pending bursts); 0 without a run. */
+uint64_t sl_session_pool_in_use(const struct sl_app *app);
 /* Release the last run and close the ports. */
 void sl_session_close(struct sl_app *app);
 

@@ -12,6 +12,7 @@
 #include <rte_telemetry.h>
 
 #include "report.h"
+#include "session.h"
 #include "telemetry.h"
 
 static struct sl_app *tel_app;
@@ -45,17 +46,21 @@ static int
 tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct sl_port_totals all;
+	uint64_t in_use;
 
 	RTE_SET_USED(cmd);
 	RTE_SET_USED(params);
 	pthread_mutex_lock(&tel_app->tel_lock);
 	sl_report_totals(tel_app, &all);
+	/* Running: the pools now (a gauge, for soaks); stopped: what the stop found. */
+	in_use = tel_app->running ? sl_session_pool_in_use(tel_app) : tel_app->pool_in_use;
 	pthread_mutex_unlock(&tel_app->tel_lock);
 	rte_tel_data_start_dict(d);
 	for (const struct sl_counter *c = sl_port_counters; c->name != NULL; c++)
 		rte_tel_data_add_dict_u64(d, c->name, sl_counter_get(c, &all));
 	rte_tel_data_add_dict_u64(d, "running", tel_app->running);
 	rte_tel_data_add_dict_u64(d, "runs", tel_app->runs);
+	rte_tel_data_add_dict_u64(d, "mempool_in_use", in_use);
 	return 0;
 }
 

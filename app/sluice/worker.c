@@ -54,7 +54,6 @@ worker_loop(struct sl_worker *w, const bool direct)
 				continue;
 			if (t->pend_n == 0) {
 				uint16_t n = w->burst;
-				uint64_t due;
 
 				if (t->quota == 0) {
 					/* Share sent: done once its own backlog is empty too. */
@@ -69,14 +68,13 @@ worker_loop(struct sl_worker *w, const bool direct)
 				}
 				if (t->quota != UINT64_MAX)
 					n = RTE_MIN((uint64_t)n, t->quota);
-				due = t->pacer.next;
 				n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
 				if (n == 0) {
 					progress = true; /* paced: nothing due yet */
 					continue;
 				}
 				if (sl_gen_burst(&t->gen, t->pending, n, tsc) == 0) {
-					t->pacer.next = due; /* not sent: still due */
+					t->pacer.next = t->pacer.mark; /* not sent: still due */
 					continue; /* pool empty: mbufs are in flight */
 				}
 				t->pend_off = 0;

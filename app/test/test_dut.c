@@ -483,3 +483,28 @@ SL_TEST(dut_stress, "stress")
 	CHECK(r.sent >= 2000000, "sent %" PRIu64, r.sent);
 	return 0;
 }
+
+/*
+ * A DUT far faster than the line drops nothing, whatever the queues' skew:
+ * queue 1's frames are reaped up to 8 bursts after queue 0's later ones
+ * (judged at their wire end against one shared queue they were dropped:
+ * 7459 of 60000 at 1 Gpps; found by review).
+ */
+SL_TEST(dut_fast_skew, "fast")
+{
+	static const uint64_t caps[] = { 20000000, 50000000, 1000000000 };
+
+	for (unsigned int i = 0; i < RTE_DIM(caps); i++) {
+		struct dut_run r = { .n = 60000, .nb_txq = 2, .q1_every = 8,
+				     .dut = { .capacity_pps = caps[i] } };
+		char what[64];
+
+		snprintf(what, sizeof(what), "capacity %" PRIu64 " pps, 2 queues 7:1", caps[i]);
+		CHECK(dut_run(&r, 0) == 0, "run");
+		dut_note(what, &r);
+		CHECK(dut_check(&r) == 0, "check");
+		CHECK(r.t.dropped_capacity == 0, "%s: %" PRIu64 " dropped by a DUT above the line",
+		      what, r.t.dropped_capacity);
+	}
+	return 0;
+}

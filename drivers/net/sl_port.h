@@ -84,6 +84,7 @@ struct sl_port_dut {
 	uint64_t dropped_capacity; /**< dropped: above the forwarding capacity */
 	uint64_t dropped_loss;     /**< dropped: the loss ratio */
 	uint64_t dropped_full;     /**< dropped: the receiving port's ring was full */
+	uint64_t dropped_link;     /**< dropped: the receiving port's link was down */
 	uint64_t duplicated;       /**< extra copies delivered */
 	uint64_t reordered;        /**< delivered with a lower sequence than an earlier
 				        delivery of the same (stream, producer), not duplicates
@@ -145,6 +146,13 @@ struct sl_port_ops {
 	void (*rx_drops)(void *dev, struct sl_port_rx_drops *d);
 	/** The DUT model's ground truth of frames this port sent; false if none. */
 	bool (*dut)(void *dev, struct sl_port_dut *d);
+	/**
+	 * Take the link down or up now, also during a run (fault injection;
+	 * testpmd's set link-down|link-up). Returns 0, -ENOTSUP when the driver
+	 * cannot, or -ENODEV when the port has no device yet (a sim before its
+	 * first start).
+	 */
+	int (*link)(void *dev, bool up);
 };
 
 #endif /* SL_PORT_H */

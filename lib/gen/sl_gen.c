@@ -485,7 +485,17 @@ sl_pacer_init(struct sl_pacer *p, const struct sl_rate *r)
 	if (per >= 18446744073709551615.0)
 		return -ERANGE; /* below about one unit per second on a fast TSC */
 	p->per_unit = (uint64_t)per;
+	p->slack = (SL_PACER_SLACK_US * rte_get_tsc_hz() / 1000000) << 16;
 	return 0;
+}
+
+void
+sl_pacer_set_slack(struct sl_pacer *p, double units)
+{
+	double burst = units * (double)p->per_unit / 65536.0; /* 1/65536 cycles */
+	uint64_t floor = (SL_PACER_SLACK_US * rte_get_tsc_hz() / 1000000) << 16;
+
+	p->slack = burst > (double)floor && burst < 0x1p62 ? (uint64_t)burst : floor;
 }
 
 void

@@ -174,6 +174,18 @@ struct rte_mempool *sl_stream_pool_create(const struct sl_stream *s, const char 
 					  unsigned int n, int socket_id);
 
 /**
+ * Least lag a pacer keeps, in microseconds (one burst's time if that is
+ * longer, sl_pacer_set_slack()): bounded catch-up. A worker that
+ * could not send for longer (a device that stopped taking frames, a link
+ * down, the lcore descheduled) resumes at the set rate with at most this
+ * much of the missed time still due, as a constant-bit-rate source does,
+ * instead of sending everything it missed at full speed. The deadlines it
+ * lets go are counted (sl_pacer.skipped): they are a shortfall of the
+ * offered load, reported, never hidden.
+ */
+#define SL_PACER_SLACK_US 10
+
+/**
  * A pacer: absolute deadlines, in 1/65536 TSC cycles since the first call
  * (so 2^48 cycles, about a day at 3 GHz, before it wraps). The cost of one
  * packet or one bit is kept in 1/2^32 cycles so that 64-byte frames at
@@ -185,8 +197,26 @@ struct sl_pacer {
 	uint64_t per_unit;  /**< 2^-32 cycles per packet, or per bit */
 	uint64_t lag_max;   /**< most TSC cycles a deadline was overdue when due() ran:
 			         how late its lcore got back (descheduled, or too slow) */
+	uint64_t slack;     /**< most lag kept, 1/65536 TSC cycles (sl_pacer_set_slack) */
+	uint64_t skipped;   /**< deadlines let go beyond the slack, 1/65536 TSC cycles
+			         in total: time at the set rate never offered */
+	uint64_t mark;      /**< next before the last due() advanced it (see sl_gen_due) */
 	uint8_t unit;       /**< SL_RATE_NONE, _PPS, _L1 or _L2 (sl_rate.h) */
 };
+
+/**
+ * Bound a pacer's catch-up to one burst: the larger of SL_PACER_SLACK_US and
+ * the time @p units of its unit take at its rate (a burst's packets, or
+ * their bits). sl_pacer_init() sets SL_PACER_SLACK_US alone.
+ */
+void sl_pacer_set_slack(struct sl_pacer *p, double units);
+
+/** Time a pacer let go (sl_pacer.skipped), in TSC cycles. */
+static inline uint64_t
+sl_pacer_skipped_tsc(const struct sl_pacer *p)
+{
+	return p->skipped >> 16;
+}
 
 /**
  * Set a pacer to a resolved rate (sl_rate_resolve(): NONE, PPS, L1 or L2).
@@ -434,7 +464,11 @@ sl_csum_final(uint64_t sum, bool tcp)
 /**
  * How many packets are due now, at most @p max; advances the deadlines of
  * those packets. Deadlines are absolute (next += cost), so rounding and
- * late wake-ups do not accumulate into the rate.
+ * late wake-ups do not accumulate into the rate. Catch-up is bounded: a
+ * deadline more than p->slack overdue is moved up to now - slack, and the
+ * time let go is added to p->skipped (after p->lag_max has recorded the
+ * whole lag). p->mark keeps the deadline before this call's packets, so a
+ * caller that cannot send them gives them back with p->next = p->mark.
  */
 static inline unsigned int
 sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
@@ -456,6 +490,11 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	now = (tsc - p->t0) << 16;
 	if (unlikely(p->next + (p->lag_max << 16) < now))
 		p->lag_max = (now - p->next) >> 16;
+	if (unlikely(p->next + p->slack < now)) {
+		p->skipped += now - p->slack - p->next;
+		p->next = now - p->slack;
+	}
+	p->mark = p->next;
 	while (n < max && p->next <= now) {
 		const struct sl_stream_size *sz = &s->sz[s->order[c.pos]];
 		uint64_t units = p->unit == SL_RATE_PPS ? 1 :

@@ -63,7 +63,11 @@ fi
 # (d) A duration run of a few seconds with a rate: nothing lost either.
 if ring "(d) --duration 2 --rate 2Mpps" '0,1,2@1' --map 1:0.0 --duration 2 --rate 2Mpps; then
 	c=$(j .streams[0].tx_packets)
-	check "(d) --duration 2 --rate 2Mpps: sent $c (about 4,000,000)" test "$c" -gt 3800000 -a "$c" -le 4000001
+	sk=$(j .ports[0].pacer_skipped_us)
+	# The pacer does not catch up after a stall (docs/generator.md): what a
+	# busy machine kept the worker from sending is reported as let go.
+	check "(d) --duration 2 --rate 2Mpps: sent $c + let go ${sk} us x 2 Mpps (about 4,000,000)" \
+		awk -v c="$c" -v s="$sk" 'BEGIN { o = c + s * 2; exit !(o > 3800000 && c <= 4000001) }'
 	exact "(d) --duration 2 --rate 2Mpps" "$c"
 fi
 

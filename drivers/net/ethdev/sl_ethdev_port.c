@@ -305,6 +305,14 @@ ethdev_close(void *dev)
 	free(e);
 }
 
+static int
+ethdev_link(void *dev, bool up)
+{
+	struct ethdev_port *e = dev;
+
+	return up ? rte_eth_dev_set_link_up(e->port_id) : rte_eth_dev_set_link_down(e->port_id);
+}
+
 static const struct sl_port_ops ethdev_ops = {
 	.kind = "ethdev",
 	.setup = ethdev_setup,
@@ -317,6 +325,7 @@ static const struct sl_port_ops ethdev_ops = {
 	.close = ethdev_close,
 	.rx_burst = ethdev_rx_burst,
 	.rx_drops = ethdev_rx_drops,
+	.link = ethdev_link,
 };
 
 int

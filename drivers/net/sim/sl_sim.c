@@ -63,6 +63,7 @@ struct sim_rx_elem {
 struct sl_sim_rx {
 	struct rte_ring *ring;     /* MP enqueue, SC dequeue */
 	uint32_t on;               /* receiving this run */
+	uint32_t link_down;        /* its link is down: deliveries are lost on the wire */
 	int ts_off;                /* stamping: DPDK's RX timestamp field, or -1 */
 	uint64_t ts_flag;
 	uint64_t imissed;          /* atomic: refused by the ring or not receiving */
@@ -106,7 +107,8 @@ struct sim_dut_q {
 	struct dut_flow *flows;
 	uint32_t flow_mask, nb_flows;
 	/* Counters (read relaxed by others). */
-	uint64_t in, enq, dropped_capacity, dropped_loss, dropped_full, duplicated, reordered;
+	uint64_t in, enq, dropped_capacity, dropped_loss, dropped_full, dropped_link, duplicated;
+	uint64_t reordered;
 	uint64_t slot_held;
 };
 
@@ -146,6 +148,8 @@ struct sl_sim {
 	/* GCRA theoretical arrival time, wire fixed point: the DUT's one queue,
 	 * shared by every TX queue's frames (CAS only). */
 	uint64_t dut_tat __rte_cache_aligned;
+	/* The DUT's input front: the latest wire end it has seen (CAS max). */
+	uint64_t dut_front;
 	struct sim_txq q[];
 };
 
@@ -273,11 +277,12 @@ dut_flush(struct sl_sim *sim, struct sim_dut_q *m)
 {
 	struct sl_sim_rx *rx = sim->dut_rx;
 	uint32_t n = m->nb_stage, k = 0;
+	bool down = __atomic_load_n(&rx->link_down, __ATOMIC_RELAXED) != 0;
 	uint64_t now;
 
 	if (n == 0)
 		return;
-	if (__atomic_load_n(&rx->on, __ATOMIC_RELAXED))
+	if (!down && __atomic_load_n(&rx->on, __ATOMIC_RELAXED))
 		k = rte_ring_mp_enqueue_burst_elem(rx->ring, m->stage, sizeof(m->stage[0]), n,
 						   NULL);
 	now = rte_rdtsc();
@@ -314,8 +319,12 @@ dut_flush(struct sl_sim *sim, struct sim_dut_q *m)
 	if (k < n) {
 		for (uint32_t i = k; i < n; i++)
 			rte_pktmbuf_free(m->stage[i].m);
-		SL_CNT_ADD(m->dropped_full, n - k);
-		__atomic_fetch_add(&rx->imissed, n - k, __ATOMIC_RELAXED);
+		if (down) {
+			SL_CNT_ADD(m->dropped_link, n - k); /* never reached the receiver */
+		} else {
+			SL_CNT_ADD(m->dropped_full, n - k);
+			__atomic_fetch_add(&rx->imissed, n - k, __ATOMIC_RELAXED);
+		}
 	}
 	m->nb_stage = 0;
 }
@@ -370,12 +379,23 @@ dut_in(struct sl_sim *sim, struct sim_dut_q *m, struct rte_mbuf *mb, uint64_t do
 	 * have served everything it holds). A frame that finds it full is
 	 * dropped; one that is accepted waits tat - done before it is served:
 	 * that wait is added to its delivery time (the queueing delay). Every
-	 * TX queue's frames share it (a CAS): a queue reaps its frames later
-	 * than the wire sent them, so a frame may come after a later-sent one
-	 * of another queue; it is then served after it (max(tat, done)).
+	 * TX queue's frames share it (a CAS). A queue reaps its frames when it
+	 * is next called, so a frame can reach the model after a later-sent
+	 * frame of another queue: judged at its wire end, it would find the
+	 * later frames queued ahead and be dropped by a DUT far faster than
+	 * the load. The DUT's input is kept in time order instead: a frame
+	 * reaped late arrives at the front (the latest wire end seen), as if
+	 * the link to the DUT had held it that long.
 	 */
 	if (sim->dut_t != 0) {
 		uint64_t tat = __atomic_load_n(&sim->dut_tat, __ATOMIC_RELAXED), start;
+		uint64_t fr = __atomic_load_n(&sim->dut_front, __ATOMIC_RELAXED);
+
+		while (fr < done && !__atomic_compare_exchange_n(&sim->dut_front, &fr, done, 1,
+								 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			;
+		if (fr > done)
+			done = fr;
 
 		do {
 			if (tat > done + sim->dut_tol) {
@@ -687,7 +707,14 @@ sl_sim_rx_start(struct sl_sim_rx *rx, bool on)
 	__atomic_store_n(&rx->imissed, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rx->received, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rx->flushed, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rx->link_down, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rx->on, on ? 1 : 0, __ATOMIC_RELEASE);
+}
+
+void
+sl_sim_rx_set_link(struct sl_sim_rx *rx, bool up)
+{
+	__atomic_store_n(&rx->link_down, up ? 0 : 1, __ATOMIC_RELAXED);
 }
 
 uint16_t
@@ -816,6 +843,7 @@ sl_sim_dut_get(const struct sl_sim *sim, struct sl_port_dut *d)
 		d->dropped_capacity += SL_CNT_READ(m->dropped_capacity);
 		d->dropped_loss += SL_CNT_READ(m->dropped_loss);
 		d->dropped_full += SL_CNT_READ(m->dropped_full);
+		d->dropped_link += SL_CNT_READ(m->dropped_link);
 		d->duplicated += SL_CNT_READ(m->duplicated);
 		d->reordered += SL_CNT_READ(m->reordered);
 		d->held += pending + SL_CNT_READ(m->slot_held);

@@ -179,14 +179,17 @@ void sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st);
  * deterministic from dut.seed and the queue index) except its capacity: one
  * FIFO of dut.queue frames served at capacity_pps, shared by every TX queue
  * (a CAS), in wire time: GCRA of that depth, the wait added to the delivery
- * time. Then, per queue: loss, duplication (the same mbuf delivered
+ * time; a frame its queue reaps after a later-sent frame of another queue
+ * arrives at that later time (the model's input stays in time order). Then, per queue: loss, duplication (the same mbuf delivered
  * twice, its reference count raised), reordering (one frame held back and
  * delivered right after the next frame the model delivers), delay (fixed
  * plus uniform jitter, in order: a frame's delivery time is never before the
  * previous one's on its queue). Frames the RX side refuses (its ring full, or
  * the port not set up to receive this run) are freed and counted in the
  * model as dropped_full and at the receiver as imissed (rx_nombuf stays 0:
- * the sim never allocates to receive).
+ * the sim never allocates to receive). Frames delivered while the receiving
+ * port's link is down (sl_sim_rx_set_link()) never reach it: the model
+ * counts them as dropped_link, the receiver nothing.
  */
 struct sl_sim_rx;
 
@@ -195,6 +198,9 @@ struct sl_sim_rx *sl_sim_rx_create(uint16_t idx, int socket_id);
 
 /** Free the RX side and the frames in its ring. */
 void sl_sim_rx_free(struct sl_sim_rx *rx);
+
+/** The receiving port's link (up again at each sl_sim_rx_start()). Any thread. */
+void sl_sim_rx_set_link(struct sl_sim_rx *rx, bool up);
 
 /**
  * At the port's setup: counters from zero; @p on: frames arriving are kept

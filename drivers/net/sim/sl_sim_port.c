@@ -263,6 +263,23 @@ sim_close(void *dev)
 	free(sp);
 }
 
+/*
+ * The sim's link, until link up or the next setup. Down: it takes no new
+ * frames to send (BUSY), and frames a DUT model delivers to it are lost on
+ * the wire (the model's dropped_link).
+ */
+static int
+sim_link(void *dev, bool up)
+{
+	struct sim_port *sp = dev;
+
+	if (sp->sim == NULL)
+		return -ENODEV;
+	sl_sim_set_link(sp->sim, up);
+	sl_sim_rx_set_link(sp->rx, up);
+	return 0;
+}
+
 static const struct sl_port_ops sim_ops = {
 	.kind = "sim",
 	.setup = sim_setup,
@@ -278,6 +295,7 @@ static const struct sl_port_ops sim_ops = {
 	.rx_burst = sim_rx_burst,
 	.rx_drops = sim_rx_drops,
 	.dut = sim_dut,
+	.link = sim_link,
 };
 
 int
