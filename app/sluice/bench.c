@@ -687,7 +687,7 @@ one_trial(struct sl_app *app, const struct sl_bench_conf *conf, const bool *tx,
 		return -ENOMEM;
 	for (uint16_t p = 0; p < app->ports.n; p++)
 		if (tx[p])
-			load = fmin(load, rate_pps(&rr, app->ports.p[p].info.speed_mbps * 1e6,
+			load = fmin(load, rate_pps(&rr, (double)app->ports.p[p].info.speed_bps,
 						   r->mean_l1, r->mean_l1 - 160));
 	printf("bench trial: size %s (%u/%u): %.6g pps x %u port(s) for %g s ...", r->name, i + 1,
 	       nb, load, nb_tx, conf->trial_s);
@@ -800,7 +800,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		mn = 0;
 		mx = 1e18;
 		for (uint16_t s = 0; s < app->ports.n; s++) {
-			double lb = app->ports.p[s].info.speed_mbps * 1e6;
+			double lb = (double)app->ports.p[s].info.speed_bps;
 			struct sl_rate pace, rr = conf->single ? trial_rate(conf, nb_tx) : conf->max;
 
 			if (!tx[s])
@@ -860,7 +860,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			sl_parse_sizes(&o->sc, strcmp(names[i], "imix") == 0 ? SL_GEN_IMIX : names[i],
 				       err, sizeof(err));
 		for (uint16_t t = 0; t < app->ports.n; t++) {
-			double lb = app->ports.p[t].info.speed_mbps * 1e6, l2 = r->mean_l1 - 160;
+			double lb = (double)app->ports.p[t].info.speed_bps, l2 = r->mean_l1 - 160;
 
 			if (!tx[t])
 				continue;

@@ -50,6 +50,10 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 			if (sl_cli_u64(cli, "txd", argv[4], 1, 65535, &v) != 0)
 				return;
 			pc.txd = (uint16_t)v;
+		} else if (strcmp(argv[3], "mtu") == 0) {
+			if (sl_cli_u64(cli, "mtu", argv[4], RTE_ETHER_MIN_MTU, SL_PORT_MAX_MTU, &v) != 0)
+				return;
+			pc.mtu = (uint16_t)v;
 		} else {
 			char err[160];
 
@@ -130,8 +134,9 @@ cmd_clear_stream(struct sl_cli *cli, int argc, char **argv)
 const struct sl_cmd sl_cmds_port[] = {
 	{ "port start|stop <port>", cmd_port_startstop,
 	  "use a port (or all) in the next start, or leave it out", "port" },
-	{ "port config <port> txq|txd|lltx <value>", cmd_port_config,
-	  "TX queues, descriptors, or LLTX on|off|auto of a port (or all); needs stopped traffic",
+	{ "port config <port> txq|txd|lltx|mtu <value>", cmd_port_config,
+	  "TX queues, descriptors, LLTX on|off|auto, or the MTU (68..9000) of a port (or all); "
+	  "needs stopped traffic",
 	  "port" },
 	{ "set link-up|link-down port <port>", cmd_port_link,
 	  "take a port's link (or all) up or down now, also while traffic runs (a sim: until "

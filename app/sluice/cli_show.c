@@ -19,12 +19,15 @@ port_info(const struct sl_app *app, uint16_t i)
 {
 	const struct sl_port *p = &app->ports.p[i];
 	const struct sl_port_conf *pc = &app->o.pc[i];
-	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char mac[RTE_ETHER_ADDR_FMT_SIZE], speed[32];
 
 	rte_ether_format_addr(mac, sizeof(mac), &p->info.mac);
-	printf("port %u: %s, driver %s, MAC %s, NUMA socket %d, link %u Mb/s, max frame %u%s\n",
-	       i, p->info.name, p->info.driver, mac, p->info.socket, p->info.speed_mbps,
-	       p->info.max_frame,
+	printf("port %u: %s, driver %s, MAC %s, NUMA socket %d, link %s, MTU %u (%u to %u), "
+	       "max frame %u (%u tagged)%s\n",
+	       i, p->info.name, p->info.driver, mac, p->info.socket,
+	       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)), sl_session_mtu(app, i),
+	       p->info.min_mtu, p->info.max_mtu, sl_session_mtu(app, i) + 18,
+	       sl_session_mtu(app, i) + 22,
 	       pc->stopped ? ", stopped (port start to use it)" : "");
 	printf("  txq %u (0: as the map needs), txd %u (0: the driver's default), lltx %s%s\n",
 	       pc->txq, pc->txd,
@@ -67,7 +70,7 @@ port_stats(struct sl_app *app, uint16_t i)
 	}
 	if (app->runs != 0 && now > v->clear_tsc) {
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes,
-				(now - v->clear_tsc) / hz, p->info.speed_mbps, true);
+				(now - v->clear_tsc) / hz, p->info.speed_bps, true);
 		printf("  Throughput (since %s, %.2f s):\n  Tx-rate: %s\n",
 		       v->clear_tsc == app->start_tsc ? "the start" : "the clear",
 		       (now - v->clear_tsc) / hz, rates);
@@ -75,7 +78,7 @@ port_stats(struct sl_app *app, uint16_t i)
 	if (app->runs != 0 && now > v->show_tsc && v->show_tsc != v->clear_tsc) {
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets - v->show_pkts,
 				pt.tx_bytes - v->show_bytes, (now - v->show_tsc) / hz,
-				p->info.speed_mbps, true);
+				p->info.speed_bps, true);
 		printf("  Throughput (since last show, %.2f s):\n  Tx-rate: %s\n",
 		       (now - v->show_tsc) / hz, rates);
 	}
@@ -360,8 +363,8 @@ show_ports(const struct sl_app *app)
 			snprintf(txd, sizeof(txd), "%u", pc->txd);
 		if (pc->vlan != 0)
 			snprintf(vlan, sizeof(vlan), "%u", pc->vlan);
-		printf("port %u: rate %s, eth-peer %s, vlan %s, txq %s, txd %s, lltx %s%s\n", i, rs,
-		       mac, vlan, txq, txd,
+		printf("port %u: rate %s, eth-peer %s, vlan %s, txq %s, txd %s, mtu %u, lltx %s%s\n",
+		       i, rs, mac, vlan, txq, txd, sl_session_mtu(app, i),
 		       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
 		       pc->stopped ? ", stopped" : "");
 	}

@@ -167,7 +167,7 @@ write_ports(const struct sl_app *app, FILE *f, const struct stamp *ts)
 	       "the link speed the port reports, in bytes (a virtual port's is made up)");
 	for (uint16_t i = 0; i < np; i++)
 		fprintf(f, "sluice_port_link_speed_bytes_per_second{port=\"%u\"} %" PRIu64 "\n", i,
-			(uint64_t)app->ports.p[i].info.speed_mbps * 125000);
+			app->ports.p[i].info.speed_bps / 8);
 	for (uint16_t i = 0; i < np; i++) {
 		sl_report_port_totals(app, i, &pt[i]);
 		s[i].base = &pt[i];

@@ -26,7 +26,7 @@ enum {
 	OPT_ETH_PEER, OPT_STATS_PERIOD, OPT_JSON, OPT_VERSION, OPT_MAP, OPT_TXQ,
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
-	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS,
+	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS, OPT_MTU,
 };
 
 static const struct option long_opts[] = {
@@ -42,6 +42,7 @@ static const struct option long_opts[] = {
 	{ "map", required_argument, NULL, OPT_MAP },
 	{ "txq", required_argument, NULL, OPT_TXQ },
 	{ "txd", required_argument, NULL, OPT_TXD },
+	{ "mtu", required_argument, NULL, OPT_MTU },
 	{ "lltx", required_argument, NULL, OPT_LLTX },
 	{ "lock", required_argument, NULL, OPT_LOCK },
 	{ "sim", required_argument, NULL, OPT_SIM },
@@ -106,6 +107,8 @@ sl_usage(void)
 	       "                        lcore gets its own queue on every port\n"
 	       "  --txq N               TX queues per port (default: as the map needs)\n"
 	       "  --txd N               TX descriptors per queue\n"
+	       "  --mtu N               MTU of every port, 68..9000 (frames up to N + 18 B,\n"
+	       "                        N + 22 B tagged); default: the port's own\n"
 	       "  --lltx auto|on|off    LLTX (driver-side locking) for all ports\n"
 	       "  --lock trylock|spin   engine lock on shared non-LLTX queues\n"
 	       "  --sim SPEC            add a simulated port (repeatable):\n"
@@ -307,6 +310,11 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 		if (sl_parse_u64(arg, 1, 65535, &v, err, len) != 0)
 			return -EINVAL;
 		o->pc[0].txd = (uint16_t)v;
+		return 0;
+	case OPT_MTU:
+		if (sl_parse_u64(arg, RTE_ETHER_MIN_MTU, SL_PORT_MAX_MTU, &v, err, len) != 0)
+			return -EINVAL;
+		o->pc[0].mtu = (uint16_t)v;
 		return 0;
 	case OPT_LLTX:
 		return sl_parse_lltx(arg, &o->pc[0].lltx, err, len);

@@ -26,6 +26,7 @@ struct sl_bench_conf;
 struct sl_port_conf {
 	uint16_t txq;          /* 0: as the map needs */
 	uint16_t txd;          /* 0: driver default */
+	uint16_t mtu;          /* 0: the port's own (1500 for the sim) */
 	enum sl_lltx lltx;
 	struct sl_rate rate;
 	uint16_t vlan;         /* 0: untagged */

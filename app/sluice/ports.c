@@ -68,6 +68,7 @@ sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o, const bool *rx)
 		struct sl_port_setup c = {
 			.nb_txq = p->nb_txq,
 			.nb_txd = o->pc[i].txd,
+			.mtu = o->pc[i].mtu,
 			.lltx = o->pc[i].lltx,
 			.rx = rx[i],
 			.rx_hw_ts = rx[i] && !o->rx_clock_tsc,
@@ -79,6 +80,7 @@ sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o, const bool *rx)
 			return ret;
 		}
 		p->caps = c.caps;
+		p->info.mtu = c.mtu;
 		p->txd = c.nb_txd;
 		p->rx_hw_ts = c.rx_hw_ts;
 		p->set_up = true;

@@ -120,7 +120,7 @@ sl_report_clear(struct sl_app *app, uint16_t pid)
 
 void
 sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
-		uint32_t speed_mbps, bool l2)
+		uint64_t speed_bps, bool l2)
 {
 	char a[32], b[32], c[32] = "";
 	double l1 = s > 0 ? sl_wire_l1_bits(pkts, bytes) / s : 0;
@@ -134,9 +134,9 @@ sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
 	else
 		snprintf(buf, len, "%12s %12s L1", a, b);
 	/* A virtual PMD's link speed is a made-up figure (net_null says 10G): no % above it. */
-	if (speed_mbps != 0 && l1 <= speed_mbps * 1e6 * 1.05)
+	if (speed_bps != 0 && l1 <= (double)speed_bps * 1.05)
 		snprintf(buf + strlen(buf), len - strlen(buf), l2 ? " (%.1f%% of line)" : " (%.1f%%)",
-			 l1 / (speed_mbps * 1e4));
+			 l1 / (double)speed_bps * 100);
 }
 
 /* Distinct frames of stream s received over every receiving port. */
@@ -351,7 +351,7 @@ sl_report_lcores(char *buf, size_t len, const struct sl_app_txq *aq)
 void
 sl_report_modes(const struct sl_app *app)
 {
-	char lc[256];
+	char lc[256], speed[32];
 
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
@@ -360,8 +360,9 @@ sl_report_modes(const struct sl_app *app)
 		char src[RTE_ETHER_ADDR_FMT_SIZE], dst[RTE_ETHER_ADDR_FMT_SIZE];
 
 		/* A long name is cut (the JSON has it whole): the line stays within 100 columns. */
-		printf("port %u: %.32s%s (%s), %u TX queue(s), link %u Mb/s, socket %d%s\n", i,
-		       p->info.name, strlen(p->info.name) > 32 ? "~" : "", p->info.driver, p->nb_txq, p->info.speed_mbps, p->info.socket,
+		printf("port %u: %.32s%s (%s), %u TX queue(s), link %s, socket %d%s\n", i,
+		       p->info.name, strlen(p->info.name) > 32 ? "~" : "", p->info.driver, p->nb_txq,
+		       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)), p->info.socket,
 		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
 		sl_session_stream_conf(app, i, &c);
 		rte_ether_format_addr(src, sizeof(src), &c.src_mac);
@@ -427,7 +428,7 @@ sl_report_live(struct sl_app *app, double elapsed)
 		sl_report_port_totals(app, i, &pt);
 		sl_report_port_view(app, i, &view);
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets - lv->pkts[i],
-				pt.tx_bytes - lv->bytes[i], dt, p->info.speed_mbps, false);
+				pt.tx_bytes - lv->bytes[i], dt, p->info.speed_bps, false);
 		printf("[%7.2fs", elapsed);
 		if (app->o.duration_us != 0)
 			printf("/%.6gs", app->o.duration_us / 1e6);
@@ -573,7 +574,7 @@ sl_report_summary(const struct sl_app *app)
 
 		sl_report_port_totals(app, i, &pt);
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes, d,
-				p->info.speed_mbps, true);
+				p->info.speed_bps, true);
 		/* The name last, cut to what 100 columns leave (the JSON has it whole). */
 		printf("port %u  tx %14" PRIu64 " pkts %16" PRIu64 " bytes  dropped %-8" PRIu64
 		       " %.26s%s\n        %s\n", i, pt.tx_packets, pt.tx_bytes, pt.dropped, p->info.name,
@@ -1000,7 +1001,8 @@ sl_report_json(const struct sl_app *app, const char *path)
 		sl_json_str(&j, "name", p->info.name);
 		sl_json_str(&j, "driver", p->info.driver);
 		sl_json_i64(&j, "socket", p->info.socket); /* -1: any (a vdev) */
-		sl_json_u64(&j, "link_speed_mbps", p->info.speed_mbps);
+		sl_json_dbl(&j, "link_speed_mbps", p->info.speed_bps / 1e6);
+		sl_json_u64(&j, "link_speed_bps", p->info.speed_bps);
 		{
 			struct sl_stream_conf c;
 			char mac[RTE_ETHER_ADDR_FMT_SIZE];

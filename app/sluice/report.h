@@ -21,7 +21,7 @@ void sl_report_clear(struct sl_app *app, uint16_t pid);
  * port's stated speed).
  */
 void sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
-		     uint32_t speed_mbps, bool l2);
+		     uint64_t speed_bps, bool l2);
 /* Packets the workers handed to queue q (their generated counters). */
 uint64_t sl_report_txq_generated(const struct sl_app *app, const struct sl_txq *q);
 /* A queue's counters: the engine's, plus what --xmit direct's burst call sent. */

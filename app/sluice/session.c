@@ -202,7 +202,7 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 
 	sl_session_stream_conf(app, pid, &c);
 	sl_stream_conf_mean_bits(&c, &l1, &l2);
-	if (sl_rate_resolve(r, app->ports.p[pid].info.speed_mbps * 1e6, l1, l2, pace, err, len) != 0)
+	if (sl_rate_resolve(r, (double)app->ports.p[pid].info.speed_bps, l1, l2, pace, err, len) != 0)
 		return -EINVAL;
 	/*
 	 * A rate at the line is left to the wire (unpaced) only where something
@@ -215,7 +215,7 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 		*pace = *r;
 		if (r->unit == SL_RATE_PCT)
 			*pace = (struct sl_rate){ SL_RATE_L1,
-				app->ports.p[pid].info.speed_mbps * 1e6 * r->value / 100 };
+				(double)app->ports.p[pid].info.speed_bps * r->value / 100 };
 	}
 	return 0;
 }
@@ -289,7 +289,8 @@ sl_session_streams_check(const struct sl_app *app, char *err, size_t len)
 		struct sl_stream_conf c;
 
 		sl_session_stream_conf(app, i, &c);
-		if (sl_stream_build(tmp, &c, p->info.max_frame, why, sizeof(why)) != 0) {
+		if (sl_stream_build(tmp, &c, sl_session_mtu(app, i) + RTE_ETHER_HDR_LEN +
+				    RTE_ETHER_CRC_LEN, why, sizeof(why)) != 0) {
 			snprintf(err, len, "port %u (%s): %s", i, p->info.name, why);
 			ret = -EINVAL;
 		}
@@ -298,16 +299,33 @@ sl_session_streams_check(const struct sl_app *app, char *err, size_t len)
 	return ret;
 }
 
+uint16_t
+sl_session_mtu(const struct sl_app *app, uint16_t pid)
+{
+	return app->o.pc[pid].mtu != 0 ? app->o.pc[pid].mtu : app->ports.p[pid].info.mtu;
+}
+
+/*
+ * The MTU is checked here, with the stream, before any port is touched, so
+ * a refused MTU leaves nothing half set; the stream is sized by it.
+ */
 int
 sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream *s, char *err,
 			size_t len)
 {
 	const struct sl_port *p = &app->ports.p[pid];
+	uint16_t mtu = sl_session_mtu(app, pid);
 	struct sl_stream *scratch = NULL;
 	struct sl_stream_conf c;
-	char why[200];
+	char why[256];
 	int ret;
 
+	if (mtu < p->info.min_mtu || mtu > p->info.max_mtu) {
+		snprintf(err, len, "--mtu %u: port %u (%s) accepts an MTU from %u to %u: give one in "
+			 "that range (or port config %u mtu N)", mtu, pid, p->info.name,
+			 p->info.min_mtu, p->info.max_mtu, pid);
+		return -EINVAL;
+	}
 	if (s == NULL) {
 		scratch = malloc(sizeof(*scratch));
 		if (scratch == NULL) {
@@ -317,7 +335,7 @@ sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream
 		s = scratch;
 	}
 	sl_session_stream_conf(app, pid, &c);
-	ret = sl_stream_build(s, &c, p->info.max_frame, why, sizeof(why));
+	ret = sl_stream_build(s, &c, mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN, why, sizeof(why));
 	if (ret != 0)
 		snprintf(err, len, "%s: port %u (%s): %s", strncmp(why, "field", 5) == 0 ? "--field" :
 			 strstr(why, "VLAN") ? "--vlan" : strstr(why, "flows") ? "--flows" : "--size",
@@ -408,6 +426,14 @@ workers_create(struct sl_app *app)
 					}
 					t->gen = (struct sl_gen){ .s = &p->stream, .producer = (uint8_t)k,
 								  .run = app->run_tag };
+					/*
+					 * Its share of the stream's frame order: frames k,
+					 * k + P, ... of the P pairs, so that --count's
+					 * quotas below add up to the stream's first
+					 * --count frames (flows and sizes exact).
+					 */
+					sl_gen_share(&t->gen, (uint16_t)k,
+						     (uint16_t)per_port_targets[i]);
 					t->quota = o->count == 0 ? UINT64_MAX :
 						o->count / per_port_targets[i] +
 						(k < o->count % per_port_targets[i]);

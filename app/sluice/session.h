@@ -68,6 +68,8 @@ void sl_session_close(struct sl_app *app);
 
 /* The stream configuration port pid sends with (its MACs, VLAN, default size). */
 void sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c);
+/* The MTU port pid runs with: --mtu / port config mtu, else the port's own. */
+uint16_t sl_session_mtu(const struct sl_app *app, uint16_t pid);
 /* Fill app->addressed from the options and ports in force (start does it too). */
 void sl_session_address(struct sl_app *app);
 /* Check a rate for port pid as a start would (same check, same message). */

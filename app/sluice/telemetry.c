@@ -96,7 +96,8 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", p->info.name);
 	rte_tel_data_add_dict_string(d, "driver", p->info.driver);
-	rte_tel_data_add_dict_u64(d, "link_speed_mbps", p->info.speed_mbps);
+	rte_tel_data_add_dict_u64(d, "link_speed_mbps", p->info.speed_bps / 1000000);
+	rte_tel_data_add_dict_u64(d, "link_speed_bps", p->info.speed_bps);
 	tel_table(d, sl_port_counters, &pt);
 	return 0;
 }

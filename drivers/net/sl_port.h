@@ -40,15 +40,21 @@ struct sl_port_info {
 	char name[64];
 	char driver[32];
 	int socket;            /**< NUMA socket, or SOCKET_ID_ANY */
-	uint32_t speed_mbps;   /**< link speed, 0 if unknown */
-	uint16_t max_frame;    /**< largest frame with FCS the MTU allows */
+	uint64_t speed_bps;    /**< link speed in bit/s (the line rate), 0 if unknown */
+	uint16_t mtu;          /**< MTU in force (the device's at open, the one set after setup);
+				    the largest untagged frame with FCS is mtu + 18 */
+	uint16_t min_mtu, max_mtu; /**< the MTUs the device accepts (at most SL_PORT_MAX_MTU) */
 	uint16_t max_txq;      /**< TX queues the device offers; 0: no limit of its own */
 	struct rte_ether_addr mac;
 	int32_t wire_to;       /**< the port the driver's own wire delivers to (a sim DUT), or -1 */
 };
 
+/** The largest MTU Sluice sets (frames of 9018 B with FCS, 9022 B tagged). */
+#define SL_PORT_MAX_MTU 9000
+
 /** What a run asks of a port (in), and what it got (out). */
 struct sl_port_setup {
+	uint16_t mtu;          /**< in: the MTU to set, 0 = the device's as opened; out: in force */
 	uint16_t nb_txq;       /**< in: TX queues (>= 1) */
 	uint16_t nb_txd;       /**< in: descriptors per queue, 0 = driver default; out: in force */
 	enum sl_lltx lltx;     /**< in */

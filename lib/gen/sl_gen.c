@@ -320,6 +320,9 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 	if (stream_fields(s, c, err, errlen) != 0)
 		return -EINVAL;
 	min_frame = RTE_MAX(SL_GEN_MIN_FRAME, s->hdr_len + RTE_ETHER_CRC_LEN);
+	/* The MTU counts from the IP header: a VLAN tag adds 4 B to the frame it allows. */
+	if (c->vlan != 0)
+		max_frame += sizeof(struct rte_vlan_hdr);
 	if (max_frame > SL_GEN_MAX_FRAME)
 		max_frame = SL_GEN_MAX_FRAME;
 
@@ -328,8 +331,9 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		    c->size_max - c->size_min + 1 > SL_GEN_MAX_DISTINCT) {
 			snprintf(err, errlen,
 				 "size range %u-%u: sizes count the FCS and go from %u (these headers) "
-				 "to %u (the ports' MTU + 18), at most %d sizes",
-				 c->size_min, c->size_max, min_frame, max_frame, SL_GEN_MAX_DISTINCT);
+				 "to %u (the port's MTU + 18%s; --mtu or port config <p> mtu sets it), at most %d sizes",
+				 c->size_min, c->size_max, min_frame, max_frame,
+				 c->vlan != 0 ? ", + 4 for the VLAN tag" : "", SL_GEN_MAX_DISTINCT);
 			return -EINVAL;
 		}
 		nb = c->size_max - c->size_min + 1;
@@ -346,8 +350,9 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 			if (c->sizes[i] < min_frame || c->sizes[i] > max_frame) {
 				snprintf(err, errlen,
 					 "frame size %u is out of range: sizes count the FCS and go "
-					 "from %u (these headers) to %u (the ports' MTU + 18)",
-					 c->sizes[i], min_frame, max_frame);
+					 "from %u (these headers) to %u (the port's MTU + 18%s; --mtu or "
+					 "port config <p> mtu sets it)", c->sizes[i], min_frame, max_frame,
+					 c->vlan != 0 ? ", + 4 for the VLAN tag" : "");
 				return -EINVAL;
 			}
 			stream_size(s, c, c->sizes[i], &s->sz[i]);
@@ -358,6 +363,11 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		}
 	}
 	s->nb_sizes = nb;
+	/* TCP: payload bytes before each entry of the order, written twice. */
+	for (uint32_t i = 0; i < 2u * s->nb_order; i++)
+		s->tcp_pre[i + 1] = s->tcp_pre[i] + s->sz[s->order[i % s->nb_order]].pkt_len -
+			s->hdr_len;
+	s->tcp_cycle = s->tcp_pre[s->nb_order];
 	s->min_len = UINT16_MAX;
 	for (uint16_t i = 0; i < nb; i++) {
 		s->max_len = RTE_MAX(s->max_len, s->sz[i].pkt_len);
@@ -398,6 +408,38 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 			*(unaligned_uint16_t *)(s->tmpl + s->ip_csum_off) =
 				(uint16_t)~sl_csum_fold(sz->ip_sum + s->sip_sum0);
 		*(unaligned_uint16_t *)(s->tmpl + s->l4_csum_off) = sl_csum_final(sum, c->tcp);
+	}
+	return 0;
+}
+
+int
+sl_gen_share(struct sl_gen *g, uint16_t share, uint16_t nb_shares)
+{
+	const struct sl_stream *s = g->s;
+	const uint64_t N = s->flows, L = s->nb_order, P = nb_shares;
+	uint64_t r, dr;
+
+	if (nb_shares == 0 || share >= nb_shares)
+		return -EINVAL;
+	g->nb_shares = nb_shares;
+	/* Frame g = share: flow g mod N, round g / N, size entry (flow + round) mod L. */
+	g->cur.flow = share % N;
+	r = share / N;
+	g->cur.rr = r % L;
+	g->cur.rq = (uint32_t)(r / L);
+	g->cur.pos = (g->cur.flow + r) % L;
+	/* P frames on: the flow moves by P mod N, the round by P / N (+1 on a wrap). */
+	g->w.flows = (uint32_t)N;
+	g->w.L = (uint32_t)L;
+	g->w.d_flow = P % N;
+	dr = P / N;
+	g->w.d_rr = dr % L;
+	g->w.d_rq = (uint32_t)(dr / L);
+	g->w.d_pos = (g->w.d_flow + dr) % L;
+	g->w.d_pos_wrap = (L - (N - 1) % L) % L; /* a wrap takes N off the flow, adds 1 round */
+	for (uint16_t i = 0; i < s->nb_fields; i++) {
+		g->fidx[i] = share % s->fields[i].count;
+		g->fstep[i] = nb_shares % s->fields[i].count;
 	}
 	return 0;
 }

@@ -37,7 +37,7 @@
 #define SL_GEN_MAX_DISTINCT 2048  /* distinct sizes (a range) */
 #define SL_GEN_MAX_ORDER 4096     /* length of the size order */
 #define SL_GEN_MIN_FRAME SL_WIRE_MIN_FRAME /* with FCS */
-#define SL_GEN_MAX_FRAME 9018     /* with FCS: 9000-byte MTU */
+#define SL_GEN_MAX_FRAME 9022     /* with FCS: 9000-byte MTU, tagged */
 
 /** Header fields the field engine can vary. */
 enum sl_field_kind {
@@ -144,12 +144,16 @@ struct sl_stream {
 	uint16_t nb_fields;
 	struct sl_stream_field fields[SL_FIELD_MAX];
 	uint16_t order[SL_GEN_MAX_ORDER]; /**< indexes into sz, sent in this order */
+	/** TCP payload bytes of order[0..i) over the order written twice (sl_gen_tcp_seq()) */
+	uint32_t tcp_pre[2 * SL_GEN_MAX_ORDER + 1];
+	uint32_t tcp_cycle;               /**< of one walk of the order: tcp_pre[nb_order] */
 	struct sl_stream_size sz[SL_GEN_MAX_DISTINCT];
 };
 
 /**
  * Compile a stream.
- * @param max_frame  largest frame (with FCS) the ports allow, e.g. 1518.
+ * @param max_frame  largest untagged frame (with FCS) the port allows: its MTU
+ *                   + 18, e.g. 1518; a VLAN tag (c->vlan) adds 4 to it.
  * @return 0, or -EINVAL with a message in err that names what is wrong.
  */
 int sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t max_frame,
@@ -220,19 +224,131 @@ sl_pacer_skipped_tsc(const struct sl_pacer *p)
  */
 int sl_pacer_init(struct sl_pacer *p, const struct sl_rate *rate);
 
+/**
+ * Where a producer is in its stream's frame order. The stream's frames are
+ * numbered g = 0, 1, 2, ... (over all its producers); frame g belongs to
+ * flow f = g mod flows, in round r = g / flows, and has the size
+ * s->order[(f + r) mod nb_order]: each flow walks the size order from its
+ * own offset, so every flow sees the whole size mix (sizes and flows are
+ * not in lockstep). Kept incrementally: no division per frame.
+ */
+struct sl_gen_cur {
+	uint32_t flow;      /**< g mod flows */
+	uint32_t rq;        /**< r / nb_order (mod 2^32: TCP sequence numbers) */
+	uint16_t pos;       /**< (flow + r) mod nb_order: the entry of s->order */
+	uint16_t rr;        /**< r mod nb_order */
+};
+
+/**
+ * How a producer's place moves per frame it sends (sl_gen_share()): its
+ * stream's flow and order counts and the steps for nb_shares frames on.
+ * A burst copies it to a local, so that writing frames (which may alias
+ * anything) does not make the compiler load it again per frame.
+ */
+struct sl_gen_walk {
+	uint32_t flows, L;  /**< s->flows, s->nb_order */
+	uint32_t d_flow, d_rq;
+	uint16_t d_pos, d_pos_wrap, d_rr;
+};
+
 /** One producer's state for one stream on one TX queue. */
 struct sl_gen {
 	const struct sl_stream *s;
 	struct rte_mempool *mp;
-	uint32_t seq;       /**< next sequence number */
-	uint32_t flow;      /**< next flow index */
-	uint16_t pos;       /**< next entry of s->order */
+	uint32_t seq;       /**< next sequence number (signature) */
+	struct sl_gen_cur cur; /**< the next frame's place in the stream's order */
 	uint8_t producer;   /**< producer id in the signature, unique per stream */
 	uint8_t run;        /**< run tag in the signature */
+	/**
+	 * The share: this producer sends frames share, share + nb_shares, ...
+	 * (sl_gen_share()); 0 until set: then share 0 of 1 (all frames).
+	 */
+	uint16_t nb_shares;
+	struct sl_gen_walk w; /**< steps of cur per frame sent (sl_gen_step()) */
 	uint64_t bytes;     /**< sum of pkt_len of the last burst built */
-	uint32_t fidx[SL_FIELD_MAX]; /**< next index of each field */
+	uint32_t fidx[SL_FIELD_MAX];  /**< next index of each field */
+	uint32_t fstep[SL_FIELD_MAX]; /**< its step per frame sent */
 	uint32_t rnd;       /**< xorshift state of RANDOM fields */
 };
+
+/**
+ * Give a producer its share of the stream's frame order: of nb_shares
+ * producers of one stream, producer share (0..nb_shares-1) sends frames
+ * share, share + nb_shares, share + 2 nb_shares, ... (flow, size and the
+ * INC/DEC/LIST field values of those frames, and TCP sequence numbers), so
+ * that the union of every producer's first n_k frames is the stream's
+ * first sum(n_k) frames when the n_k are those of an equal split
+ * (n_k = N / nb_shares + (k < N mod nb_shares)). Sets g->cur, the steps and
+ * the field indexes; g->s must be set. Called lazily (share 0 of 1) by
+ * sl_gen_due() and sl_gen_burst() on a gen left zeroed.
+ * @return 0, or -EINVAL (share >= nb_shares or nb_shares == 0).
+ */
+int sl_gen_share(struct sl_gen *g, uint16_t share, uint16_t nb_shares);
+
+/*
+ * Move c to this producer's next frame (nb_shares frames on in the stream).
+ * One size (L = 1) and one flow (N = 1) are the common cases and take
+ * short paths: with one size the round is all there is (rq = r); with one
+ * flow the round is the frame index, so rr = pos.
+ */
+static inline void
+sl_gen_step(const struct sl_gen_walk *w, struct sl_gen_cur *c)
+{
+	const uint32_t L = w->L;
+	uint32_t wrap = 0;
+
+	if (w->flows == 1) {
+		/* One flow: the round is the frame index (rr = pos). */
+		c->pos += w->d_pos;
+		c->rq += w->d_rq;
+		if (c->pos >= L) {
+			c->pos -= L;
+			c->rq++;
+		}
+		c->rr = c->pos;
+		return;
+	}
+	if (c->flow >= w->flows - w->d_flow) {
+		/* Past the last flow: a new round (written so as not to overflow). */
+		c->flow -= w->flows - w->d_flow;
+		wrap = 1;
+	} else {
+		c->flow += w->d_flow;
+	}
+	if (L == 1) {
+		/* One size: the round is all there is (rq = r). */
+		c->rq += w->d_rq + wrap;
+		return;
+	}
+	c->rq += w->d_rq;
+	c->pos += w->d_pos + (wrap ? w->d_pos_wrap : 0);
+	c->rr += w->d_rr + wrap;
+	if (c->rr >= L) {
+		c->rr -= L;
+		c->rq++;
+	}
+	if (c->pos >= L)
+		c->pos -= L;
+	if (c->pos >= L)
+		c->pos -= L;
+}
+
+/*
+ * The TCP sequence number of the frame at c: the payload bytes its flow
+ * sent before it (rounds 0..r-1 of that flow), as one sender numbers one
+ * connection's bytes. Flow f's j-th frame has size order[(f + j) mod L],
+ * so that is rq whole walks of the order plus rr entries from f mod L:
+ * two lookups in the prefix sums of the order written twice.
+ */
+static inline uint32_t
+sl_gen_tcp_seq(const struct sl_stream *s, const struct sl_gen_cur *c)
+{
+	uint32_t idx = c->pos + (c->pos < c->rr ? s->nb_order : 0);
+
+	if (s->nb_order == 1)
+		return c->rq * s->tcp_cycle;
+	return c->rq * s->tcp_cycle + s->tcp_pre[idx] - s->tcp_pre[idx - c->rr];
+}
 
 /* The next xorshift32 value (never 0, so a period of 2^32 - 1). */
 static inline uint32_t
@@ -291,8 +407,11 @@ sl_gen_fields(struct sl_gen *g, uint8_t *p, uint32_t *ipx)
 			v = f->list[k];
 			break;
 		}
-		if (++k == f->count)
-			k = 0;
+		/* The index of this producer's next frame: fstep frames on. */
+		if (k >= f->count - g->fstep[i])
+			k -= f->count - g->fstep[i];
+		else
+			k += g->fstep[i];
 		g->fidx[i] = k;
 		if (f->width == 4) {
 			uint32_t be = rte_cpu_to_be_32(v);
@@ -352,15 +471,20 @@ sl_csum_final(uint64_t sum, bool tcp)
  * caller that cannot send them gives them back with p->next = p->mark.
  */
 static inline unsigned int
-sl_gen_due(const struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
+sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 {
 	const struct sl_stream *s = g->s;
-	uint16_t pos = g->pos;
+	struct sl_gen_walk w;
+	struct sl_gen_cur c;
 	unsigned int n = 0;
 	uint64_t now;
 
 	if (p->unit == SL_RATE_NONE)
 		return max;
+	if (unlikely(g->nb_shares == 0))
+		sl_gen_share(g, 0, 1);
+	c = g->cur;
+	w = g->w;
 	if (unlikely(p->t0 == 0))
 		p->t0 = tsc;
 	now = (tsc - p->t0) << 16;
@@ -372,13 +496,13 @@ sl_gen_due(const struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned in
 	}
 	p->mark = p->next;
 	while (n < max && p->next <= now) {
-		const struct sl_stream_size *sz = &s->sz[s->order[pos]];
+		const struct sl_stream_size *sz = &s->sz[s->order[c.pos]];
 		uint64_t units = p->unit == SL_RATE_PPS ? 1 :
 			p->unit == SL_RATE_L1 ? sz->l1_bits : sz->l2_bits;
 
 		p->next += (uint64_t)(((unsigned __int128)units * p->per_unit) >> 16);
-		if (++pos == s->nb_order)
-			pos = 0;
+		if (w.L > 1)
+			sl_gen_step(&w, &c);
 		n++;
 	}
 	return n;
@@ -395,8 +519,10 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 {
 	const struct sl_stream *s = g->s;
 	const bool sizes = s->nb_order > 1, flows = s->flows > 1, fields = s->nb_fields != 0;
-	uint16_t pos = g->pos;
-	uint32_t seq = g->seq, flow = g->flow;
+	const bool tcp = s->tcp, walk = sizes || flows || tcp, vary = walk || fields;
+	struct sl_gen_walk w;
+	struct sl_gen_cur c;
+	uint32_t seq = g->seq;
 	uint64_t bytes = 0;
 
 	/* What every frame's signature shares: the burst's TSC, stream, producer, run. */
@@ -404,10 +530,14 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 				(uint64_t)g->producer << 48 | ((tsc >> 32) & 0xff) << 56 | SL_SIG_MAGIC;
 	const uint64_t sig_base = sl_sig_check_base(sig_w0);
 
+	if (unlikely(g->nb_shares == 0))
+		sl_gen_share(g, 0, 1);
+	c = g->cur;
+	w = g->w;
 	if (unlikely(rte_mempool_get_bulk(g->mp, (void **)pkts, n) != 0))
 		return 0;
 	for (unsigned int i = 0; i < n; i++) {
-		const struct sl_stream_size *sz = &s->sz[s->order[pos]];
+		const struct sl_stream_size *sz = &s->sz[s->order[c.pos]];
 		struct rte_mbuf *m = pkts[i];
 		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 		uint64_t sum = sz->l4_sum, w0;
@@ -422,31 +552,34 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			if (m->pkt_len != sz->pkt_len && m->pkt_len >= (uint32_t)(s->hdr_len + SL_SIG_LEN))
 				memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
 			*(unaligned_uint16_t *)(p + s->ip_len_off) = sz->ip_len;
-			if (!s->tcp)
+			if (!tcp)
 				*(unaligned_uint16_t *)(p + s->l4_len_off) = sz->l4_len;
-			if (++pos == s->nb_order)
-				pos = 0;
-		}
-		/* One size: the mbuf kept the template's lengths (raw allocation). */
-		if (sizes) {
+			/* One size: the mbuf kept the template's lengths (raw allocation). */
 			m->data_len = sz->pkt_len;
 			m->pkt_len = sz->pkt_len;
 		}
 		bytes += sz->pkt_len;
 		if (flows) {
-			uint32_t sip = rte_cpu_to_be_32(s->sip0 + flow / s->port_span);
-			uint16_t sport = rte_cpu_to_be_16(s->sport0 + flow % s->port_span);
+			uint32_t sip = rte_cpu_to_be_32(s->sip0 + c.flow / s->port_span);
+			uint16_t sport = rte_cpu_to_be_16(s->sport0 + c.flow % s->port_span);
 
 			memcpy(p + s->sip_off, &sip, 4);
 			*(unaligned_uint16_t *)(p + s->sport_off) = sport;
 			sip_sum = (sip & 0xffff) + (sip >> 16);
 			sum += sip_sum + sport;
-			if (++flow == s->flows)
-				flow = 0;
 		} else {
 			sip_sum = s->sip_sum0;
 			sum += sip_sum + s->sport_be0;
 		}
+		if (tcp) {
+			/* The flow's payload bytes before this frame (in the L4 sum). */
+			uint32_t tseq = rte_cpu_to_be_32(sl_gen_tcp_seq(s, &c));
+
+			memcpy(p + s->l4_off + 4, &tseq, 4);
+			sum += (tseq & 0xffff) + (tseq >> 16);
+		}
+		if (walk)
+			sl_gen_step(&w, &c);
 		if (fields)
 			sum += sl_gen_fields(g, p, &ipx);
 		if (!s->ipv6 && (sizes || flows || fields))
@@ -465,14 +598,13 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 			if (sz->sig_odd)
 				ssum = rte_bswap16((uint16_t)ssum);
 			sum += ssum;
-			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, s->tcp);
-		} else if (sizes || flows || fields) {
-			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, s->tcp);
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, tcp);
+		} else if (vary) {
+			*(unaligned_uint16_t *)(p + s->l4_csum_off) = sl_csum_final(sum, tcp);
 		}
 	}
-	g->pos = pos;
+	g->cur = c;
 	g->seq = seq;
-	g->flow = flow;
 	g->bytes = bytes;
 	return n;
 }

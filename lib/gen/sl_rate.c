@@ -131,6 +131,20 @@ sl_rate_fmt_bps(double bps, char *buf, size_t len)
 	scaled(bps, u, RTE_DIM(u), true, buf, len);
 }
 
+const char *
+sl_rate_speed_str(uint64_t bps, char *buf, size_t len)
+{
+	if (bps == 0)
+		snprintf(buf, len, "unknown");
+	else if (bps >= 1000000000)
+		snprintf(buf, len, "%.10g Gb/s", bps / 1e9);
+	else if (bps >= 1000000)
+		snprintf(buf, len, "%.10g Mb/s", bps / 1e6);
+	else
+		snprintf(buf, len, "%.10g kb/s", bps / 1e3);
+	return buf;
+}
+
 void
 sl_rate_str(const struct sl_rate *r, char *buf, size_t len)
 {

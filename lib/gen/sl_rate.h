@@ -42,6 +42,8 @@ int sl_rate_parse_bps(const char *s, uint64_t *bps);
 
 /** Human form, scaled: "500 pps", "14.88 Mpps", "10 Gb/s L1", "50% of line", "max". */
 void sl_rate_str(const struct sl_rate *r, char *buf, size_t len);
+/** A link speed in bit/s for people ("1.5 Mb/s", "10 Gb/s", "unknown" for 0); returns buf. */
+const char *sl_rate_speed_str(uint64_t bps, char *buf, size_t len);
 
 /**
  * A measured rate for display, scaled so that the figure is at least 1 (or

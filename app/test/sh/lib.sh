@@ -23,3 +23,13 @@ check() {
 	if "$@"; then ok "$what"; else ko "$what"; fi
 }
 rc_is() { [ "$rc" = "$1" ]; }
+eq() { [ "$1" = "$2" ]; }
+# new_prefix: a fresh DPDK --file-prefix in $prefix ($tag-PID-N), its runtime
+# directory removed at exit.
+new_prefix() {
+	n=$((n + 1))
+	prefix=${tag:-sl}-$$-$n
+	prefixes+=("$prefix")
+}
+# want ITEM: run the items listed in $SL_ITEMS ("13": items 1 and 3; all by default).
+want() { case ${SL_ITEMS:-all} in all | *"$1"*) true ;; *) false ;; esac; }

@@ -12,15 +12,9 @@ sluice=${SLUICE_BIN:-$top/build/app/sluice/sluice}
 PY=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
 # shellcheck source=app/test/sh/lib.sh
 . "$(dirname "$0")/lib.sh"
-eq() { [ "$1" = "$2" ]; }
-# SL_GF_ITEMS=13 runs only items 1 and 3 (all by default).
-want() { case ${SL_GF_ITEMS:-all} in all | *"$1"*) true ;; *) false ;; esac; }
+# SL_ITEMS=13 runs only items 1 and 3 (all by default).
+tag=gf
 
-new_prefix() {
-	n=$((n + 1))
-	prefix=gf-$$-$n
-	prefixes+=("$prefix")
-}
 # gen PCAP ARGS...: sluice on one net_pcap port writing PCAP; output in
 # PCAP.out. Sets $rc.
 gen() {

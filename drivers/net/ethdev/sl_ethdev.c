@@ -56,10 +56,27 @@ sl_ethdev_setup(uint16_t port_id, const struct sl_ethdev_conf *conf, uint32_t *c
 		pc.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_TIMESTAMP;
 		*caps |= SL_ETHDEV_RX_TS;
 	}
+	/*
+	 * The MTU: configure applies rxmode.mtu (the way testpmd's port config
+	 * mtu ends up). Frames longer than the RX pool's buffers are received
+	 * in chained segments where the PMD scatters (the analyzer reads
+	 * chains); TX frames are one segment, from pools sized to them.
+	 */
+	if (conf->mtu < info.min_mtu || conf->mtu > info.max_mtu) {
+		snprintf(err, errlen, "port %u (%s): MTU %u refused: this device accepts %u to %u "
+			 "(--mtu, port config %u mtu)", port_id, info.driver_name, conf->mtu,
+			 info.min_mtu, info.max_mtu, port_id);
+		return -EINVAL;
+	}
+	pc.rxmode.mtu = conf->mtu;
+	if ((uint32_t)conf->mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + 2 * RTE_VLAN_HLEN >
+	    (uint32_t)(rte_pktmbuf_data_room_size(conf->rx_pool) - RTE_PKTMBUF_HEADROOM) &&
+	    (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER))
+		pc.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	ret = rte_eth_dev_configure(port_id, info.max_rx_queues > 0 ? 1 : 0, conf->nb_txq, &pc);
 	if (ret != 0) {
-		snprintf(err, errlen, "port %u (%s): configure with %u TX queue(s) failed: %s",
-			 port_id, info.driver_name, conf->nb_txq, strerror(-ret));
+		snprintf(err, errlen, "port %u (%s): configure with %u TX queue(s), MTU %u failed: %s",
+			 port_id, info.driver_name, conf->nb_txq, conf->mtu, strerror(-ret));
 		return ret;
 	}
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &nb_rxd, nb_txd != 0 ? &nb_txd : NULL);

@@ -35,6 +35,7 @@ struct sl_ethdev_conf {
 	enum sl_lltx lltx;
 	struct rte_mempool *rx_pool; /**< pool for the one RX queue PMDs need */
 	bool rx_timestamp;           /**< ask for RTE_ETH_RX_OFFLOAD_TIMESTAMP if offered */
+	uint16_t mtu;                /**< the MTU to configure (rxmode.mtu), > 0 */
 };
 
 /**

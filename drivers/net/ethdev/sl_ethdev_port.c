@@ -24,6 +24,7 @@
 struct ethdev_port {
 	uint16_t port_id;
 	uint16_t nb_txq;
+	uint16_t mtu0;                 /* the MTU at open: set again when none is asked */
 	bool started;
 	struct rte_mempool *rx_pool;   /* its socket's shared pool (rx_pools) */
 	struct sl_ethdev_txq *txqs;
@@ -140,10 +141,13 @@ ethdev_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
 		.lltx = c->lltx,
 		.rx_pool = e->rx_pool,
 		.rx_timestamp = c->rx && c->rx_hw_ts,
+		.mtu = c->mtu != 0 ? c->mtu : e->mtu0,
 	};
 	ret = sl_ethdev_setup(e->port_id, &ec, &c->caps, err, len);
 	if (ret != 0)
 		return ret;
+	if (rte_eth_dev_get_mtu(e->port_id, &c->mtu) != 0)
+		c->mtu = ec.mtu;
 	e->ts_off = -1;
 	c->rx_hw_ts = false;
 	if (c->caps & SL_ETHDEV_RX_TS) {
@@ -348,14 +352,17 @@ sl_ethdev_port_open(uint16_t port_id, struct sl_port_info *info, const struct sl
 	info->socket = rte_eth_dev_socket_id(port_id);
 	if (rte_eth_dev_get_mtu(port_id, &mtu) != 0)
 		mtu = RTE_ETHER_MTU;
-	info->max_frame = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+	e->mtu0 = mtu;
+	info->mtu = mtu;
+	info->min_mtu = di.min_mtu;
+	info->max_mtu = RTE_MIN(di.max_mtu, SL_PORT_MAX_MTU);
 	info->max_txq = di.max_tx_queues;
 	rte_eth_macaddr_get(port_id, &info->mac);
 	info->wire_to = -1;
 	if (rte_eth_link_get_nowait(port_id, &link) == 0 &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
-		info->speed_mbps = link.link_speed;
+		info->speed_bps = (uint64_t)link.link_speed * 1000000; /* ethdev speaks Mb/s */
 	*ops = &ethdev_ops;
 	*dev = e;
 	return 0;

@@ -116,6 +116,8 @@ sim_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
 	 */
 	c->caps = c->lltx == SL_LLTX_OFF ? 0 : sl_sim_caps(sp->sim);
 	c->nb_txd = sc.txd > UINT16_MAX ? UINT16_MAX : (uint16_t)sc.txd;
+	/* The MTU: a simulated wire carries what it is given; the app sizes frames by it. */
+	c->mtu = c->mtu != 0 ? c->mtu : RTE_ETHER_MTU;
 	return 0;
 }
 
@@ -318,8 +320,10 @@ sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_in
 	snprintf(info->name, sizeof(info->name), "sim%u", idx);
 	snprintf(info->driver, sizeof(info->driver), "sl_sim");
 	info->socket = sp->conf.socket_id;
-	info->max_frame = RTE_ETHER_MAX_LEN;
-	info->speed_mbps = (uint32_t)(conf->speed_bps / 1000000);
+	info->mtu = RTE_ETHER_MTU;
+	info->min_mtu = RTE_ETHER_MIN_MTU;
+	info->max_mtu = SL_PORT_MAX_MTU;
+	info->speed_bps = conf->speed_bps; /* exact: 1500K is 1,500,000 bit/s */
 	info->mac = (struct rte_ether_addr){ { 0x02, 0x51, 0xce, 0x00, 0x00, (uint8_t)idx } };
 	info->wire_to = conf->dut.port;
 	*ops = &sim_ops;
