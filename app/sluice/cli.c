@@ -5,7 +5,6 @@
  * while traffic runs).
  */
 
-#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -195,10 +194,20 @@ sl_cli_reference(const struct sl_cmd *const *fams)
 int
 sl_cli_line(struct sl_cli *cli, const char *line)
 {
-	char buf[1024];
+	char buf[SL_CLI_LINE_MAX + 2];
 	int ret;
 
+	if (strlen(line) > SL_CLI_LINE_MAX) {
+		printf("error: a command line holds at most %d characters; this one has %zu\n",
+		       SL_CLI_LINE_MAX, strlen(line));
+		return -1;
+	}
 	snprintf(buf, sizeof(buf), "%s\n", line);
+	/* Lines from a file or a caller: a cmdline on no input, printing to stdout. */
+	if (cli->cl == NULL && (cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO)) == NULL) {
+		printf("error: cannot build the command line (out of memory)\n");
+		return -1;
+	}
 	cli->failed = false;
 	ret = cmdline_parse(cli->cl, buf);
 	if (ret == CMDLINE_PARSE_AMBIGUOUS || ret == CMDLINE_PARSE_NOMATCH ||
@@ -207,47 +216,6 @@ sl_cli_line(struct sl_cli *cli, const char *line)
 		return -1;
 	}
 	return cli->failed ? -1 : 0;
-}
-
-int
-sl_cli_file(struct sl_cli *cli, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	int no = 0;
-
-	if (f == NULL) {
-		sl_err("--cmdline-file %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (cli->cl == NULL)
-		cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO);
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *s = line, *e;
-
-		no++;
-		while (isspace((unsigned char)*s))
-			s++;
-		e = s + strlen(s);
-		while (e > s && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		if (*s == '\0' || *s == '#')
-			continue;
-		if (sl_cli_line(cli, s) != 0) {
-			sl_err("%s:%d: '%s' failed; the file stops here", path, no, s);
-			fclose(f);
-			return -1;
-		}
-		/* A `start` in a file runs to its end (duration, count, or a signal). */
-		if (cli->app->running) {
-			sl_session_wait(cli->app);
-			sl_cli_stop_run(cli);
-		}
-		if (cli->quit || sl_quitting())
-			break;
-	}
-	fclose(f);
-	return 0;
 }
 
 void
