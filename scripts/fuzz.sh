@@ -2,6 +2,7 @@
 # Run one libFuzzer target (app/fuzz) for SECONDS seconds.
 #   scripts/fuzz.sh TARGET SECONDS    opts cli profile field sizes rate map rx
 #   scripts/fuzz.sh --list            the targets
+#   scripts/fuzz.sh --build           configure and build them all (CI)
 # Builds build-fuzz (clang, ASan + UBSan, every file instrumented) when it
 # is missing; the corpus grows in build-fuzz/corpus/TARGET, seeded from
 # app/fuzz/corpus/TARGET, with app/fuzz/dict/TARGET.dict. A crash, a leak,
@@ -22,10 +23,14 @@ usage() {
 	exit 2
 }
 [ "${1:-}" = --list ] && { echo "${targets[*]}"; exit 0; }
-[ $# -eq 2 ] || usage
-t=$1 secs=$2
-[[ " ${targets[*]} " == *" $t "* ]] || { echo "fuzz: unknown target '$t'" >&2; usage; }
-[[ "$secs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS: a whole number above 0, got '$secs'" >&2; usage; }
+if [ "${1:-}" = --build ]; then
+	t=all
+else
+	[ $# -eq 2 ] || usage
+	t=$1 secs=$2
+	[[ " ${targets[*]} " == *" $t "* ]] || { echo "fuzz: unknown target '$t'" >&2; usage; }
+	[[ "$secs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS: a whole number above 0, got '$secs'" >&2; usage; }
+fi
 
 if ! command -v clang >/dev/null || ! clang -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null \
 	<<<'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }'; then
@@ -35,6 +40,10 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" "$top" -Dfuzz=true --buildtype=debugoptimized \
 		-Db_sanitize=address,undefined -Db_lundef=false >/dev/null || exit 1
+fi
+if [ "$t" = all ]; then
+	ninja -C "$build" "${targets[@]/#/app/fuzz/fuzz-}" >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
+	exit 0
 fi
 ninja -C "$build" "app/fuzz/fuzz-$t" >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
 

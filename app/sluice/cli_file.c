@@ -33,16 +33,18 @@ line_of(const char *text, size_t off)
 }
 
 /*
- * Read the whole source into a buffer of SL_CLI_FILE_MAX + 1 bytes. Never
- * blocks without looking at the quit flag: the descriptor is non-blocking
- * and polled (a FIFO may have no writer yet, or one that never writes).
- * Returns the length, or -1 with one message printed.
+ * Read the whole source into *bufp (grown as needed, up to SL_CLI_FILE_MAX
+ * + 1 bytes; the caller frees it). Never blocks without looking at the quit
+ * flag: the descriptor is non-blocking and polled (a FIFO may have no writer
+ * yet, or one that never writes). Returns the length, or -1 with one
+ * message printed.
  */
 static ssize_t
-file_read(const char *path, char *buf)
+file_read(const char *path, char **bufp)
 {
 	struct pollfd pfd = { .events = POLLIN };
-	size_t n = 0;
+	size_t n = 0, cap = 0;
+	char *buf = NULL;
 	int waited = 0;
 	struct stat st;
 
@@ -82,7 +84,19 @@ file_read(const char *path, char *buf)
 		}
 		if (ready < 0 || !(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
-		r = read(pfd.fd, buf + n, SL_CLI_FILE_MAX + 1 - n);
+		if (n == cap) {
+			size_t ncap = cap == 0 ? 4096 : RTE_MIN(cap * 2, (size_t)SL_CLI_FILE_MAX + 1);
+			char *nb = realloc(buf, ncap);
+
+			if (nb == NULL) {
+				sl_err("--cmdline-file %s: out of memory", path);
+				goto err;
+			}
+			buf = nb;
+			cap = ncap;
+			*bufp = buf;
+		}
+		r = read(pfd.fd, buf + n, cap - n);
 		if (r == 0)
 			break;
 		if (r < 0 && (errno == EAGAIN || errno == EINTR))
@@ -171,16 +185,14 @@ sl_cli_text(struct sl_cli *cli, const char *name, char *text, size_t len)
 int
 sl_cli_file(struct sl_cli *cli, const char *path)
 {
-	char *buf = malloc(SL_CLI_FILE_MAX + 1);
+	char *buf = NULL;
 	ssize_t n;
 	int ret = -1;
 
-	if (buf == NULL) {
-		sl_err("--cmdline-file %s: out of memory", path);
-		return -1;
-	}
-	n = file_read(path, buf);
-	if (n >= 0)
+	n = file_read(path, &buf);
+	if (n == 0)
+		ret = 0; /* an empty file: nothing to run */
+	else if (n > 0)
 		ret = sl_cli_text(cli, path, buf, (size_t)n);
 	free(buf);
 	return ret;
