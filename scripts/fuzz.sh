@@ -37,15 +37,24 @@ if ! command -v clang >/dev/null || ! clang -fsanitize=fuzzer -x c -o /dev/null 
 	echo "fuzz: needs clang with libFuzzer: scripts/setup.sh --deps installs clang and libclang-rt-14-dev" >&2
 	exit 1
 fi
-if [ ! -f "$build/build.ninja" ]; then
+# SLUICE_FUZZ_NOBUILD=1: run the binaries as built (a long campaign while the
+# tree changes); SLUICE_BUILD_LOCK=FILE: build under flock FILE (shared machines).
+lock=()
+[ -n "${SLUICE_BUILD_LOCK:-}" ] && lock=(flock "$SLUICE_BUILD_LOCK")
+if [ "${SLUICE_FUZZ_NOBUILD:-0}" = 1 ]; then
+	[ -x "$build/app/fuzz/fuzz-$t" ] || { echo "fuzz: $build/app/fuzz/fuzz-$t not built" >&2; exit 1; }
+elif [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" "$top" -Dfuzz=true --buildtype=debugoptimized \
 		-Db_sanitize=address,undefined -Db_lundef=false >/dev/null || exit 1
 fi
 if [ "$t" = all ]; then
-	ninja -C "$build" "${targets[@]/#/app/fuzz/fuzz-}" >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
+	"${lock[@]}" ninja -C "$build" "${targets[@]/#/app/fuzz/fuzz-}" >/dev/null ||
+		{ echo "fuzz: build failed" >&2; exit 1; }
 	exit 0
 fi
-ninja -C "$build" "app/fuzz/fuzz-$t" >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
+if [ "${SLUICE_FUZZ_NOBUILD:-0}" != 1 ]; then
+	"${lock[@]}" ninja -C "$build" "app/fuzz/fuzz-$t" >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
+fi
 
 corpus=$build/corpus/$t crash=$build/crash/$t
 mkdir -p "$corpus" "$crash"
