@@ -35,11 +35,23 @@ sl_outfile_open(struct sl_outfile *o, const char *path)
 	int fd, n;
 
 	o->f = NULL;
-	o->path = path;
-	n = snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", path);
+	o->direct = 0;
+	n = snprintf(o->path, sizeof(o->path), "%s", path);
+	if (n < 0 || (size_t)n >= sizeof(o->path))
+		return -ENAMETOOLONG;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device, a FIFO, a terminal: never renamed over. */
+		o->direct = 1;
+		o->f = fopen(path, "w");
+		return o->f != NULL ? 0 : -errno;
+	}
+	/* A link to an existing file: replace the file, keep the link. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, o->tmp) != NULL)
+		snprintf(o->path, sizeof(o->path), "%s", o->tmp);
+	n = snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", o->path);
 	if (n < 0 || (size_t)n >= sizeof(o->tmp))
 		return -ENAMETOOLONG;
-	mode = stat(path, &st) == 0 ? st.st_mode & 0777 : 0666 & ~umask_get();
+	mode = stat(o->path, &st) == 0 ? st.st_mode & 0777 : 0666 & ~umask_get();
 	fd = mkstemp(o->tmp);
 	if (fd < 0)
 		return -errno;
@@ -58,15 +70,18 @@ sl_outfile_commit(struct sl_outfile *o, int failed)
 {
 	int err = 0;
 
+	errno = 0;
 	if (fflush(o->f) != 0 || ferror(o->f))
 		err = errno != 0 ? errno : EIO;
-	else if (fsync(fileno(o->f)) != 0)
+	else if (!o->direct && fsync(fileno(o->f)) != 0)
 		err = errno;
 	if (fclose(o->f) != 0 && err == 0)
 		err = errno != 0 ? errno : EIO;
 	o->f = NULL;
 	if (failed && err == 0)
 		err = EIO;
+	if (o->direct)
+		return -err;
 	if (err == 0 && rename(o->tmp, o->path) != 0)
 		err = errno;
 	if (err != 0) {

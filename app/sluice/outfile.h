@@ -8,6 +8,10 @@
  * the old file or the whole new one, never half; a failed write removes the
  * temporary file and leaves the old one as it was. The new file has the old
  * one's mode, or 0666 less the umask (as fopen would).
+ *
+ * Only a regular file (or a new one) is replaced: a symbolic link's target
+ * is, and anything else (/dev/full, a FIFO, a terminal) is written in place
+ * as fopen would, never renamed over.
  */
 
 #include <stddef.h>
@@ -15,8 +19,9 @@
 
 struct sl_outfile {
 	FILE *f;
+	int direct;            /* not a regular file: written in place */
 	char tmp[4096];
-	const char *path;
+	char path[4096];       /* the file replaced (a link's target) */
 };
 
 /* Open the temporary file; 0, or -errno with nothing created. */

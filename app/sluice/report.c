@@ -812,7 +812,7 @@ sl_report_json(const struct sl_app *app, const char *path)
 	ret = sl_json_end(&j);
 	if (out ? fflush(f) != 0 || ret != 0 : (ret = sl_outfile_commit(&of, ret)) != 0) {
 		sl_err("--json %s: write failed (%s)%s", path, strerror(ret < 0 ? -ret : EIO),
-		       out ? "" : "; the file is as it was");
+		       out || of.direct ? "" : "; the file is as it was");
 		return -EIO;
 	}
 	return 0;

@@ -7,7 +7,9 @@
 # telemetry socket are not writable by other users, even under umask 0.
 # --json replaces the file (write, then rename: a hard link to the old file
 # keeps the old content), and a write that fails (a full file system, in a
-# private mount namespace) leaves the old file and no temporary one.
+# private mount namespace) leaves the old file and no temporary one; a link
+# keeps its target, a FIFO (like /dev/full) is written in place, never
+# renamed over.
 # Needs root (unshare -m, mount), readelf (binutils), jq.
 set -euo pipefail
 
@@ -101,6 +103,21 @@ check "--json: exit 0 and a new valid file" sh -c "[ $rc = 0 ] && jq -e .totals.
 check "--json: written to a new file renamed into place (the old inode still holds the old JSON)" \
 	sh -c "[ \"\$(cat '$T/keep.json')\" = '{\"old\": true}' ] && [ \"\$(stat -c %i '$T/keep.json')\" != \"\$(stat -c %i '$T/run.json')\" ]"
 check "--json: no temporary file left" sh -c "! ls '$T'/run.json.tmp* >/dev/null 2>&1"
+
+# Only a regular file is replaced: a symbolic link keeps pointing at its
+# (new) file, and a FIFO stays a FIFO, its reader gets the JSON.
+echo '{"old": true}' >"$T/target.json"
+ln -s "$T/target.json" "$T/link.json"
+run_json "$T/link.json"
+check "--json through a symbolic link: the link stays, its target has the new JSON" \
+	sh -c "[ $rc = 0 ] && [ -L '$T/link.json' ] && jq -e .totals '$T/target.json' >/dev/null"
+mkfifo "$T/fifo.json"
+timeout 40 cat "$T/fifo.json" >"$T/from-fifo.json" &
+cat_pid=$!
+run_json "$T/fifo.json"
+wait "$cat_pid" || true
+check "--json to a FIFO: written in place (still a FIFO, the reader got valid JSON)" \
+	sh -c "[ $rc = 0 ] && [ -p '$T/fifo.json' ] && jq -e .totals '$T/from-fifo.json' >/dev/null"
 
 # A write that fails: a full tmpfs in a private mount namespace.
 mkdir -p "$T/full"
