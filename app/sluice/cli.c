@@ -218,10 +218,42 @@ sl_cli_line(struct sl_cli *cli, const char *line)
 	return cli->failed ? -1 : 0;
 }
 
+/*
+ * One byte of standard input that is not a terminal (a pipe, a file), read
+ * here rather than by cmdline_poll() so that endless input ends: a NUL byte
+ * (/dev/zero, a binary file) or a line over SL_CLI_LINE_MAX is refused with
+ * one message. False when the prompt must end.
+ */
+static bool
+cli_feed(struct sl_cli *cli, size_t *line_len)
+{
+	char c;
+	ssize_t n = read(STDIN_FILENO, &c, 1);
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN;
+	if (n == 0)
+		return false; /* end of input */
+	if (c == '\0') {
+		sl_err("standard input: a NUL byte: not lines of commands; the prompt ends");
+		cli->app->exit_code = SL_EXIT_USAGE;
+		return false;
+	}
+	*line_len = c == '\n' ? 0 : *line_len + 1;
+	if (*line_len > SL_CLI_LINE_MAX) {
+		sl_err("standard input: a line over %d characters; the prompt ends", SL_CLI_LINE_MAX);
+		cli->app->exit_code = SL_EXIT_USAGE;
+		return false;
+	}
+	return cmdline_in(cli->cl, &c, 1) >= 0;
+}
+
 void
 sl_cli_interact(struct sl_cli *cli, bool auto_start)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	bool tty = isatty(STDIN_FILENO) != 0;
+	size_t line_len = 0;
 
 	sl_cli_free(cli);
 	cli->cl = cmdline_stdin_new(ctx, "sluice> ");
@@ -236,7 +268,8 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 		if (ready > 0) {
 			/* Input first: a pipe may hang up with lines still to read. */
 			if (pfd.revents & POLLIN) {
-				if (cmdline_poll(cli->cl) == RDLINE_EXITED)
+				if (tty ? cmdline_poll(cli->cl) == RDLINE_EXITED
+					: !cli_feed(cli, &line_len))
 					break;
 			} else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
 				break;

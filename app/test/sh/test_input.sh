@@ -3,8 +3,9 @@
 # on /dev/zero, /dev/urandom, a 3 GB file, a FIFO fed forever, binary text
 # and an over-long line each end by themselves, within the timeout, with one
 # "sluice: " line saying what is wrong, and exit 2; a FIFO nobody writes is
-# left by SIGTERM and by SIGINT. Each run is bounded by `timeout 20`: a run
-# the timeout had to end is a failure. A good file still runs.
+# left by SIGTERM and by SIGINT; the prompt (-i) reading /dev/zero or an
+# over-long line ends the same way. Each run is bounded by `timeout 20`: a
+# run the timeout had to end is a failure. Good input still runs.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -94,6 +95,27 @@ if [ "$rc" = 0 ] && grep -q 'tx' "$T/out"; then
 	ok "a good file runs (exit 0)"
 else
 	ko "a good file: exit $rc: $(tail -3 "$T/err")"
+fi
+
+# The prompt on standard input that is not a terminal: the same limits.
+# prompt_run SOURCE: sluice -i reading SOURCE.
+prompt_run() {
+	new_prefix
+	timeout -s KILL 20 "$sluice" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 \
+		--file-prefix "$prefix" --log-level '*:error' -- -i <"$1" >"$T/out" 2>"$T/err" &&
+		rc=0 || rc=$?
+}
+prompt_run /dev/zero
+expect "-i < /dev/zero" 2 "standard input: a NUL byte"
+head -c 5000 /dev/zero | tr '\0' x >"$T/long.txt"
+prompt_run "$T/long.txt"
+expect "-i with a 5000-character line" 2 "standard input: a line over 1000 characters"
+printf 'set burst 8\nshow config\nquit\n' >"$T/cmds.txt"
+prompt_run "$T/cmds.txt"
+if [ "$rc" = 0 ] && grep -q 'burst 8' "$T/out"; then
+	ok "-i with commands on a pipe still runs them (exit 0)"
+else
+	ko "-i with commands: exit $rc: $(tail -3 "$T/out")"
 fi
 
 echo "test_input: $pass passed, $fail failed"
