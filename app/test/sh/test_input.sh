@@ -91,11 +91,15 @@ check "a refused file ran no line" test ! -s "$T/out"
 
 printf 'set burst 8\nset count 100\n' >"$T/good.cmd"
 run "$T/good.cmd"
-if [ "$rc" = 0 ] && grep -q 'tx' "$T/out"; then
-	ok "a good file runs (exit 0)"
-else
-	ko "a good file: exit $rc: $(tail -3 "$T/err")"
-fi
+# expect_ran WHAT TEXT: exit 0 and TEXT in the output.
+expect_ran() {
+	if [ "$rc" = 0 ] && grep -q -- "$2" "$T/out"; then
+		ok "$1 (exit 0)"
+	else
+		ko "$1: exit $rc: $(tail -3 "$T/err") $(tail -3 "$T/out")"
+	fi
+}
+expect_ran "a good file runs" tx
 
 # The prompt on standard input that is not a terminal: the same limits.
 # prompt_run SOURCE: sluice -i reading SOURCE.
@@ -112,11 +116,7 @@ prompt_run "$T/long.txt"
 expect "-i with a 5000-character line" 2 "standard input: a line over 1000 characters"
 printf 'set burst 8\nshow config\nquit\n' >"$T/cmds.txt"
 prompt_run "$T/cmds.txt"
-if [ "$rc" = 0 ] && grep -q 'burst 8' "$T/out"; then
-	ok "-i with commands on a pipe still runs them (exit 0)"
-else
-	ko "-i with commands: exit $rc: $(tail -3 "$T/out")"
-fi
+expect_ran "-i with commands on a pipe still runs them" "burst 8"
 
 echo "test_input: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
