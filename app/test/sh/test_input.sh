@@ -21,7 +21,8 @@ new_prefix() {
 	prefixes+=("$prefix")
 }
 # run FILE [SIGNAL]: sluice with --cmdline-file FILE; with a signal, it is
-# sent after 3 s (the run is then waiting on a FIFO). rc, $T/err.
+# sent once sluice says it is waiting on the FIFO (its signal handlers are
+# in place then; a loaded machine can take seconds to get there). rc, $T/err.
 run() {
 	local pid
 	new_prefix
@@ -30,7 +31,10 @@ run() {
 		>"$T/out" 2>"$T/err" &
 	pid=$!
 	if [ -n "${2:-}" ]; then
-		sleep 3
+		for _ in $(seq 150); do
+			grep -q 'waiting for input' "$T/err" 2>/dev/null && break
+			sleep 0.1
+		done
 		pkill "-$2" -P "$pid" -x sluice || true
 	fi
 	wait "$pid" && rc=0 || rc=$?
