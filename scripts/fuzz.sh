@@ -66,11 +66,14 @@ log=$build/fuzz-$t.log
 stamp=$build/.fuzz-$t.stamp
 touch "$stamp"
 # UBSan: any report is a finding; ASan: leaks too.
+t0=$(date +%s)
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
 	"$build/app/fuzz/fuzz-$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 	-close_fd_mask=3 -print_final_stats=1 -dict="$top/app/fuzz/dict/$t.dict" \
 	-artifact_prefix="$crash/" "$corpus" >"$log" 2>&1
 rc=$?
+took=$(($(date +%s) - t0))
+[ "$took" -gt 0 ] || took=1
 # What this run saved (earlier runs' findings stay in the folder).
 crashes=$(find "$crash" -type f -newer "$stamp" ! -name 'timeout-*' | wc -l)
 hangs=$(find "$crash" -type f -newer "$stamp" -name 'timeout-*' | wc -l)
@@ -80,7 +83,7 @@ done_line=$(grep -E '^#[0-9]+' "$log" | tail -1)
 cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$done_line")
 ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$done_line")
 corp=$(sed -nE 's/.* corp: ([0-9]+).*/\1/p' <<<"$done_line")
-echo "fuzz $t: ${execs:-0} execs in $secs s ($(( ${execs:-0} / secs ))/s), cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?} inputs, crashes $crashes, hangs $hangs"
+echo "fuzz $t: ${execs:-0} execs in $took s ($(( ${execs:-0} / took ))/s), cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?} inputs, crashes $crashes, hangs $hangs"
 if [ "$rc" -ne 0 ] || [ "$new" -gt 0 ]; then
 	echo "fuzz $t: FOUND a problem (exit $rc): $log, saved in $crash/" >&2
 	grep -E 'ERROR|SUMMARY|contract broken|runtime error' "$log" | head -5 >&2
