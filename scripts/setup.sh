@@ -14,6 +14,7 @@ pkgs=(
 	build-essential pkg-config meson ninja-build
 	dpdk dpdk-dev libdpdk-dev libnuma-dev libpcap-dev
 	python3 python3-scapy python3-matplotlib tshark jq bc tmux iproute2 ethtool procps nftables
+	binutils clang libclang-rt-14-dev
 	# the net suite's test_prometheus.sh: ~19 MB download, ~94 MB installed
 	prometheus
 )
@@ -40,7 +41,7 @@ fi
 
 [ "${1:-}" = "--deps" ] && exit 0
 
-opts=()
+opts=(-Db_pie=true)
 [ "${SLUICE_WERROR:-0}" = 1 ] && opts+=(-Dwerror=true)
 if [ -f "$build/build.ninja" ]; then
 	meson configure "$build" "${opts[@]}" >/dev/null

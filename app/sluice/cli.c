@@ -206,10 +206,20 @@ static void cli_help_near(const char *line);
 int
 sl_cli_line(struct sl_cli *cli, const char *line)
 {
-	char buf[1024];
+	char buf[SL_CLI_LINE_MAX + 2];
 	int ret;
 
+	if (strlen(line) > SL_CLI_LINE_MAX) {
+		printf("error: a command line holds at most %d characters; this one has %zu\n",
+		       SL_CLI_LINE_MAX, strlen(line));
+		return -1;
+	}
 	snprintf(buf, sizeof(buf), "%s\n", line);
+	/* Lines from a file or a caller: a cmdline on no input, printing to stdout. */
+	if (cli->cl == NULL && (cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO)) == NULL) {
+		printf("error: cannot build the command line (out of memory)\n");
+		return -1;
+	}
 	cli->failed = false;
 	ret = cmdline_parse(cli->cl, buf);
 	if (ret == CMDLINE_PARSE_AMBIGUOUS || ret == CMDLINE_PARSE_NOMATCH ||
@@ -222,50 +232,36 @@ sl_cli_line(struct sl_cli *cli, const char *line)
 	return cli->failed ? -1 : 0;
 }
 
-int
-sl_cli_file(struct sl_cli *cli, const char *path)
+/*
+ * One byte of standard input, into *c: 1, or 0 (none: a signal came), or -1
+ * when the prompt must end (end of input, a read error). Input that is not
+ * a terminal (a pipe, a file) must be lines of commands, so that endless
+ * input ends: a NUL byte (/dev/zero, a binary file) or a line over
+ * SL_CLI_LINE_MAX is refused with one message.
+ */
+static int
+cli_getc(struct sl_cli *cli, bool tty, size_t *line_len, char *c)
 {
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	int no = 0;
+	ssize_t n = read(STDIN_FILENO, c, 1);
 
-	if (f == NULL) {
-		sl_err("--cmdline-file %s: %s", path, strerror(errno));
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
+	if (n == 0)
+		return -1; /* end of input */
+	if (tty)
+		return 1;
+	if (*c == '\0') {
+		sl_err("standard input: a NUL byte: not lines of commands; the prompt ends");
+		cli->app->exit_code = SL_EXIT_USAGE;
 		return -1;
 	}
-	if (cli->cl == NULL)
-		cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO);
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *s = line, *e;
-
-		no++;
-		while (isspace((unsigned char)*s))
-			s++;
-		e = s + strlen(s);
-		while (e > s && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		if (*s == '\0' || *s == '#')
-			continue;
-		/* A signal ends the file where it is, as the end of the file would. */
-		if (sl_quitting())
-			break;
-		if (sl_cli_line(cli, s) != 0) {
-			if (sl_quitting())
-				break; /* refused because a signal came meanwhile: not the file's fault */
-			sl_err("%s:%d: '%s' failed; the file stops here", path, no, s);
-			fclose(f);
-			return -1;
-		}
-		/* A `start` in a file runs to its end (duration, count, or a signal). */
-		if (cli->app->running) {
-			sl_session_wait(cli->app);
-			sl_cli_stop_run(cli);
-		}
-		if (cli->quit || sl_quitting())
-			break;
+	*line_len = *c == '\n' ? 0 : *line_len + 1;
+	if (*line_len > SL_CLI_LINE_MAX) {
+		sl_err("standard input: a line over %d characters; the prompt ends", SL_CLI_LINE_MAX);
+		cli->app->exit_code = SL_EXIT_USAGE;
+		return -1;
 	}
-	fclose(f);
-	return 0;
+	return 1;
 }
 
 /*
@@ -524,6 +520,8 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 	struct sigaction sa = { .sa_handler = tty_on_sigint };
+	bool tty = isatty(STDIN_FILENO) != 0;
+	size_t line_len = 0;
 	struct termios raw;
 
 	if (cli->cl == NULL)
@@ -552,11 +550,11 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 
 			/* Input first: a pipe may hang up with lines still to read. */
 			if (pfd.revents & POLLIN) {
-				int ret;
+				int ret = cli_getc(cli, tty, &line_len, &c);
 
-				if (read(STDIN_FILENO, &c, 1) != 1)
+				if (ret < 0)
 					break;
-				ret = rdline_char_in(cli->rdl, c);
+				ret = ret == 0 ? RDLINE_RES_SUCCESS : rdline_char_in(cli->rdl, c);
 				if (ret == RDLINE_RES_VALIDATED) {
 					const char *line = rdline_get_buffer(cli->rdl);
 					const char *last = rdline_get_history_item(cli->rdl, 0);

@@ -28,6 +28,9 @@
 #include "sl_err.h"
 
 #define SL_CLI_MAX_WORDS 8
+/* What a command line and a profile (--cmdline-file) may hold (docs/reliability.md). */
+#define SL_CLI_LINE_MAX 1000
+#define SL_CLI_FILE_MAX (1 << 20)
 
 struct sl_cli;
 
@@ -60,8 +63,18 @@ void sl_cli_error(struct sl_cli *cli, const char *fmt, ...) __rte_format_printf(
 
 /* Build the context. Returns 0 or -ENOMEM. */
 int sl_cli_init(struct sl_cli *cli, struct sl_app *app, const struct sl_cmd *const *families);
-/* Run the commands of a file; stops at the first error (file:line named). */
+/*
+ * Run the commands of a file (cli_file.c). The whole file is read and checked
+ * first: at most SL_CLI_FILE_MAX bytes, lines of at most SL_CLI_LINE_MAX
+ * characters, no NUL byte; an endless source (/dev/zero, a FIFO fed forever)
+ * ends in one error, and SIGINT/SIGTERM end the wait for a silent one. Then
+ * the lines run in order and the first that fails stops it (file:line
+ * named). Returns 0 or -1 (one message printed; nothing ran if the file was
+ * refused).
+ */
 int sl_cli_file(struct sl_cli *cli, const char *path);
+/* The same for a text already in memory (name: for the messages). */
+int sl_cli_text(struct sl_cli *cli, const char *name, char *text, size_t len);
 /* The interactive prompt, until quit (or EOF, or a signal); start first if asked. */
 void sl_cli_interact(struct sl_cli *cli, bool auto_start);
 /* Stop the run: sl_session_stop() (summary, JSON; its exit code is kept in the app). */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
@@ -152,6 +154,7 @@ int
 main(int argc, char **argv)
 {
 	int ret, code;
+	mode_t old_mask;
 
 	sl_opts_default(&app.o);
 	/* Answer --help/--version without starting EAL. */
@@ -197,7 +200,17 @@ main(int argc, char **argv)
 	memcpy(eargv + at + 1, argv + at, (argc - at) * sizeof(*argv));
 	argc++;
 	argv = eargv; /* EAL may keep pointers into it: never freed */
+	/*
+	 * EAL creates the runtime directory, the telemetry and multi-process
+	 * sockets: for this user only, whatever the umask (a umask of 0 made
+	 * the sockets writable by everyone). Files the run writes later
+	 * (--json) keep the user's umask.
+	 */
+	old_mask = umask(077);
 	ret = rte_eal_init(argc, argv);
+	umask(old_mask);
+	if (ret >= 0 && chmod(rte_eal_get_runtime_dir(), 0700) != 0)
+		sl_err("runtime directory %s: %s", rte_eal_get_runtime_dir(), strerror(errno));
 	if (ret < 0) {
 		bool mnt = eal_no_huge(argc, argv);
 		char l[512];

@@ -416,7 +416,8 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 	char err[256];
 	int c;
 
-	optind = 1;
+	/* 0, not 1: glibc then forgets a previous parse's state (a half-read "-ia"). */
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hia", long_opts, NULL)) != -1) {
 		switch (c) {

@@ -14,6 +14,7 @@
 #include <rte_cycles.h>
 #include <rte_version.h>
 
+#include "outfile.h"
 #include "report.h"
 #include "session.h"
 #include "sl_err.h"
@@ -966,13 +967,16 @@ sl_report_json(const struct sl_app *app, const char *path)
 	struct sl_port_totals all;
 	struct sl_json j;
 	bool out = strcmp(path, "-") == 0; /* --json -: standard output */
-	FILE *f = out ? stdout : fopen(path, "w");
+	struct sl_outfile of = { .f = stdout };
+	FILE *f;
 	int ret;
 
-	if (f == NULL) {
-		sl_err("--json %s: %s", path, strerror(errno));
-		return -errno;
+	/* A file is replaced atomically: the old one stays if this write fails. */
+	if (!out && (ret = sl_outfile_open(&of, path)) != 0) {
+		sl_err("--json %s: %s", path, strerror(-ret));
+		return ret;
 	}
+	f = of.f;
 	sl_json_begin(&j, f);
 	sl_json_obj_open(&j, NULL);
 	sl_json_str(&j, "version", SL_VERSION);
@@ -1060,8 +1064,9 @@ sl_report_json(const struct sl_app *app, const char *path)
 		app->json_extra(&j);
 	sl_json_obj_close(&j);
 	ret = sl_json_end(&j);
-	if ((out ? fflush(f) : fclose(f)) != 0 || ret != 0) {
-		sl_err("--json %s: write failed", path);
+	if (out ? fflush(f) != 0 || ret != 0 : (ret = sl_outfile_commit(&of, ret)) != 0) {
+		sl_err("--json %s: write failed (%s)%s", path, strerror(ret < 0 ? -ret : EIO),
+		       out || of.direct ? "" : "; the file is as it was");
 		return -EIO;
 	}
 	return 0;

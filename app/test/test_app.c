@@ -110,6 +110,11 @@ test_rates(void)
 	T(sl_rate_parse("max", &r) == 0 && r.unit == SL_RATE_NONE, "max");
 	T(sl_rate_parse("101%", &r) != 0, "101%% accepted");
 	T(sl_rate_parse("0pps", &r) != 0 && sl_rate_parse("5Xbps", &r) != 0, "bad rates accepted");
+	/* fuzz-rate's finding: a finite number times its unit was infinity. */
+	r = (struct sl_rate){ SL_RATE_PPS, 1 };
+	T(sl_rate_parse("550e300Gbps", &r) != 0 && r.unit == SL_RATE_PPS && r.value == 1,
+	  "an infinite rate accepted: %g", r.value);
+	T(sl_rate_parse("1e308Tbps-l2", &r) != 0, "an infinite L2 rate accepted");
 
 	r = (struct sl_rate){ SL_RATE_PPS, 15e6 };
 	T(sl_rate_resolve(&r, line, l1, l2, &pace, err, sizeof(err)) != 0 &&

@@ -72,6 +72,9 @@ sl_rate_parse(const char *s, struct sl_rate *r)
 			continue;
 		if (units[i].unit == SL_RATE_PCT && v > 100)
 			return -EINVAL;
+		/* 550e300Gbps overflows to infinity (found by fuzz-rate). */
+		if (!isfinite(v * units[i].mult))
+			return -EINVAL;
 		r->unit = units[i].unit;
 		r->value = v * units[i].mult;
 		return 0;

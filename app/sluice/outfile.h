@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_OUTFILE_H
+#define SL_OUTFILE_H
+
+/*
+ * A file replaced atomically (--json): written to a temporary file in the
+ * same directory, flushed to disk, then renamed over the path. A reader sees
+ * the old file or the whole new one, never half; a failed write removes the
+ * temporary file and leaves the old one as it was. The new file has the old
+ * one's mode, or 0666 less the umask (as fopen would).
+ *
+ * Only a regular file (or a new one) is replaced: a symbolic link's target
+ * is, and anything else (/dev/full, a FIFO, a terminal) is written in place
+ * as fopen would, never renamed over.
+ */
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct sl_outfile {
+	FILE *f;
+	int direct;            /* not a regular file: written in place */
+	char tmp[4096];
+	char path[4096];       /* the file replaced (a link's target) */
+};
+
+/* Open the temporary file; 0, or -errno with nothing created. */
+int sl_outfile_open(struct sl_outfile *o, const char *path);
+/*
+ * Flush, sync and rename into place (failed != 0: the caller's own writes
+ * failed; the file is discarded). 0, or -errno with the temporary file
+ * removed and the old file untouched.
+ */
+int sl_outfile_commit(struct sl_outfile *o, int failed);
+
+#endif /* SL_OUTFILE_H */

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# test_input.sh - endless and huge input (issue 13 item 2): --cmdline-file
+# on /dev/zero, /dev/urandom, a 3 GB file, a FIFO fed forever, binary text
+# and an over-long line each end by themselves, within the timeout, with one
+# "sluice: " line saying what is wrong, and exit 2; a FIFO nobody writes is
+# left by SIGTERM and by SIGINT; the prompt (-i) reading /dev/zero or an
+# over-long line ends the same way. Each run is bounded by `timeout 20`: a
+# run the timeout had to end is a failure. Good input still runs.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+sluice=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
+# sluice's own lines, less the note a wait on a silent FIFO prints after 2 s.
+sluice_lines() { grep '^sluice: ' "$T/err" | grep -v 'waiting for input' || true; }
+
+new_prefix() {
+	n=$((n + 1))
+	prefix=slin$$x$n
+	prefixes+=("$prefix")
+}
+# run FILE [SIGNAL]: sluice with --cmdline-file FILE; with a signal, it is
+# sent once sluice says it is waiting on the FIFO (its signal handlers are
+# in place then; a loaded machine can take seconds to get there). rc, $T/err.
+run() {
+	local pid
+	new_prefix
+	timeout -s KILL 20 "$sluice" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 \
+		--file-prefix "$prefix" --log-level '*:error' -- --count 1000 --cmdline-file "$1" \
+		>"$T/out" 2>"$T/err" &
+	pid=$!
+	if [ -n "${2:-}" ]; then
+		for _ in $(seq 150); do
+			grep -q 'waiting for input' "$T/err" 2>/dev/null && break
+			sleep 0.1
+		done
+		pkill "-$2" -P "$pid" -x sluice || true
+	fi
+	wait "$pid" && rc=0 || rc=$?
+}
+# expect WHAT RC TEXT: the run ended with RC and one sluice line holding TEXT.
+expect() {
+	local lines
+	lines=$(sluice_lines)
+	if [ "$rc" = 137 ]; then
+		ko "$1: still running after 20 s (killed)"
+	elif [ "$rc" != "$2" ]; then
+		ko "$1: exit $rc, expected $2: $(tail -2 "$T/err")"
+	elif [ "$(wc -l <<<"$lines")" != 1 ] || ! grep -qF -- "$3" <<<"$lines"; then
+		ko "$1: expected one line with '$3', got: $lines"
+	else
+		ok "$1: exit $rc, '$lines'"
+	fi
+}
+
+run /dev/zero
+expect "/dev/zero" 2 "more than 1048576 bytes (1 MiB)"
+run /dev/urandom
+expect "/dev/urandom" 2 "more than 1048576 bytes (1 MiB)"
+truncate -s 3G "$T/huge.cmd"
+run "$T/huge.cmd"
+expect "a 3 GB file" 2 "3221225472 bytes; a profile holds at most 1048576"
+rm -f "$T/huge.cmd"
+
+mkfifo "$T/fifo"
+yes 'show config' >"$T/fifo" 2>/dev/null &
+yes_pid=$!
+run "$T/fifo"
+kill "$yes_pid" 2>/dev/null || true
+wait "$yes_pid" 2>/dev/null || true
+expect "a FIFO fed forever" 2 "an endless source"
+
+# A FIFO with a writer that never writes: only a signal ends the wait.
+for sig in TERM INT; do
+	sleep 30 >"$T/fifo" &
+	sleep_pid=$!
+	run "$T/fifo" "$sig"
+	kill "$sleep_pid" 2>/dev/null || true
+	wait "$sleep_pid" 2>/dev/null || true
+	expect "a silent FIFO, SIG$sig" 2 "interrupted by a signal while reading"
+done
+# No writer at all yet: the same.
+run "$T/fifo" TERM
+expect "a FIFO with no writer, SIGTERM" 2 "interrupted by a signal while reading"
+
+printf 'set burst 8\nshow config\0\n' >"$T/nul.cmd"
+run "$T/nul.cmd"
+expect "a NUL byte" 2 "nul.cmd:2: a NUL byte"
+{ echo "set burst 8"; echo "# $(head -c 1200 /dev/zero | tr '\0' x)"; } >"$T/long.cmd"
+run "$T/long.cmd"
+expect "a 1202-character line" 2 "long.cmd:2: 1202 characters; a line holds at most 1000"
+# Nothing of a refused file ran: its first line (set burst 8) printed nothing.
+check "a refused file ran no line" test ! -s "$T/out"
+
+printf 'set burst 8\nset count 100\n' >"$T/good.cmd"
+run "$T/good.cmd"
+# expect_ran WHAT TEXT: exit 0 and TEXT in the output.
+expect_ran() {
+	if [ "$rc" = 0 ] && grep -q -- "$2" "$T/out"; then
+		ok "$1 (exit 0)"
+	else
+		ko "$1: exit $rc: $(tail -3 "$T/err") $(tail -3 "$T/out")"
+	fi
+}
+expect_ran "a good file runs" tx
+
+# The prompt on standard input that is not a terminal: the same limits.
+# prompt_run SOURCE: sluice -i reading SOURCE.
+prompt_run() {
+	new_prefix
+	timeout -s KILL 20 "$sluice" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 \
+		--file-prefix "$prefix" --log-level '*:error' -- -i <"$1" >"$T/out" 2>"$T/err" &&
+		rc=0 || rc=$?
+}
+prompt_run /dev/zero
+expect "-i < /dev/zero" 2 "standard input: a NUL byte"
+head -c 5000 /dev/zero | tr '\0' x >"$T/long.txt"
+prompt_run "$T/long.txt"
+expect "-i with a 5000-character line" 2 "standard input: a line over 1000 characters"
+printf 'set burst 8\nshow config\nquit\n' >"$T/cmds.txt"
+prompt_run "$T/cmds.txt"
+expect_ran "-i with commands on a pipe still runs them" "burst 8"
+
+echo "test_input: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
