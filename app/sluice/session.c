@@ -472,8 +472,13 @@ workers_create(struct sl_app *app)
 			}
 			if (ntarg != 0) {
 				char name[RTE_MEMPOOL_NAMESIZE];
-				/* Enough for every descriptor and backlog slot it can fill. */
-				uint32_t n = ntarg * (p->txd + SL_BACKLOG_SIZE + 4 * 64) + 1024;
+				/*
+				 * Enough for every descriptor and backlog slot it can
+				 * fill, and what the driver keeps after its descriptors
+				 * (a sim DUT's queue: all of it may be this lcore's).
+				 */
+				uint32_t n = ntarg * (p->txd + SL_BACKLOG_SIZE + 4 * 64) + 1024 +
+					     p->info.tx_hold;
 				snprintf(name, sizeof(name), "sl_w%u_p%u", lcore, i);
 				w->pools[i] = sl_stream_pool_create(&p->stream, name,
 								    rte_align32pow2(n) - 1,

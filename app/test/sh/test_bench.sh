@@ -76,6 +76,21 @@ if [ "$fast" = 1 ]; then
 			ok "trial $1: loss ratio $lr in [$2, $3]; the table: $(grep -A3 '^bench trial: 1' "$T/t.out" | tail -1 | tr -s ' ')" ||
 			ko "trial $1: loss ratio $lr outside [$2, $3]: $(tail -4 "$T/t.out")"
 	}
+	# A DUT that holds 4096 frames holds 4096 of the sender's mbufs: the
+	# pool covers them (it ran dry: 104,078 of 200,000 sent, 479 ms let go).
+	pfx
+	timeout 60 "$bin" "${eal[@]}" -- --sim "10G,dut=0,capacity=100kpps,queue=4096" --rate 200kpps \
+		--duration 1 --json "$T/h.json" >"$T/h.out" 2>&1 && rc=0 || rc=$?
+	read -r htx hlag hskip < <(jq -r '.ports[0] | "\(.tx_packets) \(.pacer_lag_max_us) \(.pacer_skipped_us)"' "$T/h.json" 2>/dev/null)
+	if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
+		ko "a DUT queue of 4096: exit $rc: $(tail -2 "$T/h.out")"
+	elif [ "${htx:-0}" -ge 199000 ]; then
+		ok "a DUT queue of 4096 does not starve the sender's pool: $htx of 200000 sent (skipped ${hskip} us)"
+	elif awk -v l="${hlag:-0}" 'BEGIN { exit !(l > 5000) }'; then
+		echo "SKIP - a DUT queue of 4096: the worker was descheduled (pacer ${hlag} us late): CPU, not the pool"
+	else
+		ko "a DUT queue of 4096: $htx of 200000 sent, pacer late at most ${hlag} us, ${hskip} us let go: the pool ran dry"
+	fi
 	trial1 50kpps 0 0
 	trial1 200kpps 0.48 0.51
 fi
@@ -189,7 +204,7 @@ bidir() {
 	fi
 	if ! jq -e '[.bench.results[0].latency_at[]] | length > 0' "$T/b.json" >/dev/null; then
 		echo "SKIP - bidirectional: no latency trial ran (no result to take fractions of)"
-	elif grep -q '^  1->0 ' "$T/b.out"; then
+	elif grep -qE '^ +1->0 ' "$T/b.out"; then
 		ok "bidirectional: the table has a latency line per direction"
 	else
 		ko "bidirectional: no per-direction lines in the table: $(tail -5 "$T/b.out")"
@@ -197,30 +212,30 @@ bidir() {
 }
 [ "$fast" = 1 ] && bidir
 
-# The same sim DUT and seed give the same search: the same trial loads and
-# verdicts, the same NDR and PDR. (The model's random draws are seeded; its
-# capacity runs on wire time, so a trial's loss count can differ by the few
-# frames a late worker shifts, never its verdict away from the boundary.)
+# The same sim DUT and seed give the same results: NDR and PDR of two
+# searches agree within the goal width. (Not the same trial loads: the
+# second trial is at the forwarding rate the first measured, as CSIT does,
+# and that depends on the run's timing by a few frames; docs/benchmarking.md.)
 repro() {
-	local i f a b
+	local i w=0.02 a b
 	for i in 1 2; do
 		pfx
-		timeout 300 "$bin" "${eal[@]}" -- --sim "10G,dut=0,capacity=100kpps,queue=4096,loss=0.001,seed=11" \
-			--drain 0.05 --bench "mlr,min=10kpps,max=200kpps,width=0.02,trial=0.5,lat=0.1,sizes=64" \
+		timeout 300 "$bin" "${eal[@]}" -- --sim "10G,dut=0,capacity=100kpps,queue=512,seed=11" \
+			--drain 0.05 --bench "mlr,min=10kpps,max=200kpps,width=$w,trial=0.5,lat=0.1,sizes=64" \
 			--json "$T/r$i.json" >"$T/r$i.out" 2>&1 && rc=0 || rc=$?
 		[ "$rc" = 0 ] || { ko "reproducible: run $i exit $rc: $(tail -2 "$T/r$i.out")"; return; }
+		if jq -e '.bench.results[0].generator_limited' "$T/r$i.json" >/dev/null; then
+			echo "SKIP - reproducible: run $i was generator-limited (CPU), so the searches cannot be compared"
+			return
+		fi
 	done
-	f='[.bench.trials[] | select(.kind != "latency") | [.load_pps, (.loss_ratio > 0)]]'
-	if jq -e '[.bench.trials[] | select(.valid | not)] | length > 0' "$T/r1.json" "$T/r2.json" | grep -q true; then
-		echo "SKIP - reproducible: a trial was invalid (the generator fell short: CPU), so the searches cannot be compared"
-		return
-	fi
-	a=$(jq -c "$f" "$T/r1.json") b=$(jq -c "$f" "$T/r2.json")
-	if [ "$a" = "$b" ] && [ "$(jq -c '.bench.results' "$T/r1.json" | jq -c '[.[] | .ndr_pps, .pdr_pps]')" = \
-		"$(jq -c '.bench.results' "$T/r2.json" | jq -c '[.[] | .ndr_pps, .pdr_pps]')" ]; then
-		ok "reproducible: seed 11 twice: the same $(jq length <<<"$a") trial loads and verdicts, NDR and PDR $(jq -c '[.bench.results[0] | .ndr_pps, .pdr_pps]' "$T/r1.json")"
+	a=$(jq -c '[.bench.results[0] | .ndr_pps, .pdr_pps]' "$T/r1.json")
+	b=$(jq -c '[.bench.results[0] | .ndr_pps, .pdr_pps]' "$T/r2.json")
+	if jq -e -n --argjson a "$a" --argjson b "$b" --argjson w "$w" \
+		'[range(2)] | all(. as $k | (($a[$k] - $b[$k]) | fabs) <= $w * ([$a[$k], $b[$k]] | max))' >/dev/null; then
+		ok "reproducible: seed 11 twice: [NDR, PDR] $a and $b agree within the width $w"
 	else
-		ko "reproducible: the searches differ: $a vs $b"
+		ko "reproducible: seed 11 twice: [NDR, PDR] $a and $b differ by more than the width $w"
 	fi
 }
 [ "$fast" = 1 ] && repro

@@ -326,6 +326,16 @@ sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_in
 	info->speed_bps = conf->speed_bps; /* exact: 1500K is 1,500,000 bit/s */
 	info->mac = (struct rte_ether_addr){ { 0x02, 0x51, 0xce, 0x00, 0x00, (uint8_t)idx } };
 	info->wire_to = conf->dut.port;
+	/*
+	 * Frames the DUT model holds, mbufs of the sender's pool: its queue,
+	 * its delay line (delay + jitter at the line rate of 64-byte frames)
+	 * and the frames staged per TX queue.
+	 */
+	if (conf->dut.port >= 0)
+		info->tx_hold = (conf->dut.queue != 0 ? conf->dut.queue : SL_SIM_DUT_QUEUE) +
+				(uint32_t)RTE_MIN((double)(conf->dut.delay_ns + conf->dut.jitter_ns) *
+						  (double)conf->speed_bps / 672e9, 1e6) +
+				64u * RTE_MAX(conf->nb_txq, (uint16_t)1);
 	*ops = &sim_ops;
 	*dev = sp;
 	return 0;
