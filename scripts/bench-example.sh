@@ -17,7 +17,7 @@ cmd=("$bin" --no-huge -m 1024 --no-pci --lcores 0,1 --log-level '*:error'
 	--bench mlr,min=0.1Mpps,max=100%,width=0.01,trial=1,lat=2,sizes=64:512:1518
 	--json "$out/bench.json")
 trap 'rm -rf /var/run/dpdk/slbex$$' EXIT
-echo "+ ${cmd[*]}" | sed "s|$top/||g" | tee "$out/report.txt"
+{ printf "+"; printf " %q" "${cmd[@]}" | sed "s|$top/||g"; echo; } | tee "$out/report.txt"
 "${cmd[@]}" >>"$out/report.txt" 2>&1
 "$top/scripts/plot-bench.py" "$out/bench.json" "$out" | sed "s|$top/||g"
 tail -8 "$out/report.txt"
