@@ -191,10 +191,11 @@ check "5 --mtu 9001: refused as out of range (rc $rc; $(grep -o 'mtu.*' "$T/out"
 # The prompt's port config (testpmd's name), then a run at that MTU.
 rm -f "$T/f.pcap"
 gen '0@0,1@1' "net_pcap0,tx_pcap=$T/f.pcap" -i --count 50 \
-	<<<$'set size 9018\nstart\nport config 0 mtu 9000\nshow port info 0\nstart\nquit'
+	<<<$'set size 9018\nport config 0 mtu 9000\nset size 9018\nshow port info 0\nstart\nquit'
 r=$("$PY" "$T/jumbo.py" "$T/f.pcap" 2>&1 || echo error)
-check "5 prompt: start refused at MTU 1500, port config 0 mtu 9000, then 50 frames of 9018 B (rc $rc; $r)" \
-	eq "$rc/$r/$(grep -c 'MTU 9000 (.*max frame 9018' "$T/out")/$(grep -c 'not started' "$T/out")" \
+# The prompt checks a size when it is set: refused at MTU 1500 (naming set size), taken at 9000.
+check "5 prompt: set size 9018 refused at MTU 1500, port config 0 mtu 9000, then 50 frames of 9018 B (rc $rc; $r)" \
+	eq "$rc/$r/$(grep -c 'MTU 9000 (.*max frame 9018' "$T/out")/$(grep -c 'error: set size: .*to 1518' "$T/out")" \
 	"0/50 50 0 9018:50/1/1"
 # The sim: its verifier reads every frame's signature at the end of the wire.
 gen '0@0,1@1' "" --sim 10G,verify=on --mtu 9000 --size 9018 --count 1000 --json "$T/j.json"
