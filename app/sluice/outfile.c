@@ -2,6 +2,7 @@
 /* Files replaced atomically (outfile.h). */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,15 @@ umask_get(void)
 	return (mode_t)m;
 }
 
+/* Is @p st the file descriptor @p fd is open on? */
+static bool
+same_as_fd(const struct stat *st, int fd)
+{
+	struct stat f;
+
+	return fstat(fd, &f) == 0 && f.st_dev == st->st_dev && f.st_ino == st->st_ino;
+}
+
 int
 sl_outfile_open(struct sl_outfile *o, const char *path)
 {
@@ -39,6 +49,18 @@ sl_outfile_open(struct sl_outfile *o, const char *path)
 	n = snprintf(o->path, sizeof(o->path), "%s", path);
 	if (n < 0 || (size_t)n >= sizeof(o->path))
 		return -ENAMETOOLONG;
+	/*
+	 * The file standard output or error already goes to (/dev/stdout with
+	 * stdout into a log): written through that stream, after what the run
+	 * printed there; reopening it would truncate the log, renaming over it
+	 * would lose it.
+	 */
+	if (stat(path, &st) == 0 && (same_as_fd(&st, STDOUT_FILENO) ||
+				     same_as_fd(&st, STDERR_FILENO))) {
+		o->direct = 2;
+		o->f = same_as_fd(&st, STDOUT_FILENO) ? stdout : stderr;
+		return 0;
+	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		/* A device, a FIFO, a terminal: never renamed over. */
 		o->direct = 1;
@@ -75,7 +97,7 @@ sl_outfile_commit(struct sl_outfile *o, int failed)
 		err = errno != 0 ? errno : EIO;
 	else if (!o->direct && fsync(fileno(o->f)) != 0)
 		err = errno;
-	if (fclose(o->f) != 0 && err == 0)
+	if (o->direct != 2 && fclose(o->f) != 0 && err == 0) /* 2: stdout, stderr stay open */
 		err = errno != 0 ? errno : EIO;
 	o->f = NULL;
 	if (failed && err == 0)

@@ -19,7 +19,7 @@
 
 struct sl_outfile {
 	FILE *f;
-	int direct;            /* not a regular file: written in place */
+	int direct;            /* 1: not a regular file, written in place; 2: stdout or stderr */
 	char tmp[4096];
 	char path[4096];       /* the file replaced (a link's target) */
 };

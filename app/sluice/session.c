@@ -250,13 +250,13 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 			n += app->workers[w]->t[k].port == pid;
 	if (n == 0)
 		return 0; /* the port does not send in this run: the next start takes it */
-	app->ports.p[pid].pace = pace;
 	share = (struct sl_rate){ pace.unit, pace.value / n };
 	if (sl_pacer_init(&tmp, &share) != 0) {
 		snprintf(err, len, "shared by its %u lcore-queue pairs, that is below 1 per second "
 			 "each: give a higher rate", n);
 		return -EINVAL;
 	}
+	app->ports.p[pid].pace = pace; /* only once it is taken */
 	for (uint16_t w = 0; w < app->nb_workers; w++)
 		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++) {
 			struct sl_target *t = &app->workers[w]->t[k];

@@ -119,6 +119,13 @@ wait "$cat_pid" || true
 check "--json to a FIFO: written in place (still a FIFO, the reader got valid JSON)" \
 	sh -c "[ $rc = 0 ] && [ -p '$T/fifo.json' ] && jq -e .totals '$T/from-fifo.json' >/dev/null"
 
+# /dev/stdout while standard output goes to a log: the JSON follows what the
+# run printed there (renamed over, the log lost the summary; reopened, it
+# was truncated). Found by review.
+run_json /dev/stdout
+check "--json /dev/stdout into a log: the log keeps the summary, then the JSON" \
+	sh -c "[ $rc = 0 ] && grep -q 'sluice summary' '$T/out' && sed -n '/^{/,\$p' '$T/out' | jq -e .totals.conserved >/dev/null"
+
 # A write that fails: a full tmpfs in a private mount namespace.
 mkdir -p "$T/full"
 new_prefix

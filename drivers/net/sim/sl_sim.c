@@ -466,20 +466,23 @@ sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now, struct rte_mbuf **
 	while (head != __atomic_load_n(&q->tail, __ATOMIC_RELAXED) && frames < max) {
 		struct sim_desc *d = &q->ring[head & q->size_mask];
 		struct rte_mbuf *m = __atomic_load_n(&d->m, __ATOMIC_ACQUIRE);
+		uint64_t d_done;
 
 		/* lltx fine: reserved, not published yet; the wire waits for it. */
 		if (m == NULL || d->done > now)
 			break;
+		/* Read before the slot is freed: a reserver may refill it at once. */
+		d_done = d->done;
 		if (sim->fine)
 			__atomic_store_n(&d->m, NULL, __ATOMIC_RELAXED);
 		if (q->ver != NULL)
-			sim_verify(sim, q, m, d->done);
+			sim_verify(sim, q, m, d_done);
 		frames++;
 		bytes += rte_pktmbuf_pkt_len(m);
 		/* Release: the slot's NULL before a reserver can see it free. */
 		__atomic_store_n(&q->head, ++head, __ATOMIC_RELEASE);
 		if (q->dut != NULL) {
-			dut_in(sim, q->dut, m, d->done);
+			dut_in(sim, q->dut, m, d_done);
 			continue;
 		}
 		done[k++] = m;
@@ -616,8 +619,12 @@ sim_xmit_fine(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, uin
 	}
 	tail = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
 	do {
-		/* head only grows: room read before the CAS is never too large. */
-		room = sim->txd - (tail - __atomic_load_n(&q->head, __ATOMIC_ACQUIRE));
+		/* head only grows: room read before the CAS is never too large
+		 * (clamped: under a weaker memory model than x86's the head read
+		 * may be older than the tail's reserver saw). */
+		uint32_t used = tail - __atomic_load_n(&q->head, __ATOMIC_ACQUIRE);
+
+		room = used >= sim->txd ? 0 : sim->txd - used;
 		k = __atomic_load_n(&sim->link_up, __ATOMIC_RELAXED) ? RTE_MIN(room, n) : 0;
 		if (k == 0) {
 			*status = SL_XMIT_BUSY;
