@@ -478,6 +478,7 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	struct sl_gen_cur c;
 	unsigned int n = 0;
 	uint64_t now;
+	int64_t late;
 
 	if (p->unit == SL_RATE_NONE)
 		return max;
@@ -487,15 +488,20 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	w = g->w;
 	if (unlikely(p->t0 == 0))
 		p->t0 = tsc;
+	/*
+	 * now wraps after 2^48 TSC cycles (a day or so); next wraps with it:
+	 * compared by their signed difference, both stay right across it.
+	 */
 	now = (tsc - p->t0) << 16;
-	if (unlikely(p->next + (p->lag_max << 16) < now))
-		p->lag_max = (now - p->next) >> 16;
-	if (unlikely(p->next + p->slack < now)) {
-		p->skipped += now - p->slack - p->next;
+	late = (int64_t)(now - p->next);
+	if (unlikely(late > 0 && ((uint64_t)late >> 16) > p->lag_max))
+		p->lag_max = (uint64_t)late >> 16;
+	if (unlikely(late > 0 && (uint64_t)late > p->slack)) {
+		p->skipped += (uint64_t)late - p->slack;
 		p->next = now - p->slack;
 	}
 	p->mark = p->next;
-	while (n < max && p->next <= now) {
+	while (n < max && (int64_t)(now - p->next) >= 0) {
 		const struct sl_stream_size *sz = &s->sz[s->order[c.pos]];
 		uint64_t units = p->unit == SL_RATE_PPS ? 1 :
 			p->unit == SL_RATE_L1 ? sz->l1_bits : sz->l2_bits;
