@@ -148,16 +148,20 @@ cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
 			return;
 		}
 	}
-	/* While running: every port's lcores take it at their next burst. */
-	for (uint16_t i = 0; cli->app->running && i < cli->app->ports.n; i++) {
-		if (port != SL_MAX_PORTS && port != i)
-			continue;
-		if (sl_session_rate_live(cli->app, i, &r, err, sizeof(err)) != 0) {
-			sl_cli_error(cli, "set rate: port %u (%s): %s", i,
-				     cli->app->ports.p[i].info.name, err);
-			return;
+	/*
+	 * While running: every port checked first (nothing changes if one is
+	 * refused), then every port's lcores take it at their next burst.
+	 */
+	for (int publish = 0; publish <= 1 && cli->app->running; publish++)
+		for (uint16_t i = 0; i < cli->app->ports.n; i++) {
+			if (port != SL_MAX_PORTS && port != i)
+				continue;
+			if (sl_session_rate_live(cli->app, i, &r, publish, err, sizeof(err)) != 0) {
+				sl_cli_error(cli, "set rate: port %u (%s): %s", i,
+					     cli->app->ports.p[i].info.name, err);
+				return;
+			}
 		}
-	}
 	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
 		if (port == SL_MAX_PORTS || port == i)
 			cli->app->o.pc[i].rate = r;

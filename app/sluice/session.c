@@ -236,8 +236,8 @@ sl_session_line_enforced(const struct sl_app *app, uint16_t pid)
 }
 
 int
-sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, char *err,
-		     size_t len)
+sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, bool publish,
+		     char *err, size_t len)
 {
 	struct sl_rate pace, share;
 	struct sl_pacer tmp;
@@ -256,6 +256,8 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 			 "each: give a higher rate", n);
 		return -EINVAL;
 	}
+	if (!publish)
+		return 0; /* checked only: every port is checked before any takes it */
 	app->ports.p[pid].pace = pace; /* only once it is taken */
 	for (uint16_t w = 0; w < app->nb_workers; w++)
 		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++) {

@@ -100,8 +100,10 @@ int sl_session_streams_check(const struct sl_app *app, char *err, size_t len);
  * Change port pid's rate while running (set rate): checked as a start
  * would, shared equally by the port's lcore-queue pairs, each of which takes
  * it at its next burst. 0, or -EINVAL with err saying why (nothing changed).
+ * With !publish, only checked (so that several ports are checked before any
+ * of them changes).
  */
-int sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, char *err,
-			 size_t len);
+int sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, bool publish,
+			 char *err, size_t len);
 
 #endif /* SL_SESSION_H */

@@ -231,5 +231,17 @@ wait "$runner" || true
 check "(g) /sluice/txqs without a port: the port ids $(cat "$T/g.tel")" \
 	jqe '."/sluice/txqs" == [0, 1]' "$T/g.tel"
 
+# (h) set rate all while running: checked on every port before any takes it
+# (port 1's two pairs refuse 1.5 pps: port 0 kept 1 Mpps; it took 1.5 pps
+# alone before, found by review).
+pfx
+{ printf 'set rate all 1mpps\nstart\n'; sleep 1; printf 'set rate all 1.5pps\n'; sleep 0.5
+  printf 'stop\nquit\n'; } | timeout 30 "$bin" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
+	--log-level '*:error' --lcores '0,(1-3)@(0-1)' --vdev net_null0 --vdev net_null1 -- -i \
+	--map 1:0.0,2-3:1.0 --json "$T/h.json" >"$T/h.out" 2>&1
+check "(h) set rate all refused on port 1 changes no port: $(jq -c '[.ports[] | .pace_value]' "$T/h.json" 2>/dev/null)" \
+	sh -c "grep -q 'set rate: port 1 .*below 1 per second' '$T/h.out' &&
+		jq -e '[.ports[] | .pace_value] == [1000000, 1000000]' '$T/h.json' >/dev/null"
+
 echo "test_session: $pass passed, $fail failed"
 [ "$fail" = 0 ]
