@@ -67,9 +67,11 @@ file_read(const char *path, char **bufp)
 		int ready = poll(&pfd, 1, 100);
 
 		if (sl_quitting()) {
+			/* The user's signal ends the program, cleanly, as at any other moment. */
 			sl_err("--cmdline-file %s: interrupted by a signal while reading; nothing "
 			       "was run", path);
-			goto err;
+			close(pfd.fd);
+			return 0;
 		}
 		if (ready == 0) {
 			waited += 100;

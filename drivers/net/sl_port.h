@@ -46,8 +46,8 @@ struct sl_port_info {
 	uint16_t min_mtu, max_mtu; /**< the MTUs the device accepts (at most SL_PORT_MAX_MTU) */
 	uint16_t max_txq;      /**< TX queues the device offers; 0: no limit of its own */
 	uint32_t tx_hold;      /**< frames the driver may keep after its descriptors let
-				    them go (a sim's DUT queue and delay line): the sender's
-				    pool must cover them, or it runs dry and paces short */
+				    them go (a sim's DUT queue): the sender's pool covers
+				    them, or it runs dry and paces short */
 	struct rte_ether_addr mac;
 	int32_t wire_to;       /**< the port the driver's own wire delivers to (a sim DUT), or -1 */
 };

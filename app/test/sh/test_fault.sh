@@ -75,7 +75,7 @@ judge() {
 		jqe '.totals.conserved and .totals.backlog == 0 and .totals.mempool_in_use == 0' "$f"
 }
 # answers WHAT: the last command typed (show port stats all) was answered.
-answered() { grep -A1 -F 'sluice> show port stats all' "$T/s.out" | grep -q '^port 0: tx'; }
+answered() { grep -A2 -F 'sluice> show port stats all' "$T/s.out" | grep -q 'port 0 statistics'; }
 answers() { check "$1: the prompt still answers (show port stats after the fault)" answered; }
 
 if want a; then

@@ -327,14 +327,13 @@ sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_in
 	info->mac = (struct rte_ether_addr){ { 0x02, 0x51, 0xce, 0x00, 0x00, (uint8_t)idx } };
 	info->wire_to = conf->dut.port;
 	/*
-	 * Frames the DUT model holds, mbufs of the sender's pool: its queue,
-	 * its delay line (delay + jitter at the line rate of 64-byte frames)
-	 * and the frames staged per TX queue.
+	 * Frames the DUT model holds, mbufs of the sender's pool: its queue and
+	 * the frames staged per TX queue. Not its delay line: delay x rate can
+	 * be millions of frames (1 s at 10G); a pool that runs dry there makes
+	 * the generator wait, reported as pacer_skipped_us (docs/sim-dut.md).
 	 */
 	if (conf->dut.port >= 0)
 		info->tx_hold = (conf->dut.queue != 0 ? conf->dut.queue : SL_SIM_DUT_QUEUE) +
-				(uint32_t)RTE_MIN((double)(conf->dut.delay_ns + conf->dut.jitter_ns) *
-						  (double)conf->speed_bps / 672e9, 1e6) +
 				64u * RTE_MAX(conf->nb_txq, (uint16_t)1);
 	*ops = &sim_ops;
 	*dev = sp;
