@@ -383,24 +383,34 @@ SL_TEST(dut_delay, "fast")
 	return 0;
 }
 
+/*
+ * Run r into a DUT of capacity_pps and check what it delivered: at most the
+ * capacity x wire time plus the queue; at least that minus the idle wire.
+ */
+static int
+capacity_run(struct dut_run *r, const char *what)
+{
+	double cap = (double)r->dut.capacity_pps, hi, lo;
+
+	CHECK(dut_run(r, 0) == 0, "run");
+	dut_note(what, r);
+	CHECK(dut_check(r) == 0, "check");
+	hi = cap * r->wire.span_s + SL_SIM_DUT_QUEUE + 1;
+	lo = cap * (r->wire.span_s - r->wire.idle_s) - 2;
+	NOTE("wire span %.1f us, idle %.1f us: delivered %" PRIu64 ", bounds %.1f..%.1f",
+	     r->wire.span_s * 1e6, r->wire.idle_s * 1e6, r->t.delivered, lo, hi);
+	CHECK((double)r->t.delivered <= hi && (double)r->t.delivered >= lo,
+	      "delivered %" PRIu64 " outside %.1f..%.1f", r->t.delivered, lo, hi);
+	CHECK(r->t.dropped_capacity == r->t.in - r->t.delivered, "capacity drops");
+	return 0;
+}
+
 SL_TEST(dut_capacity, "fast")
 {
 	/* 10G line rate (14.88 Mpps) into a 1 Mpps DUT. */
 	struct dut_run r = { .n = 30000, .dut = { .capacity_pps = 1000000 } };
-	double hi, lo;
 
-	CHECK(dut_run(&r, 0) == 0, "run");
-	dut_note("capacity 1 Mpps", &r);
-	CHECK(dut_check(&r) == 0, "check");
-	/* At most capacity x wire time plus the bucket; at least that minus the idle wire. */
-	hi = 1e6 * r.wire.span_s + SL_SIM_DUT_QUEUE + 1;
-	lo = 1e6 * (r.wire.span_s - r.wire.idle_s) - 2;
-	NOTE("wire span %.1f us, idle %.1f us: delivered %" PRIu64 ", bounds %.1f..%.1f",
-	     r.wire.span_s * 1e6, r.wire.idle_s * 1e6, r.t.delivered, lo, hi);
-	CHECK((double)r.t.delivered <= hi && (double)r.t.delivered >= lo,
-	      "delivered %" PRIu64 " outside %.1f..%.1f", r.t.delivered, lo, hi);
-	CHECK(r.t.dropped_capacity == r.t.in - r.t.delivered, "capacity drops");
-	return 0;
+	return capacity_run(&r, "capacity 1 Mpps");
 }
 
 SL_TEST(dut_capacity_queues, "fast")
@@ -413,19 +423,8 @@ SL_TEST(dut_capacity_queues, "fast")
 	 */
 	struct dut_run r = { .n = 60000, .nb_txq = 2, .q1_every = 8,
 			     .dut = { .capacity_pps = 8000000 } };
-	double hi, lo;
 
-	CHECK(dut_run(&r, 0) == 0, "run");
-	dut_note("capacity 8 Mpps, 2 queues 7:1", &r);
-	CHECK(dut_check(&r) == 0, "check");
-	hi = 8e6 * r.wire.span_s + SL_SIM_DUT_QUEUE + 1;
-	lo = 8e6 * (r.wire.span_s - r.wire.idle_s) - 2;
-	NOTE("wire span %.1f us, idle %.1f us: delivered %" PRIu64 ", bounds %.1f..%.1f",
-	     r.wire.span_s * 1e6, r.wire.idle_s * 1e6, r.t.delivered, lo, hi);
-	CHECK((double)r.t.delivered <= hi && (double)r.t.delivered >= lo,
-	      "delivered %" PRIu64 " outside %.1f..%.1f", r.t.delivered, lo, hi);
-	CHECK(r.t.dropped_capacity == r.t.in - r.t.delivered, "capacity drops");
-	return 0;
+	return capacity_run(&r, "capacity 8 Mpps, 2 queues 7:1");
 }
 
 SL_TEST(dut_setup_errors, "fast")
