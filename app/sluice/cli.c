@@ -319,14 +319,13 @@ cli_help_near(const char *line)
 	}
 }
 
+/* Run one line typed at the prompt (blanks trimmed; empty and # lines skipped). */
 static void
-tty_validate(struct rdline *rdl, const char *buf, unsigned int size)
+cli_run_typed(struct sl_cli *cli, const char *buf)
 {
-	char line[1024];
+	char line[SL_CLI_LINE_MAX + 2];
 	char *s = line, *e;
 
-	RTE_SET_USED(rdl);
-	RTE_SET_USED(size);
 	snprintf(line, sizeof(line), "%s", buf);
 	while (isspace((unsigned char)*s))
 		s++;
@@ -336,10 +335,18 @@ tty_validate(struct rdline *rdl, const char *buf, unsigned int size)
 	if (*s == '\0' || *s == '#')
 		return;
 	__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
-	sl_cli_line(tty_cli, s);
+	sl_cli_line(cli, s);
 	/* A Ctrl-C that ended this command (a bench) has done its work. */
-	if (!tty_cli->app->running)
+	if (!cli->app->running)
 		__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
+}
+
+static void
+tty_validate(struct rdline *rdl, const char *buf, unsigned int size)
+{
+	RTE_SET_USED(rdl);
+	RTE_SET_USED(size);
+	cli_run_typed(tty_cli, buf);
 }
 
 /* The words of a line, split at blanks; the last one may be partial. */
@@ -515,33 +522,76 @@ tty_output(struct sl_app *app, bool begin)
 	}
 }
 
-void
-sl_cli_interact(struct sl_cli *cli, bool auto_start)
+/*
+ * Input that is not a terminal (a pipe, a file): whole lines, each echoed
+ * after the prompt and run as a --cmdline-file's line would be, without
+ * rdline: its 512-byte buffer would cut a longer line and its editing keys
+ * would act on control bytes (TAB, ^A, ^D, DEL, ESC) that are the line's
+ * own. 1: the byte was taken; 0: the line ends the prompt (quit).
+ */
+static int
+pipe_take(struct sl_cli *cli, char c, char *line, size_t *len)
 {
-	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	if (c != '\n') {
+		line[(*len)++] = c; /* cli_getc() bounds the line to SL_CLI_LINE_MAX */
+		return 1;
+	}
+	line[*len] = '\0';
+	*len = 0;
+	printf("sluice> %s\n", line);
+	cli_run_typed(cli, line);
+	fflush(stdout);
+	return !cli->quit;
+}
+
+/* The end of input: a last line without its newline is run all the same. */
+static void
+pipe_end(struct sl_cli *cli, char *line, size_t *len)
+{
+	if (*len > 0)
+		pipe_take(cli, '\n', line, len);
+}
+
+/* The terminal in raw mode (no echo, no line discipline; ISIG kept) and rdline on it. */
+static int
+tty_open(struct sl_cli *cli)
+{
 	struct sigaction sa = { .sa_handler = tty_on_sigint };
-	bool tty = isatty(STDIN_FILENO) != 0;
-	size_t line_len = 0;
 	struct termios raw;
 
-	if (cli->cl == NULL)
-		cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO);
 	cli->rdl = rdline_new(tty_write_char, tty_validate, tty_complete, cli);
-	if (cli->cl == NULL || cli->rdl == NULL)
-		return;
+	if (cli->rdl == NULL)
+		return -1;
 	tty_cli = cli;
 	if (tcgetattr(STDIN_FILENO, &tty_saved) == 0) {
 		raw = tty_saved;
 		raw.c_lflag &= ~(ICANON | ECHO | IEXTEN);
 		tty_raw = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0;
 	}
+	/* Ctrl-C at a terminal stops the run, not the program. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &sigint_saved);
 	cli->app->output_hook = tty_output;
+	return 0;
+}
+
+void
+sl_cli_interact(struct sl_cli *cli, bool auto_start)
+{
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	bool tty = isatty(STDIN_FILENO) != 0;
+	char line[SL_CLI_LINE_MAX + 1];
+	size_t line_len = 0, pipe_len = 0;
+
+	if (cli->cl == NULL)
+		cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO);
+	if (cli->cl == NULL || (tty && tty_open(cli) != 0))
+		return;
 	if (auto_start)
 		sl_cli_line(cli, "start");
 	fflush(stdout);
-	rdline_newline(cli->rdl, "sluice> ");
+	if (tty)
+		rdline_newline(cli->rdl, "sluice> ");
 	while (!cli->quit && !sl_quitting()) {
 		int ready = poll(&pfd, 1, cli->app->running ? 0 : 50);
 
@@ -552,15 +602,24 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 			if (pfd.revents & POLLIN) {
 				int ret = cli_getc(cli, tty, &line_len, &c);
 
-				if (ret < 0)
+				if (ret < 0) {
+					/* The end of input ends a last line as a file's end does. */
+					if (!tty && cli->app->exit_code == 0)
+						pipe_end(cli, line, &pipe_len);
 					break;
+				}
+				if (ret > 0 && !tty) {
+					if (!pipe_take(cli, c, line, &pipe_len))
+						break;
+					ret = 0;
+				}
 				ret = ret == 0 ? RDLINE_RES_SUCCESS : rdline_char_in(cli->rdl, c);
 				if (ret == RDLINE_RES_VALIDATED) {
-					const char *line = rdline_get_buffer(cli->rdl);
+					const char *typed = rdline_get_buffer(cli->rdl);
 					const char *last = rdline_get_history_item(cli->rdl, 0);
 
-					if (strlen(line) > 1 && (last == NULL || strcmp(last, line) != 0))
-						rdline_add_history(cli->rdl, line);
+					if (strlen(typed) > 1 && (last == NULL || strcmp(last, typed) != 0))
+						rdline_add_history(cli->rdl, typed);
 					fflush(stdout);
 					if (cli->quit)
 						break;
@@ -569,6 +628,8 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 					break; /* Ctrl-D on an empty line */
 				}
 			} else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+				if (!tty)
+					pipe_end(cli, line, &pipe_len);
 				break;
 			}
 		}
@@ -589,8 +650,10 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 	}
 	if (cli->app->running)
 		sl_cli_stop_run(cli);
-	cli->app->output_hook = NULL;
-	sigaction(SIGINT, &sigint_saved, NULL);
+	if (tty) {
+		cli->app->output_hook = NULL;
+		sigaction(SIGINT, &sigint_saved, NULL);
+	}
 	printf("\n");
 }
 

@@ -2,6 +2,8 @@
 /* Files replaced atomically (outfile.h). */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,10 +39,68 @@ same_as_fd(const struct stat *st, int fd)
 	return fstat(fd, &f) == 0 && f.st_dev == st->st_dev && f.st_ino == st->st_ino;
 }
 
+/* How long a FIFO's reader may take to come (a reader started just before). */
+#define FIFO_WAIT_MS 2000
+
+/*
+ * Written in place, as fopen(path, "w") would, except that a FIFO is opened
+ * without blocking: with no reader after FIFO_WAIT_MS, -ENXIO instead of an
+ * open() that waits for ever and that no signal ends (SA_RESTART).
+ */
+static int
+open_in_place(struct sl_outfile *o, const char *path, bool fifo)
+{
+	int fd, waited = 0;
+
+	while ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | (fifo ? O_NONBLOCK : 0),
+			  0666)) < 0 && errno == ENXIO && fifo && waited < FIFO_WAIT_MS) {
+		usleep(10 * 1000);
+		waited += 10;
+	}
+	if (fd < 0)
+		return -errno;
+	/* A reader is there: the writes themselves wait for it, as a pipe's do. */
+	if ((fifo && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) ||
+	    (o->f = fdopen(fd, "w")) == NULL) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	o->direct = 1;
+	return 0;
+}
+
+/*
+ * The file a symbolic link leads to, into @p out: its real path, or for a
+ * link that dangles, the path it names (relative to the link's directory).
+ */
+static int
+link_target(const char *path, char *out)
+{
+	char dir[4096], to[4096];
+	ssize_t n;
+	int len;
+
+	if (realpath(path, out) != NULL)
+		return 0;
+	n = readlink(path, to, sizeof(to) - 1);
+	if (n < 0) {
+		snprintf(out, 4096, "%s", path); /* gone meanwhile: the path itself */
+		return 0;
+	}
+	to[n] = '\0';
+	snprintf(dir, sizeof(dir), "%s", path);
+	len = to[0] == '/' ? snprintf(out, 4096, "%s", to)
+			   : snprintf(out, 4096, "%s/%s", dirname(dir), to);
+	return len < 0 || len >= 4096 ? -1 : 0;
+}
+
 int
 sl_outfile_open(struct sl_outfile *o, const char *path)
 {
 	struct stat st;
+	bool exists;
 	mode_t mode;
 	int fd, n;
 
@@ -61,22 +121,31 @@ sl_outfile_open(struct sl_outfile *o, const char *path)
 		o->f = same_as_fd(&st, STDOUT_FILENO) ? stdout : stderr;
 		return 0;
 	}
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* A device, a FIFO, a terminal: never renamed over. */
-		o->direct = 1;
-		o->f = fopen(path, "w");
-		return o->f != NULL ? 0 : -errno;
-	}
-	/* A link to an existing file: replace the file, keep the link. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, o->tmp) != NULL)
-		snprintf(o->path, sizeof(o->path), "%s", o->tmp);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return open_in_place(o, path, S_ISFIFO(st.st_mode));
+	/* A link: replace its target (made when the link dangles), keep the link. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && link_target(path, o->path) != 0)
+		return -ENAMETOOLONG;
 	n = snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", o->path);
 	if (n < 0 || (size_t)n >= sizeof(o->tmp))
 		return -ENAMETOOLONG;
-	mode = stat(o->path, &st) == 0 ? st.st_mode & 0777 : 0666 & ~umask_get();
+	exists = stat(o->path, &st) == 0;
+	mode = exists ? st.st_mode & 0777 : 0666 & ~umask_get();
 	fd = mkstemp(o->tmp);
-	if (fd < 0)
+	if (fd < 0) {
+		/* A file we may write in a directory we may not: written in place. */
+		if ((errno == EACCES || errno == EPERM || errno == EROFS) && exists &&
+		    access(o->path, W_OK) == 0)
+			return open_in_place(o, o->path, false);
 		return -errno;
+	}
+	/*
+	 * The old file's owner and group, where we may give them (as sed -i
+	 * does); where not, the new file is the writer's, as a new one would be.
+	 */
+	if (exists && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
+	    fchown(fd, st.st_uid, st.st_gid) != 0)
+		errno = 0;
 	if (fchmod(fd, mode) != 0 || (o->f = fdopen(fd, "w")) == NULL) {
 		int err = errno;
 

@@ -7,11 +7,15 @@
  * same directory, flushed to disk, then renamed over the path. A reader sees
  * the old file or the whole new one, never half; a failed write removes the
  * temporary file and leaves the old one as it was. The new file has the old
- * one's mode, or 0666 less the umask (as fopen would).
+ * one's mode, or 0666 less the umask (as fopen would), and its owner and
+ * group where the writer may give them (root may).
  *
  * Only a regular file (or a new one) is replaced: a symbolic link's target
- * is, and anything else (/dev/full, a FIFO, a terminal) is written in place
- * as fopen would, never renamed over.
+ * is (created when the link dangles), and anything else (/dev/full, a FIFO,
+ * a terminal) is written in place as fopen would, never renamed over. A
+ * FIFO with no reader within 2 s is -ENXIO, not an open that waits for
+ * ever. A file we may write in a directory we may not (no temporary file
+ * possible) is written in place too: not atomic, but written.
  */
 
 #include <stddef.h>

@@ -973,7 +973,10 @@ sl_report_json(const struct sl_app *app, const char *path)
 
 	/* A file is replaced atomically: the old one stays if this write fails. */
 	if (!out && (ret = sl_outfile_open(&of, path)) != 0) {
-		sl_err("--json %s: %s", path, strerror(-ret));
+		if (ret == -ENXIO)
+			sl_err("--json %s: a FIFO with no reader: start the reader first", path);
+		else
+			sl_err("--json %s: %s", path, strerror(-ret));
 		return ret;
 	}
 	f = of.f;

@@ -22,6 +22,8 @@ check() {
 	shift
 	if "$@"; then ok "$what"; else ko "$what"; fi
 }
+# skip REASON: a check that cannot run here, and why (scripts/test.sh lists them).
+skip() { echo "SKIP - $*"; }
 rc_is() { [ "$rc" = "$1" ]; }
 eq() { [ "$1" = "$2" ]; }
 # new_prefix: a fresh DPDK --file-prefix in $prefix ($tag-PID-N), its runtime

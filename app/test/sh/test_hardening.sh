@@ -92,7 +92,7 @@ wait "$run_pid" || true
 # --json replaces the file: a hard link keeps the old inode and content.
 run_json() {
 	new_prefix
-	timeout 30 "$sluice" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 \
+	timeout 120 "$sluice" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 \
 		--file-prefix "$prefix" --log-level '*:error' -- --count 1000 --json "$1" \
 		>"$T/out" 2>"$T/err" && rc=0 || rc=$?
 }
@@ -116,8 +116,51 @@ timeout 40 cat "$T/fifo.json" >"$T/from-fifo.json" &
 cat_pid=$!
 run_json "$T/fifo.json"
 wait "$cat_pid" || true
-check "--json to a FIFO: written in place (still a FIFO, the reader got valid JSON)" \
+check "--json to a FIFO: written in place (still a FIFO, the reader got valid JSON; exit $rc $(head -c 100 "$T/err"))" \
 	sh -c "[ $rc = 0 ] && [ -p '$T/fifo.json' ] && jq -e .totals '$T/from-fifo.json' >/dev/null"
+
+# A FIFO nobody reads: one message after at most 2 s (open() used to wait
+# for a reader for ever, and SA_RESTART kept SIGTERM from ending that wait).
+# Found by review.
+mkfifo "$T/lonely.json"
+run_json "$T/lonely.json"
+check "--json to a FIFO with no reader: exit 1, one message ($(grep '^sluice: --json' "$T/err" || true))" \
+	sh -c "[ $rc = 1 ] && [ \"\$(grep -c '^sluice: --json.*a FIFO with no reader' '$T/err')\" = 1 ]"
+
+# A link that dangles: the file it names is made (absolute and relative),
+# the link stays a link.
+ln -s "$T/made.json" "$T/dangling.json"
+run_json "$T/dangling.json"
+check "--json through a dangling link: the link stays, the file it names has the JSON" \
+	sh -c "[ $rc = 0 ] && [ -L '$T/dangling.json' ] && jq -e .totals '$T/made.json' >/dev/null"
+ln -s made-rel.json "$T/dangling-rel.json"
+run_json "$T/dangling-rel.json"
+check "--json through a dangling relative link: the file is made beside the link" \
+	sh -c "[ $rc = 0 ] && [ -L '$T/dangling-rel.json' ] && jq -e .totals '$T/made-rel.json' >/dev/null"
+
+# Another user's file keeps its owner and group (root may give them).
+if [ "$(id -u)" = 0 ] && getent group nogroup >/dev/null; then
+	echo '{"old": true}' >"$T/owned.json"
+	chown nobody:nogroup "$T/owned.json"
+	run_json "$T/owned.json"
+	check "--json over another user's file: still nobody:nogroup ($(stat -c %U:%G "$T/owned.json"))" \
+		sh -c "[ $rc = 0 ] && [ \"\$(stat -c %U:%G '$T/owned.json')\" = nobody:nogroup ] && jq -e .totals '$T/owned.json' >/dev/null"
+else
+	skip "--json keeps the owner: needs root and the group nogroup"
+fi
+
+# A writable file in a directory where no temporary file can be made (an
+# immutable directory: even root may not create there): written in place.
+mkdir "$T/ro"
+echo '{"old": true}' >"$T/ro/run.json"
+if chattr +i "$T/ro" 2>/dev/null; then
+	run_json "$T/ro/run.json"
+	chattr -i "$T/ro"
+	check "--json in a directory without room for a temporary file: written in place ($(head -c 80 "$T/err"))" \
+		sh -c "[ $rc = 0 ] && jq -e .totals.conserved '$T/ro/run.json' >/dev/null"
+else
+	skip "--json in an unwritable directory: chattr +i is not allowed here"
+fi
 
 # /dev/stdout while standard output goes to a log: the JSON follows what the
 # run printed there (renamed over, the log lost the summary; reopened, it
