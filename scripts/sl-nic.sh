@@ -261,14 +261,15 @@ is_huge_mount() { huge_mounts | awk -v m="$1" -v k="$2" '$1 == m && $2 == k {f =
 is_mountpoint() { awk -v m="$1" '$2 == m {f = 1} END {exit !f}' "$MOUNTS" 2>/dev/null; }
 
 # page_files KB: the DPDK page files (PREFIXmap_N; rtemap_N by default) in
-# every hugetlbfs mount for pages of KB kB. EAL keeps the file of each page
+# every hugetlbfs mount for pages of KB kB, less the mounts in PF_SKIP (those
+# --clear unmounts, which drops their files). EAL keeps the file of each page
 # still allocated when it exits, even cleanly (DPDK's default
 # --huge-unlink=existing), and removes the unlocked ones only when the next
 # DPDK process starts on that mount; until then each holds a huge page.
 page_files() {
 	local m k f
 	while read -r m k; do
-		[ "$k" = "$1" ] || continue
+		[[ $k == "$1" && " ${PF_SKIP[*]} " != *" $m "* ]] || continue
 		for f in "$m"/*map_*; do
 			[ -f "$f" ] && echo "$f"
 		done
@@ -294,7 +295,7 @@ file_users() {
 # (DPDK locks each page file it uses; the removal runs under an exclusive
 # lock, as EAL's own clean-up at start-up does). Sets PF_GONE (removed, or
 # printed under --dry-run) and PF_BUSY ("FILE (used by PID (COMM) ...)").
-PF_GONE=() PF_BUSY=()
+PF_GONE=() PF_BUSY=() PF_SKIP=()
 free_page_files() {
 	local k f u users files=()
 	for k in $(printf '%s\n' "$@" | sort -u); do
@@ -483,6 +484,7 @@ hugepages_clear() {
 		case $w in
 		mount)
 			is_mountpoint "$a" || continue
+			PF_SKIP+=("$a")
 			run "$UMOUNT" "$a" ||
 				die "cannot unmount $a: it is in use$(file_users "$a"/* | awk '{$1 = ""; printf "%s%s", (NR == 1 ? " by" : ","), $0}'): stop the processes that use it, then run 'sl-nic.sh hugepages --clear' again; nothing else was changed"
 			;;
