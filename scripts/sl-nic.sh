@@ -2,8 +2,10 @@
 # sl-nic.sh - prepare real NICs for Sluice: status, hugepages, bind, restore.
 # Run with --help for usage. Everything that changes the system goes through
 # SL_DEVBIND, SL_MODPROBE, SL_HUGEPAGES, SL_MOUNT, SL_UMOUNT, sysfs_write()
-# (under SL_SYSFS) and mkdir/rmdir of the mount point (SL_HUGE_DIR), and the
-# mount table is read from SL_MOUNTS, so tests can replace all of it.
+# (under SL_SYSFS, through SL_SYSFS_WRITE if set), mkdir/rmdir of the mount
+# point (SL_HUGE_DIR) and rm of DPDK page files no process uses (in the
+# hugetlbfs mounts listed in SL_MOUNTS), and the mount table is read from
+# SL_MOUNTS, so tests can replace all of it.
 set -euo pipefail
 shopt -s nullglob
 
@@ -41,7 +43,10 @@ usage: sl-nic.sh COMMAND [ARGS]
   hugepages --clear [--dry-run]
                               undo what 'hugepages' recorded: unmount what it
                               mounted, remove the directory it created, put the
-                              page counts back as they were; nothing else
+                              page counts back as they were; nothing else, but
+                              for the page files (*map_*) of ended DPDK runs
+                              that hold pages back: those no process uses are
+                              removed, the others named with their processes
   bind [--dry-run] [--force] [--noiommu] [--driver DRV] DEV...
                               bind DEVs (PCI address 0000:01:00.0 or 01:00.0,
                               or interface name) to DRV (default vfio-pci);
@@ -59,7 +64,9 @@ means no device is touched.
 
 environment: SL_DEVBIND (dpdk-devbind.py), SL_MODPROBE (modprobe),
 SL_HUGEPAGES (dpdk-hugepages.py), SL_MOUNT (mount), SL_UMOUNT (umount),
-SL_SYSFS (/sys), SL_MOUNTS (/proc/mounts), SL_HUGE_DIR (/dev/hugepages),
+SL_SYSFS (/sys), SL_SYSFS_WRITE (none: a command run as CMD FILE VALUE
+instead of each sysfs write), SL_MOUNTS (/proc/mounts),
+SL_HUGE_DIR (/dev/hugepages),
 SL_NIC_STATE (/var/lib/sluice/nic-bindings),
 SL_HUGE_STATE (/run/sluice/hugepages)
 exit: 0 ok, 1 refused or failed, 2 usage error
@@ -80,10 +87,13 @@ run() {
 	fi
 }
 
-# sysfs_write REL VALUE: the one place that writes under sysfs ($SYS/REL).
+# sysfs_write REL VALUE: the one place that writes under sysfs ($SYS/REL)
+# (through $SL_SYSFS_WRITE FILE VALUE when set: the tests' stand-in kernel).
 sysfs_write() {
 	if [ "$DRY" = 1 ]; then
 		echo "echo $2 > $SYS/$1"
+	elif [ -n "${SL_SYSFS_WRITE:-}" ]; then
+		"$SL_SYSFS_WRITE" "$SYS/$1" "$2"
 	else
 		echo "$2" >"$SYS/$1"
 	fi
@@ -250,6 +260,61 @@ huge_mount_of() { huge_mounts | awk -v k="$1" '$2 == k {print $1; exit}'; }
 is_huge_mount() { huge_mounts | awk -v m="$1" -v k="$2" '$1 == m && $2 == k {f = 1} END {exit !f}'; }
 is_mountpoint() { awk -v m="$1" '$2 == m {f = 1} END {exit !f}' "$MOUNTS" 2>/dev/null; }
 
+# page_files KB: the DPDK page files (PREFIXmap_N; rtemap_N by default) in
+# every hugetlbfs mount for pages of KB kB, less the mounts in PF_SKIP (those
+# --clear unmounts, which drops their files). EAL keeps the file of each page
+# still allocated when it exits, even cleanly (DPDK's default
+# --huge-unlink=existing), and removes the unlocked ones only when the next
+# DPDK process starts on that mount; until then each holds a huge page.
+page_files() {
+	local m k f
+	while read -r m k; do
+		[[ $k == "$1" && " ${PF_SKIP[*]} " != *" $m "* ]] || continue
+		for f in "$m"/*map_*; do
+			[ -f "$f" ] && echo "$f"
+		done
+	done < <(huge_mounts)
+}
+
+# file_users FILE...: "FILE PID (COMM)" for each process that maps FILE or
+# holds it open (/proc/PID/maps and /proc/PID/fd).
+file_users() {
+	[ $# -gt 0 ] || return 0
+	local pid f
+	{
+		grep -HsFf <(printf '%s\n' "$@") /proc/[0-9]*/maps | awk '{split($1, p, "/"); print p[3], $6}' || true
+		find /proc/[0-9]*/fd -maxdepth 1 -type l -printf '%h %l\n' 2>/dev/null | awk '{split($1, p, "/"); print p[3], $2}' || true
+	} | awk 'NR == FNR {w[$0] = 1; next} ($2 in w)' <(printf '%s\n' "$@") - | sort -u |
+		while read -r pid f; do
+			echo "$f $pid ($(cat "/proc/$pid/comm" 2>/dev/null || echo gone))"
+		done
+}
+
+# free_page_files KB...: remove the page files for pages of these sizes that
+# no process uses: none maps one or holds it open, and none holds its lock
+# (DPDK locks each page file it uses; the removal runs under an exclusive
+# lock, as EAL's own clean-up at start-up does). Sets PF_GONE (removed, or
+# printed under --dry-run) and PF_BUSY ("FILE (used by PID (COMM) ...)").
+PF_GONE=() PF_BUSY=() PF_SKIP=()
+free_page_files() {
+	local k f u users files=()
+	for k in $(printf '%s\n' "$@" | sort -u); do
+		mapfile -t -O "${#files[@]}" files < <(page_files "$k")
+	done
+	[ ${#files[@]} -gt 0 ] || return 0
+	users=$(file_users "${files[@]}")
+	for f in "${files[@]}"; do
+		u=$(awk -v f="$f" '$1 == f {$1 = ""; printf "%s,", $0}' <<<"$users")
+		if [ -n "$u" ]; then
+			PF_BUSY+=("$f (used by${u%,})")
+		elif run flock -n -x "$f" rm -f "$f"; then
+			PF_GONE+=("$f")
+		else
+			PF_BUSY+=("$f (locked by a DPDK process this shell cannot see)")
+		fi
+	done
+}
+
 # state_add LINE: append LINE to the hugepages record (not under --dry-run).
 state_add() {
 	[ "$DRY" = 1 ] && return 0
@@ -404,7 +469,9 @@ cmd_hugepages() {
 
 # hugepages --clear: undo what 'hugepages' recorded in $HSTATE, newest first:
 # unmount its mounts, remove the directories it created, put the page counts
-# back as they were. Anything not recorded is left alone.
+# back as they were. Anything not recorded is left alone, but for page files
+# that DPDK runs left in a mount it did not make (see page_files): when they
+# keep a count from going back, those no process uses are removed.
 hugepages_clear() {
 	if [ ! -s "$HSTATE" ]; then
 		echo "sl-nic: nothing to clear ($HSTATE is empty): hugepages and mounts not made by sl-nic.sh are left alone" >&2
@@ -417,8 +484,9 @@ hugepages_clear() {
 		case $w in
 		mount)
 			is_mountpoint "$a" || continue
+			PF_SKIP+=("$a")
 			run "$UMOUNT" "$a" ||
-				die "cannot unmount $a: stop the DPDK processes that use it (and remove the $a/*map_* files a crashed one left), then run 'sl-nic.sh hugepages --clear' again; nothing else was changed"
+				die "cannot unmount $a: it is in use$(file_users "$a"/* | awk '{$1 = ""; printf "%s%s", (NR == 1 ? " by" : ","), $0}'): stop the processes that use it, then run 'sl-nic.sh hugepages --clear' again; nothing else was changed"
 			;;
 		mkdir)
 			[ -d "$a" ] || continue
@@ -432,17 +500,39 @@ hugepages_clear() {
 		*) die "bad line in $HSTATE: ${lines[i]}" ;;
 		esac
 	done
-	if [ "$DRY" = 0 ]; then
-		for ((i = 0; i < ${#lines[@]}; i++)); do
-			read -r w a b <<<"${lines[i]}"
-			[ "$w" = pages ] || continue
-			[ "$(sysfs_read "$a/nr_hugepages")" = "$b" ] ||
-				die "$a/nr_hugepages is $(sysfs_read "$a/nr_hugepages"), not $b: pages still in use? stop the DPDK processes, then run 'sl-nic.sh hugepages --clear' again"
-		done
-		rm -f "$HSTATE"
-		rmdir "$(dirname "$HSTATE")" 2>/dev/null || true
-		echo "sl-nic: hugepages cleared: recorded mounts unmounted, page counts as before" >&2
-	fi
+	# A count that did not go back (under --dry-run: that will not, as more
+	# pages are in use than it goes back to) is held by page files: remove
+	# those no process uses, then write the count again.
+	local short=() kbs=() now
+	for ((i = 0; i < ${#lines[@]}; i++)); do
+		read -r w a b <<<"${lines[i]}"
+		[ "$w" = pages ] || continue
+		now=$(sysfs_read "$a/nr_hugepages")
+		if [ "$DRY" = 1 ]; then
+			[ "$b" -lt $((now - $(sysfs_read "$a/free_hugepages"))) ] || continue
+		elif [ "$now" = "$b" ]; then
+			continue
+		fi
+		short+=("$a $b")
+		kbs+=("${a##*hugepages-}")
+	done
+	[ ${#short[@]} = 0 ] || free_page_files "${kbs[@]%kB}"
+	[ "$DRY" = 0 ] || return 0
+	[ ${#PF_GONE[@]} = 0 ] ||
+		echo "sl-nic: removed ${#PF_GONE[@]} page files left by DPDK runs that have ended (no process used them; each held a huge page): ${PF_GONE[*]}" >&2
+	local again="then run 'sl-nic.sh hugepages --clear' again"
+	for i in "${short[@]}"; do
+		read -r a b <<<"$i"
+		sysfs_write "$a/nr_hugepages" "$b"
+		now=$(sysfs_read "$a/nr_hugepages")
+		[ "$now" != "$b" ] || continue
+		[ ${#PF_BUSY[@]} = 0 ] ||
+			die "$a/nr_hugepages is $now, not $b: page files still in use hold huge pages: $(printf '%s; ' "${PF_BUSY[@]}")stop those processes, $again"
+		die "$a/nr_hugepages is $now, not $b: $((now - b)) huge pages are in use, and no page file in a hugetlbfs mount seen here holds them: a process maps them without a file, or through a mount in another mount namespace ('grep -l huge /proc/*/numa_maps' names it); stop it, $again"
+	done
+	rm -f "$HSTATE"
+	rmdir "$(dirname "$HSTATE")" 2>/dev/null || true
+	echo "sl-nic: hugepages cleared: recorded mounts unmounted, page counts as before" >&2
 }
 
 # --- bind / restore ---

@@ -6,12 +6,15 @@
 
 #include <errno.h>
 #include <glob.h>
+#include <mntent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -56,27 +59,120 @@ eal_no_huge(int argc, char **argv)
 	return false;
 }
 
-/* Free hugepages of any size, from sysfs; -1 if unknown. */
+/* The page sizes (kB) that have free hugepages, smallest first. */
+struct hp_sizes {
+	unsigned long kb[8];
+	int n;
+};
+
+/* Free hugepages of any size, from sysfs; -1 if unknown. Fills *hs if not NULL. */
 static long
-free_hugepages(void)
+free_hugepages(struct hp_sizes *hs)
 {
 	glob_t g;
 	long total = 0;
 
-	if (glob("/sys/kernel/mm/hugepages/hugepages-*/free_hugepages", 0, NULL, &g) != 0)
+	if (hs != NULL)
+		hs->n = 0;
+	if (glob("/sys/kernel/mm/hugepages/hugepages-*kB/free_hugepages", 0, NULL, &g) != 0)
 		return -1;
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		FILE *f = fopen(g.gl_pathv[i], "r");
 		long n = 0;
+		unsigned long kb;
 
 		if (f != NULL) {
 			if (fscanf(f, "%ld", &n) == 1)
 				total += n;
 			fclose(f);
 		}
+		if (n <= 0 || hs == NULL || hs->n == (int)RTE_DIM(hs->kb) ||
+		    sscanf(g.gl_pathv[i], "/sys/kernel/mm/hugepages/hugepages-%lukB", &kb) != 1)
+			continue;
+		int j = hs->n++;
+
+		for (; j > 0 && hs->kb[j - 1] > kb; j--)
+			hs->kb[j] = hs->kb[j - 1];
+		hs->kb[j] = kb;
 	}
 	globfree(&g);
 	return total;
+}
+
+/* DIR is (in) a hugetlbfs whose page size has free hugepages (EAL can use it). */
+static bool
+hugetlbfs_usable(const char *dir, const struct hp_sizes *hs)
+{
+	struct statfs s;
+
+	if (statfs(dir, &s) != 0 || (unsigned long)s.f_type != HUGETLBFS_MAGIC)
+		return false;
+	for (int i = 0; i < hs->n; i++)
+		if ((unsigned long)s.f_bsize == hs->kb[i] * 1024)
+			return true;
+	return false;
+}
+
+/* EAL option NAME's value ("NAME VALUE", "NAME=VALUE"; "" if none), or NULL if absent. */
+static const char *
+eal_opt(int argc, char **argv, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], name) == 0)
+			return i + 1 < argc ? argv[i + 1] : "";
+		if (strncmp(argv[i], name, l) == 0 && argv[i][l] == '=')
+			return argv[i] + l + 1;
+	}
+	return NULL;
+}
+
+/*
+ * After EAL failed: when it had no hugetlbfs to use (a mount, or --huge-dir,
+ * for a page size with free pages), say which command makes one and return
+ * true; false if that is not the cause.
+ */
+static bool
+hugetlbfs_missing(int argc, char **argv)
+{
+	struct hp_sizes hs;
+	const char *dir = eal_opt(argc, argv, "--huge-dir");
+	struct mntent *e;
+	FILE *m;
+	bool ok = false;
+	char sz[24];
+
+	if (eal_no_huge(argc, argv) || eal_opt(argc, argv, "--in-memory") != NULL ||
+	    free_hugepages(&hs) <= 0 || hs.n == 0 || (dir != NULL && *dir == '\0'))
+		return false;
+	if (hs.kb[0] % (1024 * 1024) == 0)
+		snprintf(sz, sizeof(sz), "%luG", hs.kb[0] / (1024 * 1024));
+	else
+		snprintf(sz, sizeof(sz), "%luM", hs.kb[0] / 1024);
+	if (dir != NULL) {
+		if (hugetlbfs_usable(dir, &hs))
+			return false;
+		sl_err("EAL initialisation failed: --huge-dir %s is no hugetlbfs for a page size "
+		       "with free hugepages (%s): mount one there (mount -t hugetlbfs -o pagesize=%s "
+		       "nodev %s), or leave --huge-dir out once 'scripts/sl-nic.sh hugepages 1G' has "
+		       "reserved and mounted them (check: scripts/sl-nic.sh status), or run without "
+		       "them: --no-huge -m 512",
+		       dir, sz, sz, dir);
+		return true;
+	}
+	m = setmntent("/proc/mounts", "r");
+	while (m != NULL && !ok && (e = getmntent(m)) != NULL)
+		ok = strcmp(e->mnt_type, "hugetlbfs") == 0 && hugetlbfs_usable(e->mnt_dir, &hs);
+	if (m != NULL)
+		endmntent(m);
+	if (ok)
+		return false;
+	sl_err("EAL initialisation failed: no hugetlbfs is mounted for a page size with free "
+	       "hugepages (%s): 'scripts/sl-nic.sh hugepages 1G' reserves and mounts one (check: "
+	       "scripts/sl-nic.sh status), or run without them: --no-huge -m 512",
+	       sz);
+	return true;
 }
 
 static bool
@@ -175,7 +271,7 @@ main(int argc, char **argv)
 	 */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (!eal_no_huge(argc, argv) && free_hugepages() == 0) {
+	if (!eal_no_huge(argc, argv) && free_hugepages(NULL) == 0) {
 		sl_err("no free hugepages: 'scripts/sl-nic.sh hugepages 1G' reserves and mounts "
 		       "them (docs/nics.md), or run without them: --no-huge -m 512");
 		return SL_EXIT_RUNTIME;
@@ -212,21 +308,12 @@ main(int argc, char **argv)
 	if (ret >= 0 && chmod(rte_eal_get_runtime_dir(), 0700) != 0)
 		sl_err("runtime directory %s: %s", rte_eal_get_runtime_dir(), strerror(errno));
 	if (ret < 0) {
-		bool mnt = eal_no_huge(argc, argv);
-		char l[512];
-		FILE *m = fopen("/proc/mounts", "r");
-
-		while (m != NULL && !mnt && fgets(l, sizeof(l), m) != NULL)
-			mnt = strstr(l, " hugetlbfs ") != NULL;
-		if (m != NULL)
-			fclose(m);
-		sl_err("EAL initialisation failed%s%s%s: see EAL's message above; %s, and give each "
-		       "running process its own --file-prefix",
-		       rte_errno ? " (" : "", rte_errno ? rte_strerror(rte_errno) : "",
-		       rte_errno ? ")" : "",
-		       mnt ? "without hugepages use --no-huge -m 512"
-			   : "no hugetlbfs is mounted: 'scripts/sl-nic.sh hugepages 1G' reserves and "
-			     "mounts one (check: scripts/sl-nic.sh status), or use --no-huge -m 512");
+		if (!hugetlbfs_missing(argc, argv))
+			sl_err("EAL initialisation failed%s%s%s: see EAL's message above; without "
+			       "hugepages use --no-huge -m 512, and give each running process its "
+			       "own --file-prefix",
+			       rte_errno ? " (" : "", rte_errno ? rte_strerror(rte_errno) : "",
+			       rte_errno ? ")" : "");
 		return SL_EXIT_RUNTIME;
 	}
 	argc -= ret;

@@ -89,7 +89,8 @@ check "no ports: ... mentioning --vdev net_null0" err_has "--vdev net_null0"
 check "no ports: --json file not written" no_json
 
 # No hugepages: a fake /sys/kernel/mm/hugepages (2048kB: 0 free of 0) bound
-# over the real one in a private mount namespace; no --no-huge.
+# over the real one in a private mount namespace where no hugetlbfs is
+# mounted (any is unmounted there only); no --no-huge.
 fakehp() { # fakehp DIR FREE: a fake hugepages tree with FREE pages free
 	mkdir -p "$1/hugepages-2048kB"
 	echo "$2" >"$1/hugepages-2048kB/nr_hugepages"
@@ -104,6 +105,7 @@ in_fake() {
 	rm -f "$T/run.json"
 	# shellcheck disable=SC2016 # expanded by the inner sh
 	timeout 60 unshare -m --propagation private sh -c '
+		for d in $(awk '\''$3 == "hugetlbfs" {print $2}'\'' /proc/mounts); do umount -l "$d" || exit 99; done
 		mount --bind "$1" /sys/kernel/mm/hugepages || exit 99
 		[ -e /sys/kernel/mm/hugepages/sluice-test-fake ] || exit 98
 		shift
@@ -116,6 +118,8 @@ check "no hugepages (fake sysfs, 0 free): exit 1" rc_is 1
 check "no hugepages: stderr is exactly one line" stderr_lines 1
 check "no hugepages: ... a 'sluice: ' line" one_sluice_line
 check "no hugepages: ... mentioning --no-huge" err_has "--no-huge"
+check "no hugepages: ... naming the command that reserves them: scripts/sl-nic.sh hugepages" \
+	err_has "'scripts/sl-nic.sh hugepages 1G'"
 check "no hugepages: --json file not written" no_json
 check "no hugepages: the real /sys/kernel/mm/hugepages was not covered" \
 	not test -e /sys/kernel/mm/hugepages/sluice-test-fake
@@ -127,6 +131,9 @@ check "control: 1 free page (fake): no 'no free hugepages' message" \
 	not grep -q 'no free hugepages' "$T/err"
 check "control: ... and the fake was mounted (exit not 98/99)" \
 	not grep -qxE '98|99' <<<"$rc"
+check "control: no hugetlbfs mounted (hidden here): exit 1, naming scripts/sl-nic.sh hugepages" \
+	eval 'rc_is 1 && err_has "no hugetlbfs is mounted for a page size with free hugepages (2M): '\''scripts/sl-nic.sh hugepages 1G'\''"'
+check "control: ... without the misleading '(Permission denied)'" not err_has "(Permission denied)"
 
 # --help and --version: exit 0, no EAL (nothing on stderr).
 for h in --help -h; do

@@ -4,14 +4,23 @@
 # hugetlbfs if no 2M one is mounted, Sluice runs without --no-huge on
 # net_null and on the sim (exact --count, conservation, its page files in
 # the mount), then sl-nic.sh hugepages --clear puts everything back as it
-# was: the page count, the mounts, /dev/hugepages. Changes system state:
-# needs root and a kernel with hugetlbfs (else SKIP). Its own record
-# (SL_HUGE_STATE in its temp dir), so a user's record is never touched; a
-# hugetlbfs mounted by someone else is used and left alone. The failure paths
-# are in test_nic.sh, with stand-ins.
+# was: the page count, the mounts, /dev/hugepages; the same again on a
+# hugetlbfs mounted beforehand (as Debian's systemd does), where the page
+# files the runs leave must be cleared by --clear. Sluice's message when
+# EAL finds no hugetlbfs to use is checked too. Changes system state: needs
+# root and a kernel with hugetlbfs (else SKIP). It runs in a mount namespace
+# of its own (unshare -m), so its mounts never outlive it and other mounts
+# can be hidden from it; the page counts and /dev/hugepages are the
+# machine's. Its own record (SL_HUGE_STATE in its temp dir), so a user's
+# record is never touched; a hugetlbfs mounted by someone else is used and
+# left alone. The failure paths are in test_nic.sh, with stand-ins.
 # shellcheck disable=SC2016,SC2317 # eval checks expand when they run; functions called by check and the trap
 set -euo pipefail
 
+# Into a private mount namespace (before anything is made).
+if [ "$(id -u)" = 0 ] && [ -z "${SL_HP_NS:-}" ] && unshare -m --propagation private true 2>/dev/null; then
+	SL_HP_NS=1 exec unshare -m --propagation private bash "$0" "$@"
+fi
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 sluice=${SLUICE_BIN:-$top/build/app/sluice/sluice}
 nic=$top/scripts/sl-nic.sh
@@ -31,6 +40,7 @@ skip_all() {
 	exit 77
 }
 [ "$(id -u)" = 0 ] || skip_all "needs root (it reserves huge pages and mounts hugetlbfs)"
+[ -n "${SL_HP_NS:-}" ] || skip_all "cannot make a mount namespace of its own (unshare -m)"
 grep -qw hugetlbfs /proc/filesystems 2>/dev/null ||
 	skip_all "this kernel has no hugetlbfs (not in /proc/filesystems)"
 [ -d /sys/kernel/mm/hugepages/hugepages-2048kB ] ||
@@ -64,8 +74,11 @@ hp_cleanup() {
 		kill -TERM "$bg" 2>/dev/null || true
 		wait "$bg" 2>/dev/null || true
 	fi
-	for f in "${files[@]}"; do rm -f "$f"map_*; done
 	[ ! -s "$SL_HUGE_STATE" ] || "$nic" hugepages --clear >/dev/null 2>&1 || true
+	# Only if a check failed before --clear ran: this test's own page files.
+	for f in "${files[@]}"; do rm -f "$f"map_*; done
+	! mountpoint -q "$T/pre" || umount -l "$T/pre"
+	[ "$(nr)" = "$nr0" ] || echo "$nr0" >"$hpd/nr_hugepages" || true
 	[ "$(nr)" = "$nr0" ] || echo "$nr0" >"$hpd/nr_hugepages" || true
 }
 trap 'hp_cleanup; cleanup' EXIT
@@ -79,22 +92,48 @@ said_all() {
 j() { jq -c "$1" "$T/run.json" 2>/dev/null || true; }
 jt() { [ "$(j "$1")" = true ]; }
 
-# (a) Pages reserved but no hugetlbfs mounted (only when none is mounted at
-# all): Sluice says the mount is missing and which command fixes it.
-if [ -z "$mounts0" ]; then
-	echo "$want" >"$hpd/nr_hugepages"
+# (a) Pages reserved, but EAL finds no hugetlbfs to use: Sluice says which
+# command fixes it. Each run in a mount namespace of its own where no
+# hugetlbfs is mounted but, with MNT (1G or 2M), one for that page size on
+# $T/hmnt. hidden MNT EAL... -- OPTS...
+hidden() {
+	local m=$1
+	shift
 	n=$((n + 1))
 	prefixes+=("hgp$$x$n")
-	out=$(timeout 60 "$sluice" --no-pci -l 0-1 --file-prefix "hgp$$x$n" --vdev net_null0 -- --count 10 2>&1) && rc=0 || rc=$?
-	check "(a) $want pages reserved, no hugetlbfs mounted: sluice exits 1" rc_is 1
-	check "(a) ... its message says no hugetlbfs is mounted" said "no hugetlbfs is mounted"
-	check "(a) ... and names the command: scripts/sl-nic.sh hugepages" said "'scripts/sl-nic.sh hugepages 1G' reserves and mounts"
-	said "no hugetlbfs is mounted" || grep '^sluice:' <<<"$out" | sed 's/^/# /' || true
-	echo "$nr0" >"$hpd/nr_hugepages"
+	out=$(timeout 60 unshare -m --propagation private sh -c '
+		for d in $(awk '\''$3 == "hugetlbfs" {print $2}'\'' /proc/mounts); do umount -l "$d" || exit 99; done
+		[ "$1" = none ] || mount -t hugetlbfs -o "pagesize=$1" nodev "$2" || exit 98
+		shift 2
+		exec "$@"' sh "$m" "$T/hmnt" "$sluice" --no-pci -l 0-1 --file-prefix "hgp$$x$n" "$@" \
+		--vdev net_null0 -- --count 10 2>&1) && rc=0 || rc=$?
+}
+# no_mount_msg WHAT: the checks on the message of a run without a usable hugetlbfs.
+no_mount_msg() {
+	check "$1: sluice exits 1" rc_is 1
+	check "$1: ... names the command: scripts/sl-nic.sh hugepages" said "'scripts/sl-nic.sh hugepages 1G'"
+	check "$1: ... no misleading '(Permission denied)'" not said "(Permission denied)"
+	said "scripts/sl-nic.sh hugepages" || grep '^sluice:' <<<"$out" | sed 's/^/# /' || true
+}
+not() { ! "$@"; }
+mkdir -p "$T/hmnt" "$T/plain"
+echo "$want" >"$hpd/nr_hugepages"
+hidden none
+no_mount_msg "(a) $want pages of 2M reserved, no hugetlbfs mounted"
+check "(a) ... its message says no hugetlbfs is mounted for the page size with free pages" \
+	said "no hugetlbfs is mounted for a page size with free hugepages (2M)"
+if [ -d /sys/kernel/mm/hugepages/hugepages-1048576kB ]; then
+	hidden 1G
+	no_mount_msg "(a) only a hugetlbfs for 1G pages mounted (none free)"
 else
-	echo "SKIP - (a) the message for a missing mount: hugetlbfs is already mounted here ($(mount2m))"
+	echo "SKIP - (a) a hugetlbfs for 1G pages only: this kernel offers no 1G pages"
 	skip=$((skip + 1))
 fi
+hidden 2M --huge-dir "$T/plain"
+no_mount_msg "(a) --huge-dir $T/plain, a plain directory (a 2M hugetlbfs elsewhere)"
+check "(a) ... names --huge-dir and the mount that makes it usable" \
+	said "--huge-dir $T/plain is no hugetlbfs for a page size with free hugepages (2M): mount one there (mount -t hugetlbfs -o pagesize=2M nodev $T/plain)"
+echo "$nr0" >"$hpd/nr_hugepages"
 
 # (b) Set up, and check what was promised.
 out=$("$nic" hugepages --dry-run "${nopt[@]}" "$size" 2>&1) && rc=0 || rc=$?
@@ -128,7 +167,9 @@ hrun() {
 		>"$T/out" 2>"$T/err" &
 	bg=$!
 	# While it runs: its page files in the mount, and pages taken from the
-	# pool (EAL frees them, files and all, when it exits).
+	# pool. EAL gives back, file and page, what it frees while running, but
+	# keeps the file of each page still allocated at exit (DPDK's default
+	# --huge-unlink=existing): --clear in (d) and (e) must deal with those.
 	while kill -0 "$bg" 2>/dev/null; do
 		compgen -G "$mnt/${p}map_*" >/dev/null && seen=1
 		free=$(cat "$hpd/free_hugepages")
@@ -145,7 +186,7 @@ hrun() {
 		jt '.totals | .conserved == true and .generated == .tx_packets + .dropped + .backlog and .backlog == 0 and .mempool_in_use == 0'
 	check "$what: the summary line says (conserved), mbufs not returned: 0" \
 		grep -qE '^total: generated [0-9]+ = tx [0-9]+ \+ dropped 0 \+ backlog 0 \(conserved\); mbufs not returned: 0' "$T/out"
-	rm -f "$mnt/${p}"map_*
+	echo "# $what: after exit, its page files left in $mnt: $(compgen -G "$mnt/${p}map_*" | wc -l)"
 }
 if [ -n "$mnt" ] && [ "$(nr)" = "$want" ]; then
 	# About a second each (--rate), so the pages are seen in use.
@@ -165,4 +206,33 @@ check "(d) ... the count is back to $nr0" eq "$(nr)" "$nr0"
 check "(d) ... the hugetlbfs mounts are as before (${mounts0:-none})" eq "$(mounts)" "$mounts0"
 check "(d) ... /dev/hugepages exists as before ($devhp0)" eq "$([ -e /dev/hugepages ] && echo yes || echo no)" "$devhp0"
 check "(d) ... and the record is gone" [ ! -e "$SL_HUGE_STATE" ]
+
+# (e) A hugetlbfs mounted beforehand (systemd mounts /dev/hugepages at boot)
+# and the only one seen: sl-nic.sh uses it and leaves it mounted, so the page
+# files the run leaves stay (an unmount does not drop them) and hold pages:
+# --clear must remove them to put the count back.
+awk '$3 == "hugetlbfs" {print $2}' /proc/mounts | while read -r d; do umount -l "$d"; done
+mkdir -p "$T/pre"
+mount -t hugetlbfs -o pagesize=2M nodev "$T/pre"
+out=$("$nic" hugepages "${nopt[@]}" "$size" 2>&1) && rc=0 || rc=$?
+check "(e) hugetlbfs 2M on $T/pre beforehand: hugepages ${nopt[*]} $size exits 0, uses it, leaves it alone" \
+	eval 'rc_is 0 && said "already mounted on $T/pre: using it; --clear leaves it alone" && eq "$(nr)" "$want"'
+mnt=$T/pre
+hrun "(e) net_null --count 1000000" --vdev net_null0 -- --count 1000000 --rate 1Mpps
+pre_files() { compgen -G "$T/pre/*map_*" || true; }
+left=$(pre_files | tr '\n' ' ')
+if [ -n "$left" ]; then
+	out=$("$nic" hugepages --clear 2>&1) && rc=0 || rc=$?
+	check "(e) hugepages --clear with the page files the run left (${left% }): exit 0" rc_is 0
+	[ "$rc" = 0 ] || while read -r l; do echo "# $l"; done <<<"$out"
+	check "(e) ... says it removed them" said "page files left by DPDK runs that have ended"
+	check "(e) ... they are gone, the count is back to $nr0, the record is gone" \
+		eval '[ -z "$(pre_files)" ] && eq "$(nr)" "$nr0" && [ ! -e "$SL_HUGE_STATE" ]'
+	check "(e) ... and $T/pre is still mounted (not ours)" mountpoint -q "$T/pre"
+else
+	echo "SKIP - (e) --clear with leftover page files: this DPDK left none in $T/pre"
+	skip=$((skip + 1))
+	"$nic" hugepages --clear >/dev/null 2>&1 || true
+fi
+umount "$T/pre"
 finish

@@ -83,8 +83,24 @@ cat >"$T/bin/umount" <<'END'
 echo "umount $*" >>"$SLT_LOG"
 [ "${HP_UMOUNT:-}" != busy ] || { echo "umount: $1: target is busy." >&2; exit 32; }
 awk -v m="$1" '$2 != m' "$SLT_MOUNTS" >"$SLT_MOUNTS.new" && mv "$SLT_MOUNTS.new" "$SLT_MOUNTS"
+rm -f "$1"/*map_* # the page files go with the mount
 END
-chmod +x "$T/bin/dpdk-hugepages.py" "$T/bin/mount" "$T/bin/umount"
+# The kernel's side of a write to nr_hugepages (SL_SYSFS_WRITE): the count
+# cannot go below the pages in use, one per page file (*map_*) in the
+# hugetlbfs mounts of the fake table, plus $HP_HELD held without a file.
+cat >"$T/bin/sysfs-write" <<'END'
+#!/bin/bash
+v=$2
+if [ "${1##*/}" = nr_hugepages ]; then
+	used=${HP_HELD:-0}
+	for m in $(awk '$3 == "hugetlbfs" {print $2}' "$SLT_MOUNTS"); do
+		for f in "$m"/*map_*; do [ -e "$f" ] && used=$((used + 1)); done
+	done
+	[ "$v" -ge "$used" ] || v=$used
+fi
+echo "$v" >"$1"
+END
+chmod +x "$T/bin/dpdk-hugepages.py" "$T/bin/mount" "$T/bin/umount" "$T/bin/sysfs-write"
 : >"$T/mounts"
 export SL_MOUNT=$T/bin/mount SL_UMOUNT=$T/bin/umount SL_MOUNTS=$T/mounts
 export SL_HUGE_DIR=$T/dev/hugepages SL_HUGE_STATE=$T/state/hugepages
@@ -291,14 +307,19 @@ check "(g) ... says how many pages it got and why" eval 'said "100 of 128 pages"
 check "(g) ... the count is back to 64 (as before this run)" [ "$(nr)" = 64 ]
 check "(g) ... the earlier mount and record are untouched" eval 'mounted "$HD" && state_is "$rec3"'
 
-# (h) --clear undoes exactly the record.
-hp --clear --dry-run
+# (h) --clear undoes exactly the record. A page file a run left in the
+# mount it made goes with the unmount: nothing to remove by hand.
+hpk() { hp SL_SYSFS_WRITE="$T/bin/sysfs-write" "$@"; }
+: >"$HD/hmap_0"
+hpk --clear --dry-run
 check "(h) --clear --dry-run prints umount, rmdir and the count write" \
 	eval 'said "umount $HD" && said "rmdir $HD" && said "echo 0 > $HPN/nr_hugepages"'
+check "(h) ... and no removal of $HD/hmap_0 (the unmount drops it)" not said "flock"
 check "(h) ... runs nothing, changes nothing" eval 'empty_log && mounted "$HD" && [ "$(nr)" = 64 ] && state_is "$rec3"'
-hp --clear
+hpk --clear
 check "(h) --clear exits 0" rc_is 0
 check "(h) ... unmounted, removed the mount point, count 0, record gone" nothing_left
+check "(h) ... removed no page file itself" not said "removed"
 hp --clear
 check "(h) --clear with nothing recorded exits 0 and says so" eval 'rc_is 0 && said "nothing to clear"'
 check "(h) ... runs nothing" empty_log
@@ -341,14 +362,69 @@ echo "nodev $HD hugetlbfs rw,relatime,pagesize=1G 0 0" >"$T/mounts"
 hp HP_SET=64 128M
 check "(j) $HD holds 1G pages: the 2M pages are mounted on $HD-2M" \
 	eval 'rc_is 0 && grep -qxF "nodev $HD-2M hugetlbfs rw,relatime,pagesize=2M 0 0" "$T/mounts"'
+: >"$HD-2M/jmap_0"
+sleep 60 3<"$HD-2M/jmap_0" &
+holder=$!
 hp HP_UMOUNT=busy --clear
-check "(j) --clear with the mount busy: exit 1, says what to do, keeps the record and the count" \
-	eval 'rc_is 1 && said "stop the DPDK processes" && [ -s "$HS" ] && [ "$(nr)" = 64 ]'
+check "(j) --clear with the mount busy: exit 1, keeps the record and the count" \
+	eval 'rc_is 1 && [ -s "$HS" ] && [ "$(nr)" = 64 ]'
+check "(j) ... names the process that holds a file in it ($holder (sleep)) and what to do" \
+	eval 'said "cannot unmount $HD-2M: it is in use by $holder (sleep)" && said "stop the processes that use it"'
+kill "$holder"
+wait "$holder" 2>/dev/null || true
 hp --clear
 check "(j) --clear again: unmounts $HD-2M only; $HD (1G, not ours) stays" \
 	eval 'rc_is 0 && mounted "$HD" && ! mounted "$HD-2M" && [ ! -e "$HD-2M" ] && [ "$(nr)" = 0 ]'
 : >"$T/mounts"
 rmdir "$HD"
+
+# (k) A hugetlbfs mounted by someone else (Debian's systemd mounts
+# /dev/hugepages at boot) keeps the page files that ended DPDK runs leave
+# (one per page still allocated at exit); each holds a page, so the count
+# cannot go back (the stand-in kernel, SL_SYSFS_WRITE) until they are gone.
+O=$T/other
+mkdir -p "$O"
+echo "nodev $O hugetlbfs rw,relatime,pagesize=2M 0 0" >"$T/mounts"
+hpk HP_SET=64 128M
+check "(k) hugetlbfs 2M already on $O (not ours): hugepages 128M exits 0, records only the count" \
+	eval 'rc_is 0 && state_is "$rec"'
+: >"$O/kamap_0"
+: >"$O/kamap_4"
+: >"$O/kbmap_0"
+: >"$O/unrelated"
+sleep 60 3<"$O/kbmap_0" &
+holder=$!
+hpk --clear --dry-run
+check "(k) --clear --dry-run (64 pages in use): prints the removal of the 2 unused page files only" \
+	eval 'rc_is 0 && said "flock -n -x $O/kamap_0 rm -f $O/kamap_0" && said "flock -n -x $O/kamap_4 rm -f $O/kamap_4" && ! said "$O/kbmap_0"'
+check "(k) ... and changes nothing" \
+	eval 'empty_log && [ "$(nr)" = 64 ] && [ -e "$O/kamap_0" ] && [ -e "$O/kamap_4" ] && state_is "$rec"'
+hpk --clear
+check "(k) --clear, 3 page files left, 1 held open by $holder (sleep): exit 1" rc_is 1
+check "(k) ... removed the 2 no process uses and says so" \
+	eval 'said "removed 2 page files left by DPDK runs that have ended" && [ ! -e "$O/kamap_0" ] && [ ! -e "$O/kamap_4" ]'
+check "(k) ... names the one in use and its process, says what to do" \
+	eval 'said "$O/kbmap_0 (used by $holder (sleep))" && said "stop those processes, then run '\''sl-nic.sh hugepages --clear'\'' again"'
+check "(k) ... does not say 'stop the DPDK processes' alone" not said "stop the DPDK processes"
+check "(k) ... the count is 1 (the file in use), the record kept, other files and the mount left alone" \
+	eval '[ "$(nr)" = 1 ] && state_is "$rec" && [ -e "$O/kbmap_0" ] && [ -e "$O/unrelated" ] && mounted "$O" && ! logged umount'
+kill "$holder"
+wait "$holder" 2>/dev/null || true
+hpk --clear
+check "(k) --clear again, the process gone: exit 0, count 0, record gone" \
+	eval 'rc_is 0 && [ "$(nr)" = 0 ] && [ ! -e "$HS" ]'
+check "(k) ... removed $O/kbmap_0; $O still mounted, nothing unmounted, other files kept" \
+	eval '[ ! -e "$O/kbmap_0" ] && mounted "$O" && ! logged umount && [ -e "$O/unrelated" ]'
+hpk HP_SET=64 128M
+hpk HP_HELD=2 --clear
+check "(k) 2 pages held without a page file: --clear exits 1, keeps the record" \
+	eval 'rc_is 1 && [ "$(nr)" = 2 ] && state_is "$rec"'
+check "(k) ... says no page file holds them and how to find the process" \
+	eval 'said "2 huge pages are in use, and no page file" && said "grep -l huge /proc/*/numa_maps"'
+hpk --clear
+check "(k) ... and --clear once they are released: exit 0, count 0" eval 'rc_is 0 && [ "$(nr)" = 0 ] && [ ! -e "$HS" ]'
+: >"$T/mounts"
+rm -rf "$O"
 
 echo "test_nic: $pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
