@@ -47,6 +47,7 @@ struct sl_http {
 	int wake[2];          /* a byte on wake[1] ends the thread */
 	uint16_t port;
 	pthread_t th;
+	uint64_t accept_pause_ms; /* the listening socket is not polled before this */
 	struct sl_http_stats st;
 	struct conn conns[SL_HTTP_CONN_MAX];
 	struct pollfd pfd[SL_HTTP_CONN_MAX + 2];
@@ -175,7 +176,8 @@ conn_parse(struct sl_http *h, struct conn *k)
 			conn_refuse(h, k, "400 Bad Request", "");
 		return;
 	}
-	if (memchr(k->in, '\0', (size_t)(eol - k->in)) != NULL)
+	/* A NUL anywhere: strstr() below would stop at it and wait for ever. */
+	if (memchr(k->in, '\0', k->in_len) != NULL)
 		goto bad;
 	k->in[k->in_len] = '\0'; /* conn_read() keeps a byte for it */
 	if (
@@ -244,26 +246,57 @@ conn_read(struct sl_http *h, struct conn *k)
 	conn_parse(h, k);
 }
 
-/* A free slot; when none, close the connection that has waited longest for its request. */
+/*
+ * Make room: close the connection that has waited longest for its request.
+ * What it has sent is read first, so a request already there is answered,
+ * not lost (an answer that goes out at once frees the slot too). Returns the
+ * slot freed (its descriptor closed), or NULL when every connection is
+ * sending an answer.
+ */
+static struct conn *
+slot_evict(struct sl_http *h)
+{
+	for (int tries = 0; tries < SL_HTTP_CONN_MAX; tries++) {
+		struct conn *oldest = NULL;
+
+		for (int i = 0; i < SL_HTTP_CONN_MAX; i++) {
+			struct conn *k = &h->conns[i];
+
+			if (k->fd >= 0 && !k->writing &&
+			    (oldest == NULL || k->deadline_ms < oldest->deadline_ms))
+				oldest = k;
+		}
+		if (oldest == NULL)
+			return NULL;
+		conn_read(h, oldest);
+		if (oldest->fd < 0)
+			return oldest; /* answered (or gone) */
+		if (!oldest->writing) {
+			STAT_INC(h, evicted);
+			conn_close(oldest);
+			return oldest;
+		}
+	}
+	return NULL;
+}
+
+/* A free slot, or one made by slot_evict(). */
 static struct conn *
 slot_get(struct sl_http *h)
 {
-	struct conn *oldest = NULL;
-
-	for (int i = 0; i < SL_HTTP_CONN_MAX; i++) {
-		struct conn *k = &h->conns[i];
-
-		if (k->fd < 0)
-			return k;
-		if (!k->writing && (oldest == NULL || k->deadline_ms < oldest->deadline_ms))
-			oldest = k;
-	}
-	if (oldest != NULL) {
-		STAT_INC(h, evicted);
-		conn_close(oldest);
-	}
-	return oldest;
+	for (int i = 0; i < SL_HTTP_CONN_MAX; i++)
+		if (h->conns[i].fd < 0)
+			return &h->conns[i];
+	return slot_evict(h);
 }
+
+/*
+ * Accept every connection waiting. Out of descriptors (EMFILE, ENFILE), a
+ * waiting connection makes room as a connection over the slots does; when
+ * none can, the listening socket is left alone for ACCEPT_PAUSE_MS (poll
+ * would report it readable at once, for ever: a busy loop).
+ */
+#define ACCEPT_PAUSE_MS 100
 
 static void
 accept_all(struct sl_http *h)
@@ -272,6 +305,12 @@ accept_all(struct sl_http *h)
 		int fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct conn *k;
 
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+			if (slot_evict(h) != NULL)
+				continue;
+			h->accept_pause_ms = now_ms() + ACCEPT_PAUSE_MS;
+			return;
+		}
 		if (fd < 0)
 			return; /* EAGAIN, or a connection that went away meanwhile */
 		STAT_INC(h, accepted);
@@ -296,7 +335,8 @@ http_thread(void *arg)
 		uint64_t now;
 
 		h->pfd[0] = (struct pollfd){ .fd = h->wake[0], .events = POLLIN };
-		h->pfd[1] = (struct pollfd){ .fd = h->lfd, .events = POLLIN };
+		h->pfd[1] = (struct pollfd){ .fd = h->lfd,
+					     .events = now_ms() >= h->accept_pause_ms ? POLLIN : 0 };
 		for (int i = 0; i < SL_HTTP_CONN_MAX; i++) {
 			struct conn *k = &h->conns[i];
 
