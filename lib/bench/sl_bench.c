@@ -204,6 +204,22 @@ bounds(const struct sl_search *s, unsigned int gi, int phase, double *rlb, doubl
 	}
 }
 
+/*
+ * The forwarding rate measured at the upper bound, as a load: the highest
+ * of rub (1 - w)^k not above it. A measured rate differs between two runs
+ * by a few frames of timing; on this grid the next load does not (unless
+ * the rate sits within that noise of a grid point), so the same DUT gives
+ * the same trials. The load is at most w below the rate: one step of the
+ * search's own resolution.
+ */
+static double
+fwd_grid(double rub, double w, double fwd)
+{
+	double k = ceil(log(fwd / rub) / log(1 - w) - 1e-9);
+
+	return rub * pow(1 - w, k);
+}
+
 /* mlr: the next load for goal gi in phase ph; 0 when the goal is done in that phase. */
 static double
 mlr_next_load(struct sl_search *s, unsigned int gi, int ph)
@@ -242,8 +258,12 @@ mlr_next_load(struct sl_search *s, unsigned int gi, int ph)
 		/* The relative step doubles with each expansion. */
 		l = rub * (1 - fmin(0.5, w * (double)(1u << RTE_MIN(s->expand, 20u))));
 		s->expand++;
-		if (s->fwd_at_max > 0 && s->fwd_at_max < l && load_find(s, s->fwd_at_max, false) == NULL)
-			l = s->fwd_at_max;
+		if (s->fwd_at_max > 0 && s->fwd_at_max < l) {
+			double f = fwd_grid(rub, w, s->fwd_at_max);
+
+			if (f < l && load_find(s, f, false) == NULL)
+				l = f;
+		}
 		return fmax(mn, l);
 	}
 	if (rub - rlb <= w * rub + EPS * rub)
