@@ -2,8 +2,8 @@
 """Query a DPDK process's telemetry socket in a tight loop until it goes away.
 
 tel_hammer.py PREFIX SECONDS: connects to /var/run/dpdk/PREFIX/dpdk_telemetry.v2
-(waiting for it to appear), sends /sluice/totals, /sluice/ports,0 and
-/sluice/txqs,0 in turn, and checks that every answer is JSON with the
+(waiting for it to appear), sends /sluice/totals, /sluice/ports,0,
+/sluice/txqs,0, /sluice/streams and /sluice/streams,0 in turn, and checks that every answer is JSON with the
 command's key. Prints "replies N errors E" and exits 0 when the process
 ended the connection (or SECONDS passed) with no error.
 """
@@ -18,7 +18,8 @@ path = f"/var/run/dpdk/{prefix}/dpdk_telemetry.v2"
 end = time.time() + limit
 while not os.path.exists(path) and time.time() < end:
     time.sleep(0.01)
-cmds = ["/sluice/totals", "/sluice/ports,0", "/sluice/txqs,0"]
+cmds = ["/sluice/totals", "/sluice/ports,0", "/sluice/txqs,0", "/sluice/streams",
+        "/sluice/streams,0"]
 replies = errors = 0
 try:
     s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)

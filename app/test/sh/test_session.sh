@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test_session.sh - the run session's contract, on every path that runs traffic:
-#  (a) a failed --json write is exit 1 on every path: a plain run, a profile
-#      with start, a profile without start, the prompt, the prompt with -a
-#      (the same runs writing a real file exit 0);
+#  (a) a failed --json write is exit 1 on every path: a plain run, a
+#      benchmark, a profile with start, a profile without start, the prompt,
+#      the prompt with -a (the same runs writing a real file exit 0);
 #  (b) telemetry read in a tight loop while a profile starts and stops 50
 #      times: every answer is whole JSON, and the process ends normally;
 #  (c) set rate refuses what --rate refuses, with the same words, and accepts
@@ -22,12 +22,13 @@ pfx() { n=$((n + 1)); prefix=sls$$x$n; prefixes+=("$prefix"); }
 jqe() { jq -e "$@" >/dev/null; } # a jq condition as a check (its output hidden, not check's)
 
 # (a) --json /dev/full: fopen succeeds, the write fails at the end.
+jp_port=(--vdev net_null0) # json_path's port (none: the sim, in ARGS)
 json_path() { # NAME JSON EXPECTED-RC INPUT-MODE ARGS...
 	local name=$1 json=$2 want=$3 mode=$4 rc
 	shift 4
 	pfx
 	case $mode in
-	none) timeout 60 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 --file-prefix "$prefix" -- \
+	none) timeout 60 "$bin" "${eal[@]}" -l 0-1 "${jp_port[@]}" --file-prefix "$prefix" -- \
 		--json "$json" "$@" </dev/null >"$T/a.out" 2>&1 && rc=0 || rc=$? ;;
 	prompt) { sleep 2; echo quit; } | timeout 60 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 \
 		--file-prefix "$prefix" -- --json "$json" "$@" >"$T/a.out" 2>&1 && rc=0 || rc=$? ;;
@@ -49,6 +50,10 @@ for json in "$T/ok.json" /dev/full; do
 	json_path "a profile without start" "$json" $want none --cmdline-file "$T/nostart.cmd"
 	json_path "the prompt (start, then quit)" "$json" $want prompt -i --cmdline-file "$T/start.cmd"
 	json_path "the prompt with -a" "$json" $want prompt -i -a --count 1000
+	jp_port=()
+	json_path "a benchmark (--bench trial)" "$json" $want none --sim 10G,dut=0 \
+		--bench trial,load=100kpps,trial=0.2,sizes=64
+	jp_port=(--vdev net_null0)
 done
 grep -q "write failed" "$T/a.out" && ok "(a) the failed write is named" ||
 	ko "(a) no 'write failed' line: $(tail -2 "$T/a.out")"
@@ -61,8 +66,11 @@ grep -q "write failed" "$T/a.out" && ok "(a) the failed write is named" ||
 pfx
 python3 "$top/app/test/py/tel_hammer.py" "$prefix" 120 >"$T/tel.out" 2>&1 &
 hammer=$!
+# Port 0 sends through the sim DUT to port 1, which receives: the streams'
+# tables are built and released with each run too.
 timeout 120 "$bin" "${eal[@]}" --lcores '0,(1-2)@(0-1)' --file-prefix "$prefix" -- \
-	--sim 10G --map 1-2:0.0 --cmdline-file "$T/fifty.cmd" >"$T/b.out" 2>&1 && rc=0 || rc=$?
+	--sim 10G,dut=1 --sim 10G --map 1-2:0.0 --cmdline-file "$T/fifty.cmd" >"$T/b.out" 2>&1 &&
+	rc=0 || rc=$?
 wait "$hammer" && hrc=0 || hrc=$?
 runs=$(grep -c "sluice summary" "$T/b.out" || true)
 conserved=$(grep -c "(conserved); mbufs not returned: 0" "$T/b.out" || true)
