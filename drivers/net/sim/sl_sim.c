@@ -112,25 +112,42 @@ struct sim_dut_q {
 	uint64_t slot_held;
 };
 
+/*
+ * lltx fine: what one lcore's calls on a queue add up to, on a line of its
+ * own (one writer: plain stores; no line shared between callers). Callers
+ * with no lcore id (unregistered threads) use the queue's own fields, with
+ * atomics.
+ */
+struct sim_fine_pc {
+	uint64_t frames, bytes, busy, wire_idle;
+	uint64_t first_start, last_start, last_end; /* fixed point, +1 (0 = none) */
+} __rte_cache_aligned;
+
 struct sim_txq {
 	struct sl_sim *sim;
 	struct sim_dut_q *dut; /* NULL: frames leaving the wire are freed */
 	uint32_t inside;  /* lltx off: entries in progress */
 	uint32_t lock;    /* lltx on: internal trylock; lltx fine: the reaper's trylock */
+	uint32_t size_mask;
+	struct sim_desc *ring;
+	struct sim_verify *ver;
+	struct sim_fine_pc *pc; /* lltx fine: RTE_MAX_LCORE entries */
 	/*
 	 * Free-running descriptor indexes. lltx fine: tail is reserved with a
 	 * CAS, a reserved descriptor is published by storing its mbuf
 	 * (release) and reaped in ring order (NULL again, then head, release).
+	 * Each on its own line: reservers CAS the tail, the reaper moves the
+	 * head (with the wire counters it alone writes).
 	 */
-	uint32_t head, tail;
-	uint32_t size_mask;
-	struct sim_desc *ring;
-	struct sim_verify *ver;
+	uint32_t tail __rte_cache_aligned;
+	uint32_t head __rte_cache_aligned;
+	uint64_t wire_frames, wire_bytes, discarded;
 	/* Written by the queue's current user only; read relaxed. */
-	uint64_t frames, bytes, wire_frames, wire_bytes, busy, discarded;
+	uint64_t frames __rte_cache_aligned;
+	uint64_t bytes, busy;
 	uint64_t wire_idle;  /* fixed point: wire time that waited for this queue's frames */
 	uint64_t locked, violations, overlaps; /* atomic: written by contenders */
-	/* lltx fine: frames, bytes, busy, wire_idle and the three below take atomics. */
+	/* lltx fine without an lcore id: frames, bytes, busy, wire_idle and these take atomics. */
 	uint64_t first_start, last_start, last_end; /* fixed point, +1 (0 = none) */
 } __rte_cache_aligned;
 
@@ -504,7 +521,8 @@ sim_reap(struct sl_sim *sim, struct sim_txq *q, uint64_t now, struct rte_mbuf **
 
 /* Reserve @p total fixed-point units of wire time; returns the start. */
 static uint64_t
-sim_wire_reserve(struct sl_sim *sim, struct sim_txq *q, uint64_t now, uint64_t total)
+sim_wire_reserve(struct sl_sim *sim, struct sim_txq *q, struct sim_fine_pc *pc, uint64_t now,
+		 uint64_t total)
 {
 	uint64_t w = __atomic_load_n(&sim->wire_free, __ATOMIC_RELAXED);
 	uint64_t start;
@@ -519,7 +537,9 @@ sim_wire_reserve(struct sl_sim *sim, struct sim_txq *q, uint64_t now, uint64_t t
 	 * the wire's own line, which every queue's CAS already contends for.
 	 */
 	if (w != 0 && start > w) {
-		if (sim->fine)
+		if (pc != NULL)
+			pc->wire_idle += start - w;
+		else if (sim->fine)
 			__atomic_fetch_add(&q->wire_idle, start - w, __ATOMIC_RELAXED);
 		else
 			SL_CNT_ADD(q->wire_idle, start - w);
@@ -551,7 +571,7 @@ sim_xmit_locked(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, u
 		bytes += len;
 		total += (uint64_t)sl_wire_l1_bytes(len) * per_byte;
 	}
-	t = sim_wire_reserve(sim, q, now, total);
+	t = sim_wire_reserve(sim, q, NULL, now, total);
 	if (q->first_start == 0)
 		q->first_start = t + 1;
 	for (uint16_t i = 0; i < k; i++) {
@@ -594,17 +614,44 @@ sim_atomic_max(uint64_t *p, uint64_t v)
  * storing its mbuf. A caller's bursts are reserved in its own order, so the
  * wire sends each producer's frames in order.
  */
+/* lltx fine: add to this lcore's counters, or to the queue's with atomics. */
+static inline void
+fine_add(struct sim_fine_pc *pc, uint64_t *shared, uint64_t *own, uint64_t v)
+{
+	if (pc != NULL)
+		SL_CNT_ADD(*own, v);
+	else
+		__atomic_fetch_add(shared, v, __ATOMIC_RELAXED);
+}
+
+/*
+ * lltx fine: callers run concurrently. Only three steps are shared: the
+ * reap (behind a trylock that is skipped, not waited for), one CAS that
+ * reserves descriptors on the tail, one that reserves wire time. Filling
+ * the descriptors is each caller's own, and so are its counters (a line
+ * per lcore); a descriptor is published by storing its mbuf. A caller's
+ * bursts are reserved in its own order, so the wire sends each producer's
+ * frames in order. Without a DUT the reap waits until SIM_REAP_MAX
+ * descriptors (or half the ring) are in use, so that one reap serves
+ * several calls: the frames' wire times are fixed when they are reserved,
+ * and the verifier reads them from the descriptors, whenever the reap.
+ */
 static uint16_t
 sim_xmit_fine(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, uint16_t n,
 	      enum sl_xmit_status *status)
 {
+	unsigned int lc = rte_lcore_id();
+	struct sim_fine_pc *pc = lc < RTE_MAX_LCORE ? &q->pc[lc] : NULL;
 	uint64_t now = sim_now(sim);
 	uint64_t per_byte = sim->fp_per_byte * __atomic_load_n(&sim->slowdown, __ATOMIC_RELAXED);
 	uint64_t total = 0, bytes = 0, t;
 	uint32_t tail, room, exp = 0;
+	uint32_t reap_at = q->dut != NULL ? 1 : RTE_MIN((uint32_t)SIM_REAP_MAX, sim->txd / 2);
 	uint16_t k;
 
-	if (__atomic_load_n(&q->lock, __ATOMIC_RELAXED) == 0 &&
+	tail = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
+	if (tail - __atomic_load_n(&q->head, __ATOMIC_RELAXED) >= reap_at &&
+	    __atomic_load_n(&q->lock, __ATOMIC_RELAXED) == 0 &&
 	    __atomic_compare_exchange_n(&q->lock, &exp, 1, 0, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED)) {
 		struct rte_mbuf *done[SIM_REAP_MAX];
@@ -613,11 +660,11 @@ sim_xmit_fine(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, uin
 		__atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE);
 		if (nd != 0)
 			rte_pktmbuf_free_bulk(done, nd);
-	} else {
+		tail = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
+	} else if (exp != 0 || __atomic_load_n(&q->lock, __ATOMIC_RELAXED) != 0) {
 		/* Another caller is inside, reaping: go on without it. */
 		__atomic_fetch_add(&q->overlaps, 1, __ATOMIC_RELAXED);
 	}
-	tail = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
 	do {
 		/* head only grows: room read before the CAS is never too large
 		 * (clamped: under a weaker memory model than x86's the head read
@@ -628,7 +675,7 @@ sim_xmit_fine(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, uin
 		k = __atomic_load_n(&sim->link_up, __ATOMIC_RELAXED) ? RTE_MIN(room, n) : 0;
 		if (k == 0) {
 			*status = SL_XMIT_BUSY;
-			__atomic_fetch_add(&q->busy, 1, __ATOMIC_RELAXED);
+			fine_add(pc, &q->busy, pc != NULL ? &pc->busy : NULL, 1);
 			return 0;
 		}
 	} while (!__atomic_compare_exchange_n(&q->tail, &tail, tail + k, 1, __ATOMIC_RELAXED,
@@ -639,8 +686,11 @@ sim_xmit_fine(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, uin
 		bytes += len;
 		total += (uint64_t)sl_wire_l1_bytes(len) * per_byte;
 	}
-	t = sim_wire_reserve(sim, q, now, total);
-	if (__atomic_load_n(&q->first_start, __ATOMIC_RELAXED) == 0) {
+	t = sim_wire_reserve(sim, q, pc, now, total);
+	if (pc != NULL) {
+		if (pc->first_start == 0)
+			SL_CNT_ADD(pc->first_start, t + 1);
+	} else if (__atomic_load_n(&q->first_start, __ATOMIC_RELAXED) == 0) {
 		uint64_t zero = 0;
 
 		__atomic_compare_exchange_n(&q->first_start, &zero, t + 1, 0, __ATOMIC_RELAXED,
@@ -650,18 +700,25 @@ sim_xmit_fine(struct sl_sim *sim, struct sim_txq *q, struct rte_mbuf **pkts, uin
 		struct sim_desc *d = &q->ring[(tail + i) & q->size_mask];
 		uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
 
-		if (i == k - 1)
-			sim_atomic_max(&q->last_start, t + 1);
+		if (i == k - 1) {
+			if (pc != NULL && t + 1 > pc->last_start)
+				__atomic_store_n(&pc->last_start, t + 1, __ATOMIC_RELAXED);
+			else
+				sim_atomic_max(&q->last_start, t + 1);
+		}
 		t += (uint64_t)sl_wire_l1_bytes(len) * per_byte;
 		d->done = t;
 		__atomic_store_n(&d->m, pkts[i], __ATOMIC_RELEASE); /* published */
 	}
-	sim_atomic_max(&q->last_end, t + 1);
-	__atomic_fetch_add(&q->frames, k, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&q->bytes, bytes, __ATOMIC_RELAXED);
+	if (pc != NULL && t + 1 > pc->last_end)
+		__atomic_store_n(&pc->last_end, t + 1, __ATOMIC_RELAXED);
+	else if (pc == NULL)
+		sim_atomic_max(&q->last_end, t + 1);
+	fine_add(pc, &q->frames, pc != NULL ? &pc->frames : NULL, k);
+	fine_add(pc, &q->bytes, pc != NULL ? &pc->bytes : NULL, bytes);
 	if (k < n) {
 		*status = SL_XMIT_BUSY;
-		__atomic_fetch_add(&q->busy, 1, __ATOMIC_RELAXED);
+		fine_add(pc, &q->busy, pc != NULL ? &pc->busy : NULL, 1);
 	} else {
 		*status = SL_XMIT_OK;
 	}
@@ -997,6 +1054,18 @@ sl_sim_dut_discard(struct sl_sim *sim)
 	}
 }
 
+/* Fold one writer's wire times (+1, 0 = none) into the earliest start and latest ends. */
+static void
+sim_times_add(uint64_t f, uint64_t l, uint64_t e, uint64_t *first, uint64_t *last, uint64_t *end)
+{
+	if (f != 0)
+		*first = RTE_MIN(*first, f - 1);
+	if (l != 0)
+		*last = RTE_MAX(*last, l - 1);
+	if (e != 0)
+		*end = RTE_MAX(*end, e - 1);
+}
+
 void
 sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st)
 {
@@ -1018,13 +1087,18 @@ sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st)
 		st->locked += __atomic_load_n(&q->locked, __ATOMIC_RELAXED);
 		st->violations += __atomic_load_n(&q->violations, __ATOMIC_RELAXED);
 		st->overlaps += __atomic_load_n(&q->overlaps, __ATOMIC_RELAXED);
-		if (q->first_start != 0)
-			first = RTE_MIN(first, q->first_start - 1);
-		if (q->last_start != 0)
-			last = RTE_MAX(last, q->last_start - 1);
-		if (q->last_end != 0)
-			end = RTE_MAX(end, q->last_end - 1);
+		sim_times_add(q->first_start, q->last_start, q->last_end, &first, &last, &end);
 		st->wire_idle_tsc += SL_CNT_READ(q->wire_idle) >> SIM_FP_SHIFT;
+		for (unsigned int l = 0; q->pc != NULL && l < RTE_MAX_LCORE; l++) {
+			const struct sim_fine_pc *pc = &q->pc[l];
+
+			st->frames += SL_CNT_READ(pc->frames);
+			st->bytes += SL_CNT_READ(pc->bytes);
+			st->busy += SL_CNT_READ(pc->busy);
+			st->wire_idle_tsc += SL_CNT_READ(pc->wire_idle) >> SIM_FP_SHIFT;
+			sim_times_add(SL_CNT_READ(pc->first_start), SL_CNT_READ(pc->last_start),
+				      SL_CNT_READ(pc->last_end), &first, &last, &end);
+		}
 		if (v == NULL)
 			continue;
 		st->signed_frames += v->signed_frames;
@@ -1104,6 +1178,12 @@ sl_sim_create(const struct sl_sim_conf *c)
 					     c->socket_id);
 		if (q->ring == NULL)
 			goto err;
+		if (c->fine) {
+			q->pc = rte_zmalloc_socket("sl_sim_pc", RTE_MAX_LCORE * sizeof(q->pc[0]),
+						   RTE_CACHE_LINE_SIZE, c->socket_id);
+			if (q->pc == NULL)
+				goto err;
+		}
 		if (c->verify) {
 			q->ver = rte_zmalloc_socket("sl_sim_ver", sizeof(*q->ver), 0,
 						    c->socket_id);
@@ -1133,6 +1213,7 @@ sl_sim_free(struct sl_sim *sim)
 				rte_pktmbuf_free(q->ring[q->head++ & q->size_mask].m);
 		rte_free(q->ring);
 		rte_free(q->ver);
+		rte_free(q->pc);
 		if (q->dut != NULL) {
 			/* Staged deliveries are always flushed; the slot may hold one. */
 			for (uint32_t c = 0; q->dut->slot != NULL && c < q->dut->slot_copies; c++)
