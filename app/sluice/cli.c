@@ -233,8 +233,9 @@ sl_cli_line(struct sl_cli *cli, const char *line)
 }
 
 /*
- * One byte of standard input, into *c: 1, or 0 (none: a signal came), or -1
- * when the prompt must end (end of input, a read error). Input that is not
+ * One byte of standard input, into *c: 1, or 0 (none: a signal came), -1
+ * when the prompt must end (end of input, a read error), or -2 when the
+ * input was refused (a message printed). Input that is not
  * a terminal (a pipe, a file) must be lines of commands, so that endless
  * input ends: a NUL byte (/dev/zero, a binary file) or a line over
  * SL_CLI_LINE_MAX is refused with one message.
@@ -253,13 +254,13 @@ cli_getc(struct sl_cli *cli, bool tty, size_t *line_len, char *c)
 	if (*c == '\0') {
 		sl_err("standard input: a NUL byte: not lines of commands; the prompt ends");
 		cli->app->exit_code = SL_EXIT_USAGE;
-		return -1;
+		return -2;
 	}
 	*line_len = *c == '\n' ? 0 : *line_len + 1;
 	if (*line_len > SL_CLI_LINE_MAX) {
 		sl_err("standard input: a line over %d characters; the prompt ends", SL_CLI_LINE_MAX);
 		cli->app->exit_code = SL_EXIT_USAGE;
-		return -1;
+		return -2;
 	}
 	return 1;
 }
@@ -539,17 +540,24 @@ pipe_take(struct sl_cli *cli, char c, char *line, size_t *len)
 	line[*len] = '\0';
 	*len = 0;
 	printf("sluice> %s\n", line);
+	fflush(stdout); /* before what the command prints on stderr */
 	cli_run_typed(cli, line);
 	fflush(stdout);
 	return !cli->quit;
 }
 
-/* The end of input: a last line without its newline is run all the same. */
+/*
+ * The end of input, as a file's end: a last line without its newline is
+ * run all the same, and a run in progress goes on to its own end (duration,
+ * count, or a signal) before the prompt ends.
+ */
 static void
 pipe_end(struct sl_cli *cli, char *line, size_t *len)
 {
-	if (*len > 0)
-		pipe_take(cli, '\n', line, len);
+	if (*len > 0 && !pipe_take(cli, '\n', line, len))
+		return; /* quit */
+	if (cli->app->running && !sl_quitting())
+		sl_session_wait(cli->app);
 }
 
 /* The terminal in raw mode (no echo, no line discipline; ISIG kept) and rdline on it. */
@@ -603,8 +611,7 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 				int ret = cli_getc(cli, tty, &line_len, &c);
 
 				if (ret < 0) {
-					/* The end of input ends a last line as a file's end does. */
-					if (!tty && cli->app->exit_code == 0)
+					if (!tty && ret == -1)
 						pipe_end(cli, line, &pipe_len);
 					break;
 				}

@@ -19,6 +19,7 @@
 
 #include "bench.h"
 #include "opts.h"
+#include "outfile.h"
 #include "sl_err.h"
 
 enum {
@@ -167,12 +168,20 @@ usage_error(const char *opt, const char *fmt, ...)
 static int
 json_writable(const char *path)
 {
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], target[PATH_MAX];
+	const char *slash;
+	int ret = sl_outfile_target(path, target, sizeof(target));
 
-	/* A file we may write is written (in place when its directory is not ours). */
+	if (ret == -EPERM)
+		return usage_error("--json", "'%s' is a link another user owns in a shared sticky "
+				   "directory: not followed (write to a path of your own)", path);
+	if (ret != 0)
+		return usage_error("--json", "'%s': %s", path, strerror(-ret));
+	/* The file the links lead to: written (in place when its directory is not ours). */
+	path = target;
 	if (access(path, W_OK) == 0)
 		return 0;
+	slash = strrchr(path, '/');
 	if (slash == NULL)
 		strcpy(dir, ".");
 	else if (slash == path)

@@ -48,19 +48,20 @@ same_as_fd(const struct stat *st, int fd)
  * open() that waits for ever and that no signal ends (SA_RESTART).
  */
 static int
-open_in_place(struct sl_outfile *o, const char *path, bool fifo)
+open_in_place(struct sl_outfile *o, const char *path)
 {
 	int fd, waited = 0;
 
-	while ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | (fifo ? O_NONBLOCK : 0),
-			  0666)) < 0 && errno == ENXIO && fifo && waited < FIFO_WAIT_MS) {
+	/* Non-blocking even when @p path was not a FIFO at stat(): it may be one now. */
+	while ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0666)) < 0 &&
+	       errno == ENXIO && waited < FIFO_WAIT_MS) {
 		usleep(10 * 1000);
 		waited += 10;
 	}
 	if (fd < 0)
 		return -errno;
 	/* A reader is there: the writes themselves wait for it, as a pipe's do. */
-	if ((fifo && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) ||
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
 	    (o->f = fdopen(fd, "w")) == NULL) {
 		int err = errno;
 
@@ -71,29 +72,43 @@ open_in_place(struct sl_outfile *o, const char *path, bool fifo)
 	return 0;
 }
 
-/*
- * The file a symbolic link leads to, into @p out: its real path, or for a
- * link that dangles, the path it names (relative to the link's directory).
- */
-static int
-link_target(const char *path, char *out)
+int
+sl_outfile_target(const char *path, char *out, size_t len)
 {
-	char dir[4096], to[4096];
-	ssize_t n;
-	int len;
+	char cur[4096], dir[4096], to[4096];
+	struct stat st, dst;
+	int n = snprintf(cur, sizeof(cur), "%s", path);
 
-	if (realpath(path, out) != NULL)
-		return 0;
-	n = readlink(path, to, sizeof(to) - 1);
-	if (n < 0) {
-		snprintf(out, 4096, "%s", path); /* gone meanwhile: the path itself */
-		return 0;
+	if (n < 0 || (size_t)n >= sizeof(cur))
+		return -ENAMETOOLONG;
+	for (int hops = 0; lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		const char *d;
+		ssize_t k;
+
+		if (hops == 40)
+			return -ELOOP; /* as the kernel's limit */
+		snprintf(dir, sizeof(dir), "%s", cur);
+		d = dirname(dir);
+		/*
+		 * fs.protected_symlinks' rule, which resolving the link here
+		 * would bypass: in a sticky world-writable directory (/tmp),
+		 * only a link of ours or of the directory's owner is followed.
+		 */
+		if (st.st_uid != geteuid() && stat(d, &dst) == 0 &&
+		    (dst.st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH) &&
+		    st.st_uid != dst.st_uid)
+			return -EPERM;
+		k = readlink(cur, to, sizeof(to) - 1);
+		if (k < 0)
+			return -errno;
+		to[k] = '\0';
+		n = to[0] == '/' ? snprintf(cur, sizeof(cur), "%s", to)
+				 : snprintf(cur, sizeof(cur), "%s/%s", d, to);
+		if (n < 0 || (size_t)n >= sizeof(cur))
+			return -ENAMETOOLONG;
 	}
-	to[n] = '\0';
-	snprintf(dir, sizeof(dir), "%s", path);
-	len = to[0] == '/' ? snprintf(out, 4096, "%s", to)
-			   : snprintf(out, 4096, "%s/%s", dirname(dir), to);
-	return len < 0 || len >= 4096 ? -1 : 0;
+	n = snprintf(out, len, "%s", cur);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 int
@@ -122,10 +137,11 @@ sl_outfile_open(struct sl_outfile *o, const char *path)
 		return 0;
 	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return open_in_place(o, path, S_ISFIFO(st.st_mode));
-	/* A link: replace its target (made when the link dangles), keep the link. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && link_target(path, o->path) != 0)
-		return -ENAMETOOLONG;
+		return open_in_place(o, path);
+	/* A link: replace the file it leads to (made when the link dangles), keep the link. */
+	n = sl_outfile_target(path, o->path, sizeof(o->path));
+	if (n != 0)
+		return n;
 	n = snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", o->path);
 	if (n < 0 || (size_t)n >= sizeof(o->tmp))
 		return -ENAMETOOLONG;
@@ -136,7 +152,7 @@ sl_outfile_open(struct sl_outfile *o, const char *path)
 		/* A file we may write in a directory we may not: written in place. */
 		if ((errno == EACCES || errno == EPERM || errno == EROFS) && exists &&
 		    access(o->path, W_OK) == 0)
-			return open_in_place(o, o->path, false);
+			return open_in_place(o, o->path);
 		return -errno;
 	}
 	/*

@@ -28,6 +28,13 @@ struct sl_outfile {
 	char path[4096];       /* the file replaced (a link's target) */
 };
 
+/*
+ * The file --json @p path writes, into @p out: the path itself, or the end
+ * of its chain of symbolic links (at most 40; -ELOOP past that), which may
+ * not exist yet. A link owned by another user in a sticky world-writable
+ * directory (/tmp) is not followed: -EPERM, as fs.protected_symlinks does.
+ */
+int sl_outfile_target(const char *path, char *out, size_t len);
 /* Open the temporary file; 0, or -errno with nothing created. */
 int sl_outfile_open(struct sl_outfile *o, const char *path);
 /*

@@ -6,6 +6,7 @@
  */
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -960,8 +961,8 @@ json_config(struct sl_json *j, const struct sl_app *app)
 	sl_json_obj_close(j);
 }
 
-int
-sl_report_json(const struct sl_app *app, const char *path)
+static int
+report_json_write(const struct sl_app *app, const char *path)
 {
 	double d = sl_report_elapsed(app);
 	struct sl_port_totals all;
@@ -1073,4 +1074,22 @@ sl_report_json(const struct sl_app *app, const char *path)
 		return -EIO;
 	}
 	return 0;
+}
+
+/*
+ * A FIFO's or a pipe's reader that goes away mid-write is a failed write
+ * (EPIPE: one message, exit 1), not a SIGPIPE that ends the program
+ * before its report.
+ */
+int
+sl_report_json(const struct sl_app *app, const char *path)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	int ret;
+
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	ret = report_json_write(app, path);
+	sigaction(SIGPIPE, &old, NULL);
+	return ret;
 }

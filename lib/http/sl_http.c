@@ -158,6 +158,18 @@ wants_openmetrics(const char *head)
 	return false;
 }
 
+/* How much of what has arrived is the head: up to its empty line, or all of it. */
+static size_t
+head_len(const struct conn *k)
+{
+	const char *e = memmem(k->in, k->in_len, "\r\n\r\n", 4);
+	const char *f = memmem(k->in, k->in_len, "\n\n", 2);
+
+	if (f != NULL && (e == NULL || f < e))
+		return (size_t)(f - k->in) + 2;
+	return e != NULL ? (size_t)(e - k->in) + 4 : k->in_len;
+}
+
 /*
  * Judge what has arrived. The request line is checked as soon as it is
  * whole (garbage is answered at once, not at the deadline); the answer is
@@ -176,8 +188,8 @@ conn_parse(struct sl_http *h, struct conn *k)
 			conn_refuse(h, k, "400 Bad Request", "");
 		return;
 	}
-	/* A NUL anywhere: strstr() below would stop at it and wait for ever. */
-	if (memchr(k->in, '\0', k->in_len) != NULL)
+	/* A NUL in the head (what has come of it): strstr() below would stop at it and wait. */
+	if (memchr(k->in, '\0', head_len(k)) != NULL)
 		goto bad;
 	k->in[k->in_len] = '\0'; /* conn_read() keeps a byte for it */
 	if (
@@ -301,7 +313,9 @@ slot_get(struct sl_http *h)
 static void
 accept_all(struct sl_http *h)
 {
-	for (;;) {
+	/* At most a slot's worth per wake-up: a flood of connects must not keep the
+	 * thread from its deadlines, answers and wake pipe. */
+	for (int n = 0; n < SL_HTTP_CONN_MAX; n++) {
 		int fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct conn *k;
 

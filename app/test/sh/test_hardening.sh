@@ -138,6 +138,54 @@ run_json "$T/dangling-rel.json"
 check "--json through a dangling relative link: the file is made beside the link" \
 	sh -c "[ $rc = 0 ] && [ -L '$T/dangling-rel.json' ] && jq -e .totals '$T/made-rel.json' >/dev/null"
 
+# A chain of links is followed to its end (the links in between stay
+# links); a loop, and a link into a directory that does not exist, are
+# refused before the run (exit 2), not after it with the JSON lost. Found
+# by review.
+ln -s "$T/chain-b.json" "$T/chain-a.json"
+ln -s "$T/chain-c.json" "$T/chain-b.json"
+run_json "$T/chain-a.json"
+check "--json through a chain of links: both stay links, the last names the file made" \
+	sh -c "[ $rc = 0 ] && [ -L '$T/chain-a.json' ] && [ -L '$T/chain-b.json' ] && jq -e .totals '$T/chain-c.json' >/dev/null"
+ln -s "$T/loop-y.json" "$T/loop-x.json"
+ln -s "$T/loop-x.json" "$T/loop-y.json"
+run_json "$T/loop-x.json"
+check "--json on a loop of links: exit 2 before the run ($(head -c 120 "$T/err"))" \
+	sh -c "[ $rc = 2 ] && [ -L '$T/loop-y.json' ] && ! grep -q 'sluice summary' '$T/out'"
+ln -s /nonexistent-sluice-dir/r.json "$T/nowhere.json"
+run_json "$T/nowhere.json"
+check "--json through a link into a missing directory: exit 2 before the run ($(head -c 120 "$T/err"))" \
+	sh -c "[ $rc = 2 ] && ! grep -q 'sluice summary' '$T/out'"
+
+# A link another user owns in a sticky world-writable directory is not
+# followed (fs.protected_symlinks' rule, which resolving links ourselves
+# would bypass): root's --json would otherwise create or replace any file
+# the link names. Found by review.
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
+	chmod o+x "$T" # nobody must reach the sticky directory inside
+	mkdir -m 1777 "$T/sticky"
+	runuser -u nobody -- ln -s "$T/victim.json" "$T/sticky/report.json"
+	run_json "$T/sticky/report.json"
+	check "--json through another user's link in a sticky directory: exit 2, nothing made ($(head -c 120 "$T/err"))" \
+		sh -c "[ $rc = 2 ] && [ ! -e '$T/victim.json' ]"
+else
+	skip "--json and another user's link in a sticky directory: needs root and runuser"
+fi
+
+# A FIFO's reader that leaves mid-write: one message and exit 1, not a
+# SIGPIPE that ends the program (exit 141). Six ports: a JSON over 10 kB.
+mkfifo "$T/short.json"
+(head -c1 "$T/short.json" >/dev/null) &
+reader=$!
+new_prefix
+timeout 120 "$sluice" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 --vdev net_null1 \
+	--vdev net_null2 --vdev net_null3 --vdev net_null4 --vdev net_null5 \
+	--file-prefix "$prefix" --log-level '*:error' -- --count 1000 --json "$T/short.json" \
+	>"$T/out" 2>"$T/err" && rc=0 || rc=$?
+wait "$reader" || true
+check "--json to a FIFO whose reader leaves: exit 1 with one message, not SIGPIPE (exit $rc: $(head -c 120 "$T/err"))" \
+	sh -c "[ $rc = 1 ] && grep -q '^sluice: --json.*write failed' '$T/err'"
+
 # Another user's file keeps its owner and group (root may give them).
 if [ "$(id -u)" = 0 ] && getent group nogroup >/dev/null; then
 	echo '{"old": true}' >"$T/owned.json"

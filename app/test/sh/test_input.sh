@@ -138,6 +138,30 @@ printf 'set burst 8\nshow config' >"$T/last.txt"
 prompt_run "$T/last.txt"
 expect_ran "-i: a last line without its newline runs" "burst 8"
 
+# The end of input is a file's end: a run in progress goes on to its own
+# end (it was stopped at once: a 0.000 s summary), and a last line without
+# its newline runs even when an earlier command set the exit code (a --json
+# FIFO nobody reads). The echo comes before what the command prints on
+# stderr. Found by review.
+printf 'set duration 1\nstart\n' >"$T/run1.txt"
+prompt_run "$T/run1.txt"
+secs=$(sed -n 's/.*sluice summary (\([0-9.]*\) s.*/\1/p' "$T/out" | head -1)
+check "-i: the end of input lets a 1 s run end by itself ($secs s)" \
+	awk -v s="${secs:-0}" 'BEGIN { exit !(s >= 0.9) }'
+mkfifo "$T/nobody.json"
+printf 'start\nstop\nhelp quit' >"$T/after.txt"
+new_prefix
+timeout -s KILL 60 "$sluice" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 \
+	--file-prefix "$prefix" --log-level '*:error' -- -i --json "$T/nobody.json" \
+	<"$T/after.txt" >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+check "-i: a last line without its newline runs after a failed --json write (exit $rc)" \
+	sh -c "[ $rc = 1 ] && grep -q '^  quit' '$T/out'"
+new_prefix
+printf 'start\n' | timeout -s KILL 60 "$sluice" --no-huge -m 512 --no-pci -l 0 --vdev net_null0 \
+	--file-prefix "$prefix" --log-level '*:error' -- -i >"$T/both" 2>&1 || true
+check "-i: the echo comes before the command's own message ($(grep -n -m2 -e '^sluice> start' -e 'lcore' "$T/both" | tr '\n' ' '))" \
+	sh -c "[ \"\$(grep -n -m1 '^sluice> start' '$T/both' | cut -d: -f1)\" -lt \"\$(grep -n -m1 'lcore' '$T/both' | cut -d: -f1)\" ]"
+
 # SIGINT with -i on a pipe ends the program (no terminal, no one to type
 # quit); at a terminal it stops the run only. It used to be ignored here.
 mkfifo "$T/in"
