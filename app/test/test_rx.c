@@ -310,6 +310,25 @@ SL_TEST(rx_hostile_frames, "fast")
 	return 0;
 }
 
+/* The one expression every output (summary, JSON, prompt, telemetry) names the clock by. */
+SL_TEST(rx_clock_name, "fast")
+{
+	struct sl_rx_stream_stats st = { .lat_count = 0, .lat_hw = 0 };
+	const char *none = sl_rx_clock_name(&st), *tsc, *hw, *mixed;
+
+	st.lat_count = 10;
+	tsc = sl_rx_clock_name(&st);
+	st.lat_hw = 10;
+	hw = sl_rx_clock_name(&st);
+	st.lat_hw = 3;
+	mixed = sl_rx_clock_name(&st);
+	NOTE("no samples: %s; 10 by tsc: %s; 10 by hw: %s; 3 of 10 by hw: %s", none, tsc, hw,
+	     mixed);
+	CHECK(strcmp(none, "tsc") == 0 && strcmp(tsc, "tsc") == 0 && strcmp(hw, "hw") == 0 &&
+	      strcmp(mixed, "mixed") == 0, "clock names");
+	return 0;
+}
+
 SL_TEST(rx_histogram_bounds, "fast")
 {
 	static uint64_t b[SL_HIST_BUCKETS];

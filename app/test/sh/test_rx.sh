@@ -87,10 +87,13 @@ echo "/sluice/streams,0" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null
 wait "$runner" || true
 check "(e) show stream stats: $(grep -m1 '^stream 0: port 0 -> 0  tx' "$T/e.out")" \
 	grep -q "^stream 0: port 0 -> 0  tx 300000 rx 300000 unique 300000 lost 0 " "$T/e.out"
-check "(e) show latency: $(grep -m1 'latency (TSC clock' "$T/e.out" | cut -c1-80)" \
-	grep -q "^stream 0: port 0 -> 0 latency (TSC clock, us): samples 300000 " "$T/e.out"
+check "(e) show latency: $(grep -m1 'latency (tsc clock' "$T/e.out" | cut -c1-80)" \
+	grep -q "^stream 0: port 0 -> 0 latency (tsc clock, us): samples 300000 " "$T/e.out"
 check "(e) telemetry /sluice/streams,0: $(cat "$T/e.tel")" \
 	jqe '."/sluice/streams".rx_port_0 | .rx_packets == 300000 and .lost == 0' "$T/e.tel"
+# The clock is named wherever latency is shown (net_ring has no RX timestamps: tsc).
+check "(e) telemetry names the latency clock: $(jq -c '."/sluice/streams".rx_port_0.latency_clock' "$T/e.tel")" \
+	jqe '."/sluice/streams".rx_port_0.latency_clock == "tsc"' "$T/e.tel"
 
 # (f) Bad RX options: one line naming the option, exit 2, nothing run.
 bad() { # WHAT EXPECTED-TEXT SLUICE-OPTS...
