@@ -293,6 +293,7 @@ struct collide_arg {
 	struct sl_txq *q;
 	struct rte_mempool *mp;
 	uint16_t ret;
+	uint32_t done;            /* set (release) when its sl_xmit has returned */
 };
 
 static int
@@ -305,6 +306,7 @@ collide_main(void *arg)
 	if (burst(a->mp, &g, pk, 32) != 32)
 		return -1;
 	a->ret = sl_xmit(a->q, pk, 32);
+	__atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -635,15 +637,26 @@ SL_TEST(xmit_lltx_busy_requeue_kicked, "fast")
  * send, the drain, its one retry) and counts one collision; when the holder
  * comes out of the driver it takes the drain over, with no poll.
  */
-SL_TEST(xmit_lltx_driver_locked_handoff, "fast")
+/*
+ * leaves = false: the holder stays parked for the whole call, so the
+ * drainer's retry is refused too; the burst waits in the backlog and the
+ * holder, seeing drv_missed after its own call, takes the drain over.
+ * leaves = true: the holder lets go between the drainer's LOCKED answer and
+ * its retry (tdrv's unpark_at_locked 2: the direct call's answer is the 1st,
+ * the drainer's the 2nd) and returns without having seen drv_missed, so the
+ * retry must get in and send the burst itself, or nobody would.
+ */
+static int
+lltx_handoff_case(bool leaves)
 {
 	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
-	struct tdrv d = { .budget = UINT64_MAX, .lltx = true, .park = 1 };
 	struct collide_arg a = { .mp = test_pool("t_lh", 1023) };
+	struct tdrv d = { .budget = UINT64_MAX, .lltx = true, .park = 1,
+			  .unpark_at_locked = leaves ? 2 : 0, .parked_done = &a.done };
 	struct rte_mbuf *pk[32];
 	struct sl_txq_stats st;
 	struct sl_gen g = { 0 };
-	uint64_t calls;
+	uint64_t calls, taken;
 	uint16_t k;
 
 	a.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
@@ -654,16 +667,24 @@ SL_TEST(xmit_lltx_driver_locked_handoff, "fast")
 	calls = __atomic_load_n(&d.calls, __ATOMIC_RELAXED);
 	k = sl_xmit(a.q, pk, 32);
 	calls = __atomic_load_n(&d.calls, __ATOMIC_RELAXED) - calls;
+	taken = d.taken;
 	sl_txq_stats_get(a.q, &st);
-	NOTE("one sl_xmit against a held driver lock: %lu driver calls, %lu collisions, "
-	     "%lu locked, backlog %u", calls, st.collisions, st.locked, st.backlog);
+	NOTE("one sl_xmit against a held driver lock%s: %lu driver calls, %lu collisions, "
+	     "%lu locked, backlog %u, driver took %lu", leaves ? ", the holder leaving before "
+	     "the retry" : "", calls, st.collisions, st.locked, st.backlog, taken);
 	/* Let the holder go before any check can return: it is parked on d. */
 	__atomic_store_n(&d.unpark, 1, __ATOMIC_RELEASE);
 	rte_eal_wait_lcore(worker);
-	CHECK(k == 32 && st.backlog == 32, "burst not queued: ret %u backlog %u", k, st.backlog);
 	CHECK(calls <= 3, "%lu driver calls for one sl_xmit (a retry storm)", calls);
 	CHECK(st.collisions == 1 && st.locked == 1, "collisions %lu locked %lu for one event",
 	      st.collisions, st.locked);
+	if (leaves)
+		CHECK(k == 32 && calls == 3 && st.backlog == 0 && taken == 64,
+		      "the drainer's retry did not send: ret %u, %lu calls, backlog %u, taken %lu",
+		      k, calls, st.backlog, taken);
+	else
+		CHECK(k == 32 && st.backlog == 32, "burst not queued: ret %u backlog %u", k,
+		      st.backlog);
 	sl_txq_stats_get(a.q, &st);
 	CHECK(a.ret == 32, "worker ret %u", a.ret);
 	CHECK(st.backlog == 0 && d.taken == 64,
@@ -673,6 +694,17 @@ SL_TEST(xmit_lltx_driver_locked_handoff, "fast")
 	CHECK(rte_mempool_in_use_count(a.mp) == 0, "leak");
 	rte_mempool_free(a.mp);
 	return 0;
+}
+
+SL_TEST(xmit_lltx_driver_locked_handoff, "fast")
+{
+	return lltx_handoff_case(false);
+}
+
+/* Issue 10 item 3's other branch: the drainer's retry gets the driver's lock. */
+SL_TEST(xmit_lltx_driver_locked_retry_gets_in, "fast")
+{
+	return lltx_handoff_case(true);
 }
 
 /*
