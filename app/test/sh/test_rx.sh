@@ -169,5 +169,19 @@ timeout 60 "$bin" "${eal[@]}" --lcores '0,1,2@0' --file-prefix "$prefix" -- \
 check "(h) hw clock: p50 $(jq .streams[0].latency_ns.p50 "$T/h2.json") ns is within 1 us of the 100 us delay" \
 	jqe '.streams[0].latency_ns | .clock == "hw" and .p50 < 101000' "$T/h2.json"
 
+# (i) The latency self-calibration (docs/measure.md): scripts/bench-rx.sh
+# --calibrate runs the no-DUT loopback alone and prints its floor.
+SLUICE_BIN=$bin timeout 60 "$top/scripts/bench-rx.sh" --calibrate 1 >"$T/i.out" 2>&1 || true
+cal=$(grep -m1 '^min ' "$T/i.out" || true)
+check "(i) bench-rx.sh --calibrate 1: ${cal:-$(tail -1 "$T/i.out")}" python3 - "$cal" <<'PY'
+import re, sys
+v = dict((k, float(x)) for k, x in re.findall(r"(min|p50|p99|max) ([0-9.]+) us", sys.argv[1]))
+m = re.search(r"\(clock tsc, (\d+) samples\)", sys.argv[1])
+# 1 s at 100 kpps: at most about 100,000 samples (a busy machine sends fewer:
+# the pacer does not catch up), ordered quantiles, a floor above 0
+sys.exit(not (m and 0 < int(m.group(1)) <= 110000 and len(v) == 4 and
+              0 < v["min"] <= v["p50"] <= v["p99"] <= v["max"]))
+PY
+
 echo "test_rx: $pass passed, $fail failed"
 [ "$fail" = 0 ]
