@@ -13,6 +13,8 @@
 #  3. scripts/bench-gen.sh: TX with signatures against testpmd txonly.
 #
 # Usage: scripts/bench-rx.sh [SECONDS] [ROUNDS]   (default 3 3; medians)
+#        scripts/bench-rx.sh --calibrate [SECONDS]  (part 2 only, default 3 s:
+#        the latency floor to compare a DUT's latency with, docs/measure.md)
 # On a 2-CPU machine the TX and RX lcores get one CPU each (the main lcore
 # shares CPU 0 with the RX lcore and sleeps). Figures vary with the machine's
 # load: compare columns of one run.
@@ -20,10 +22,15 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+only_calibrate=0
+if [ "${1:-}" = --calibrate ]; then
+	only_calibrate=1
+	shift
+fi
 secs=${1:-3}
 rounds=${2:-3}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "/var/run/dpdk/slbrx$$"' EXIT
 [ -x "$bin" ] || { echo "bench: build first (scripts/setup.sh)" >&2; exit 1; }
 eal=(--no-huge -m 1024 --no-pci --log-level '*:error' --file-prefix slbrx$$)
 
@@ -41,6 +48,16 @@ loop() { # SIZE [OPTS] -> writes $tmp/r.json
 	"$bin" "${eal[@]}" --lcores '0,1@1,2@0' --vdev net_ring0 -- --rx 0 --map 1:0.0 \
 		--size "$sz" --json "$tmp/r.json" "$@" >/dev/null 2>&1 || true
 }
+
+calibrate() { # the loopback at a low rate, no DUT: the latency floor
+	echo "# Self-calibration: loopback latency at 100 kpps, 64 B ($((secs)) s), the floor Sluice adds"
+	loop 64 --rate 100kpps --duration "$secs"
+	json '.streams[0].latency_ns | "min \(.min/1000) us  p50 \(.p50/1000) us  p99 \(.p99/1000) us  p99.9 \(.p99_9/1000) us  max \(.max/1000) us  jitter \(.jitter/1000 * 1000 | round / 1000) us  (clock \(.clock), \(.samples) samples)"'
+}
+if [ "$only_calibrate" = 1 ]; then
+	calibrate
+	exit
+fi
 
 echo "# Sluice receive side, net_ring0 loopback, ${secs}s runs, median of $rounds ($(nproc) CPUs, $(date -u +%F))"
 printf "%-6s %10s %12s %8s %12s %14s\n" size "TX Mpps" "TX+RX Mpps" lost "ns/frame" "RX lcore Mpps"
@@ -61,9 +78,7 @@ echo "(TX+RX Mpps: frames analyzed per second of the run; lost: the worst round;
 echo " RX lcore Mpps: what one RX lcore could analyze at that cost per frame)"
 
 echo
-echo "# Self-calibration: loopback latency at 100 kpps, 64 B ($((secs)) s), the floor Sluice adds"
-loop 64 --rate 100kpps --duration "$secs"
-json '.streams[0].latency_ns | "min \(.min/1000) us  p50 \(.p50/1000) us  p99 \(.p99/1000) us  p99.9 \(.p99_9/1000) us  max \(.max/1000) us  jitter \(.jitter/1000 * 1000 | round / 1000) us  (clock \(.clock), \(.samples) samples)"'
+calibrate
 
 echo
 "$top/scripts/bench-gen.sh" "$((secs < 3 ? 3 : secs))" "$rounds"

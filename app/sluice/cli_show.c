@@ -225,8 +225,8 @@ stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
 #define Q(h_, q_) sl_rx_quantile(h_, q_, res.st.lat_min, res.st.lat_max)
 			printf("stream %u: port %u -> %d latency (%s clock, us): samples %" PRIu64
 			       " min %.3f mean %.3f p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f p99.99 %.3f "
-			       "max %.3f jitter %.3f\n", s, s, r, res.st.lat_hw == 0 ? "TSC" :
-			       res.st.lat_hw == res.st.lat_count ? "hw" : "mixed", res.st.lat_count,
+			       "max %.3f jitter %.3f\n", s, s, r, sl_rx_clock_name(&res.st),
+			       res.st.lat_count,
 			       res.st.lat_min / 1e3,
 			       res.st.lat_count ? res.st.lat_sum / res.st.lat_count / 1e3 : 0,
 			       Q(h, 0.5) / 1e3, Q(h, 0.9) / 1e3, Q(h, 0.99) / 1e3, Q(h, 0.999) / 1e3,

@@ -522,8 +522,7 @@ summary_rx(const struct sl_app *app)
 			       "  latency (%s) us min %.3f p50 %.3f p99 %.3f max %.3f jitter %.3f\n", s, s, r,
 			       res.tx, res.st.rx, res.lost, res.loss_ratio * 100, res.st.duplicates,
 			       res.st.reordered, res.st.late,
-			       res.st.lat_hw == 0 ? "tsc" : res.st.lat_hw == res.st.lat_count ? "hw" : "mixed",
-			       res.st.lat_min / 1e3,
+			       sl_rx_clock_name(&res.st), res.st.lat_min / 1e3,
 			       sl_rx_quantile(hist, 0.5, res.st.lat_min, res.st.lat_max) / 1e3,
 			       sl_rx_quantile(hist, 0.99, res.st.lat_min, res.st.lat_max) / 1e3,
 			       res.st.lat_max / 1e3, res.st.jitter_ns / 1e3);
@@ -772,8 +771,7 @@ json_latency(struct sl_json *j, const struct sl_app *app, uint16_t s, int r,
 
 	sl_json_obj_open(j, "latency_ns");
 	/* hw: every sample timed by the port's RX timestamp; tsc: by the burst's TSC. */
-	sl_json_str(j, "clock", st->lat_hw == 0 ? "tsc" : st->lat_hw == st->lat_count ? "hw" :
-		    "mixed");
+	sl_json_str(j, "clock", sl_rx_clock_name(st));
 	sl_json_u64(j, "samples_hw", st->lat_hw);
 	sl_json_u64(j, "samples", st->lat_count);
 	sl_json_u64(j, "min", st->lat_min);

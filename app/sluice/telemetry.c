@@ -161,6 +161,7 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_start_dict(c);
 		/* lost < 0: more distinct frames arrived than were sent (not conserved) */
 		tel_table(c, sl_stream_counters, &res);
+		rte_tel_data_add_dict_string(c, "latency_clock", sl_rx_clock_name(&res.st));
 		rte_tel_data_add_dict_u64(c, "latency_min_ns", res.st.lat_min);
 		rte_tel_data_add_dict_u64(c, "latency_max_ns", res.st.lat_max);
 		snprintf(name, sizeof(name), "rx_port_%d", r);

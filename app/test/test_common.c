@@ -21,7 +21,12 @@ tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 
 		if (!__atomic_compare_exchange_n(&d->lock, &exp, 1, 0, __ATOMIC_ACQUIRE,
 						 __ATOMIC_RELAXED)) {
-			__atomic_fetch_add(&d->locked, 1, __ATOMIC_RELAXED);
+			if (__atomic_fetch_add(&d->locked, 1, __ATOMIC_RELAXED) + 1 ==
+			    d->unpark_at_locked) {
+				/* The holder leaves between this answer and the caller's retry. */
+				__atomic_store_n(&d->unpark, 1, __ATOMIC_RELEASE);
+				test_wait_flag(d->parked_done);
+			}
 			*st = SL_XMIT_LOCKED;
 			return 0;
 		}

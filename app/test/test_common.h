@@ -22,8 +22,11 @@
  * has its own trylock and answers LOCKED; without, it counts concurrent
  * entries as violations. With `park` the next call that gets in stops inside,
  * holding the driver's lock (lltx) or the engine's (otherwise), until the
- * test sets `unpark`. With `reenter` it calls sl_xmit() on that queue from
- * inside its own xmit (a dead loop).
+ * test sets `unpark`. With `unpark_at_locked` N (lltx), its Nth LOCKED
+ * answer first lets the parked call go and waits until `*parked_done` is set
+ * (the parked caller's sl_xmit has returned), so that a drainer's retry finds
+ * the driver's lock free. With `reenter` it calls sl_xmit() on that queue
+ * from inside its own xmit (the same queue: a dead loop).
  */
 struct tdrv {
 	uint64_t budget;          /* UINT64_MAX: unlimited */
@@ -40,6 +43,8 @@ struct tdrv {
 	uint32_t park;            /* the next call parks inside (lock held) until unpark */
 	uint32_t parked;          /* set by the parked call */
 	uint32_t unpark;          /* set by the test to let it go */
+	uint64_t unpark_at_locked; /* 0: never; N: at the Nth LOCKED answer, unpark and wait */
+	const uint32_t *parked_done; /* set when the parked caller's sl_xmit has returned */
 	uint64_t calls;           /* atomic: every call, LOCKED answers included */
 	struct sl_txq *reenter;
 	struct rte_mempool *reenter_mp;

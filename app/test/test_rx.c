@@ -30,11 +30,12 @@ sig_rewrite(struct rte_mbuf *m, uint16_t stream, uint8_t prod, uint8_t run, uint
 	memcpy(p + 8, &w1, 8);
 }
 
+/* A signed frame of stream template s (its pool mp) carrying the given signature. */
 static struct rte_mbuf *
-frame(struct rte_mempool *mp, uint16_t stream, uint8_t prod, uint8_t run, uint32_t seq,
-      uint64_t tsc)
+frame_of(const struct sl_stream *s, struct rte_mempool *mp, uint16_t stream, uint8_t prod,
+	 uint8_t run, uint32_t seq, uint64_t tsc)
 {
-	struct sl_gen g = { .s = test_stream(), .mp = mp, .producer = prod, .run = run };
+	struct sl_gen g = { .s = s, .mp = mp, .producer = prod, .run = run };
 	struct rte_mbuf *m;
 
 	if (sl_gen_burst(&g, &m, 1, tsc) != 1)
@@ -43,18 +44,31 @@ frame(struct rte_mempool *mp, uint16_t stream, uint8_t prod, uint8_t run, uint32
 	return m;
 }
 
-/* A copy in a plain pool, to cut and corrupt (the generator's pool keeps its templates). */
 static struct rte_mbuf *
-frame_copy(struct rte_mempool *mp, struct rte_mempool *raw, uint16_t stream, uint8_t prod,
-	   uint8_t run, uint32_t seq, uint64_t tsc)
+frame(struct rte_mempool *mp, uint16_t stream, uint8_t prod, uint8_t run, uint32_t seq,
+      uint64_t tsc)
 {
-	struct rte_mbuf *m = frame(mp, stream, prod, run, seq, tsc), *c;
+	return frame_of(test_stream(), mp, stream, prod, run, seq, tsc);
+}
+
+/* m moved to a plain pool, to cut and corrupt (the generator's pool keeps its templates). */
+static struct rte_mbuf *
+to_raw(struct rte_mbuf *m, struct rte_mempool *raw)
+{
+	struct rte_mbuf *c;
 
 	if (m == NULL)
 		return NULL;
 	c = rte_pktmbuf_copy(m, raw, 0, UINT32_MAX);
 	rte_pktmbuf_free(m);
 	return c;
+}
+
+static struct rte_mbuf *
+frame_copy(struct rte_mempool *mp, struct rte_mempool *raw, uint16_t stream, uint8_t prod,
+	   uint8_t run, uint32_t seq, uint64_t tsc)
+{
+	return to_raw(frame(mp, stream, prod, run, seq, tsc), raw);
 }
 
 struct tally {
@@ -306,6 +320,160 @@ SL_TEST(rx_hostile_frames, "fast")
 	sl_rx_free(rx);
 	CHECK(rte_mempool_in_use_count(mp) == 0 && rte_mempool_in_use_count(raw) == 0, "leak");
 	rte_mempool_free(mp);
+	rte_mempool_free(raw);
+	return 0;
+}
+
+/* The one expression every output (summary, JSON, prompt, telemetry) names the clock by. */
+SL_TEST(rx_clock_name, "fast")
+{
+	struct sl_rx_stream_stats st = { .lat_count = 0, .lat_hw = 0 };
+	const char *none = sl_rx_clock_name(&st), *tsc, *hw, *mixed;
+
+	st.lat_count = 10;
+	tsc = sl_rx_clock_name(&st);
+	st.lat_hw = 10;
+	hw = sl_rx_clock_name(&st);
+	st.lat_hw = 3;
+	mixed = sl_rx_clock_name(&st);
+	NOTE("no samples: %s; 10 by tsc: %s; 10 by hw: %s; 3 of 10 by hw: %s", none, tsc, hw,
+	     mixed);
+	CHECK(strcmp(none, "tsc") == 0 && strcmp(tsc, "tsc") == 0 && strcmp(hw, "hw") == 0 &&
+	      strcmp(mixed, "mixed") == 0, "clock names");
+	return 0;
+}
+
+/* What a DUT may do to a frame on the way: a tag after the MAC addresses... */
+static int
+tag_insert(struct rte_mbuf *m, uint16_t tpid, uint16_t tci)
+{
+	uint8_t *p = (uint8_t *)rte_pktmbuf_prepend(m, 4);
+
+	if (p == NULL)
+		return -1;
+	memmove(p, p + 4, 12);
+	p[12] = (uint8_t)(tpid >> 8);
+	p[13] = (uint8_t)tpid;
+	p[14] = (uint8_t)(tci >> 8);
+	p[15] = (uint8_t)tci;
+	return 0;
+}
+
+/* ...and bytes after the IP packet (padding, an FCS). */
+static int
+tail_append(struct rte_mbuf *m, uint16_t len, uint8_t fill)
+{
+	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, len);
+
+	if (p == NULL)
+		return -1;
+	memset(p, fill, len);
+	return 0;
+}
+
+#define ENC_PAD 1  /* 20 bytes of zero padding */
+#define ENC_FCS 2  /* a 4-byte FCS */
+#define ENC_VLAN 4 /* an 802.1Q tag */
+#define ENC_QINQ 8 /* an 802.1ad tag, then an 802.1Q one */
+
+/*
+ * The signature is found from the IP header, not the frame's end (sl_sig.h):
+ * signed frames padded, tagged (802.1Q, QinQ), with an FCS appended, IPv4
+ * and IPv6, each count as this run's, in the right stream, with the right
+ * producer and sequence (a plain copy of each is then a duplicate and the
+ * next sequence is in order) and its own latency sample.
+ */
+SL_TEST(rx_encapsulated_frames, "fast")
+{
+	static const struct { const char *what; bool v6; int enc; } vs[] = {
+		{ "ipv4", false, 0 },
+		{ "ipv4 padded", false, ENC_PAD },
+		{ "ipv4 fcs", false, ENC_FCS },
+		{ "ipv4 vlan", false, ENC_VLAN },
+		{ "ipv4 qinq", false, ENC_QINQ },
+		{ "ipv4 qinq padded fcs", false, ENC_QINQ | ENC_PAD | ENC_FCS },
+		{ "ipv4 vlan padded", false, ENC_VLAN | ENC_PAD },
+		{ "ipv6", true, 0 },
+		{ "ipv6 padded fcs", true, ENC_PAD | ENC_FCS },
+		{ "ipv6 vlan padded", true, ENC_VLAN | ENC_PAD },
+		{ "ipv6 qinq fcs", true, ENC_QINQ | ENC_FCS },
+	};
+	const uint16_t nv = RTE_DIM(vs);
+	uint16_t producers[RTE_DIM(vs)];
+	struct sl_rx_conf c = { .nb_streams = nv, .producers = producers, .run = 4,
+				.socket_id = SOCKET_ID_ANY };
+	struct sl_stream_conf c6 = {
+		.src_mac = { { 0x02, 0, 0, 0, 0, 1 } },
+		.dst_mac = { { 0x02, 0, 0, 0, 0, 2 } },
+		.ipv6 = true,
+		.src_ip6 = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+		.dst_ip6 = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 },
+		.src_port = 9,
+		.dst_port = 9,
+		.sizes = { 128 },
+		.nb_sizes = 1,
+	};
+	static struct sl_stream s6;
+	char err[128];
+	struct rte_mempool *mp = test_pool("t_rxe", 255), *mp6;
+	struct rte_mempool *raw = rte_pktmbuf_pool_create("t_rxeraw", 255, 0, 0, 2048,
+							  SOCKET_ID_ANY);
+	struct sl_rx_stream_stats st;
+	struct sl_rx_port_stats ps;
+	struct sl_rx *rx;
+	struct rte_mbuf *m;
+	uint64_t tsc = rte_rdtsc();
+
+	for (uint16_t v = 0; v < nv; v++)
+		producers[v] = 2;
+	CHECK(sl_stream_build(&s6, &c6, 1518, err, sizeof(err)) == 0, "ipv6 stream: %s", err);
+	mp6 = sl_stream_pool_create(&s6, "t_rxe6", 255, SOCKET_ID_ANY);
+	rx = sl_rx_create(&c);
+	CHECK(mp != NULL && mp6 != NULL && raw != NULL && rx != NULL, "setup");
+	/* Variant v: stream v, producer 1, sequence 100 + v. */
+	for (uint16_t v = 0; v < nv; v++) {
+		int e = vs[v].enc;
+
+		m = to_raw(vs[v].v6 ? frame_of(&s6, mp6, v, 1, 4, 100 + v, tsc) :
+				      frame(mp, v, 1, 4, 100 + v, tsc), raw);
+		CHECK(m != NULL, "%s: frame", vs[v].what);
+		CHECK(!(e & ENC_VLAN) || tag_insert(m, 0x8100, 7) == 0, "%s: tag", vs[v].what);
+		CHECK(!(e & ENC_QINQ) || (tag_insert(m, 0x8100, 7) == 0 &&
+					  tag_insert(m, 0x88a8, 100) == 0), "%s: tags", vs[v].what);
+		CHECK(!(e & ENC_PAD) || tail_append(m, 20, 0) == 0, "%s: pad", vs[v].what);
+		CHECK(!(e & ENC_FCS) || tail_append(m, 4, 0xa5) == 0, "%s: fcs", vs[v].what);
+		sl_rx_analyze(rx, &m, 1, tsc);
+		sl_rx_port_stats(rx, &ps);
+		rte_pktmbuf_free(m);
+		CHECK(ps.rx == v + 1u && ps.foreign == 0 && ps.bad_signature == 0 && ps.stale == 0,
+		      "%s: rx %lu foreign %lu bad %lu stale %lu", vs[v].what, ps.rx, ps.foreign,
+		      ps.bad_signature, ps.stale);
+	}
+	/* Then plain copies of the same (stream, producer, sequence), and the next sequence. */
+	for (uint16_t v = 0; v < nv; v++) {
+		for (uint32_t k = 0; k < 2; k++) {
+			m = frame(mp, v, 1, 4, 100 + v + k, tsc);
+			CHECK(m != NULL, "plain frame");
+			sl_rx_analyze(rx, &m, 1, tsc);
+			rte_pktmbuf_free(m);
+		}
+	}
+	for (uint16_t v = 0; v < nv; v++) {
+		CHECK(sl_rx_stream_stats(rx, v, &st), "stats");
+		CHECK(st.rx == 3 && st.duplicates == 1 && st.reordered == 0 && st.late == 0 &&
+		      st.lat_count == 2, "%s: stream %u rx %lu dup %lu reordered %lu late %lu "
+		      "latency samples %lu (want 3 1 0 0 2)", vs[v].what, v, st.rx, st.duplicates,
+		      st.reordered, st.late, st.lat_count);
+	}
+	sl_rx_port_stats(rx, &ps);
+	NOTE("%u variants: rx %lu foreign %lu bad %lu stale %lu; each stream rx 3 dup 1",
+	     nv, ps.rx, ps.foreign, ps.bad_signature, ps.stale);
+	CHECK(ps.rx == 3u * nv && ps.frames == 3u * nv, "rx %lu frames %lu", ps.rx, ps.frames);
+	sl_rx_free(rx);
+	CHECK(rte_mempool_in_use_count(mp) == 0 && rte_mempool_in_use_count(mp6) == 0 &&
+	      rte_mempool_in_use_count(raw) == 0, "leak");
+	rte_mempool_free(mp);
+	rte_mempool_free(mp6);
 	rte_mempool_free(raw);
 	return 0;
 }

@@ -176,32 +176,116 @@ SL_TEST(xmit_backlog_full_drop_policy, "fast")
 }
 
 /* A re-entrant xmit from inside the driver is dropped and counted, in every mode. */
-SL_TEST(xmit_dead_loop, "fast")
-{
-	for (int m = SL_TXQ_EXCLUSIVE; m <= SL_TXQ_SPIN; m++) {
-		struct tdrv d = { .budget = UINT64_MAX, .lltx = m == SL_TXQ_LLTX };
-		struct rte_mempool *mp = test_pool("t_dl", 1023);
-		struct sl_txq *q = test_txq(tdrv_xmit, &d, d.lltx ? SL_DRV_CAP_LLTX : 0, m, 0, 0);
-		struct rte_mbuf *pk[8];
-		struct sl_txq_stats st;
-		struct sl_gen g = { 0 };
+/* Hole 2: threads not registered with EAL share a counter slot. */
+struct uthread {
+	struct sl_txq *q;
+	struct rte_mempool *mp;
+	unsigned int producer;
+	uint16_t ret;
+	uint32_t done;            /* set (release) when its sl_xmit has returned */
+};
 
-		NOTE("mode %s", sl_txq_mode_name(m));
-		CHECK(mp != NULL && q != NULL, "setup");
-		d.reenter = q;
-		d.reenter_mp = mp;
-		CHECK(burst(mp, &g, pk, 8) == 8, "alloc");
-		CHECK(sl_xmit(q, pk, 8) == 8, "outer burst");
-		CHECK(d.reenter_ret == 1, "inner call must report its packet taken (dropped)");
-		sl_txq_stats_get(q, &st);
+static void *
+uthread_main(void *arg)
+{
+	struct uthread *u = arg;
+	struct sl_gen g = { .s = test_stream(), .mp = u->mp, .producer = u->producer };
+	struct rte_mbuf *pk[32];
+
+	if (sl_gen_burst(&g, pk, 32, rte_rdtsc()) == 32)
+		u->ret = sl_xmit(u->q, pk, 32);
+	__atomic_store_n(&u->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Re-entry: queue q's driver calls sl_xmit() from inside its xmit, on q
+ * itself (a dead loop: the inner packet dropped and counted, the outer burst
+ * sent) or, with cross, on another queue of the same mode (not a dead loop:
+ * the inner packet sent there). The caller is the main lcore or, with
+ * thread, a plain pthread (no lcore id: the shared slot, whose re-entry
+ * marker is a per-thread chain). A missed dead loop in spin mode spins on its
+ * own lock forever: the thread is given 5 s, then the case fails (and leaks).
+ */
+static int
+reentry_case(enum sl_txq_mode m, bool cross, bool thread)
+{
+	uint32_t caps = m == SL_TXQ_LLTX ? SL_DRV_CAP_LLTX : 0;
+	struct tdrv d = { .budget = UINT64_MAX, .lltx = m == SL_TXQ_LLTX };
+	struct tdrv d2 = { .budget = UINT64_MAX, .lltx = m == SL_TXQ_LLTX };
+	struct rte_mempool *mp = test_pool("t_dl", 1023);
+	struct sl_txq *q = test_txq(tdrv_xmit, &d, caps, m, 0, 0);
+	struct sl_txq *q2 = cross ? test_txq(tdrv_xmit, &d2, caps, m, 0, 0) : NULL;
+	struct uthread u = { .q = q, .mp = mp, .producer = 202 };
+	struct sl_txq_stats st, st2 = { 0 };
+	uint64_t end = rte_get_tsc_cycles() + 5 * rte_get_tsc_hz();
+	pthread_t t;
+
+	CHECK(mp != NULL && q != NULL && (!cross || q2 != NULL), "setup");
+	d.reenter = cross ? q2 : q;
+	d.reenter_mp = mp;
+	if (thread) {
+		CHECK(pthread_create(&t, NULL, uthread_main, &u) == 0, "thread");
+		while (!__atomic_load_n(&u.done, __ATOMIC_ACQUIRE) && rte_get_tsc_cycles() < end)
+			rte_delay_us_sleep(1000);
+		CHECK(u.done, "%s: the pthread's call has not returned in 5 s (a dead loop not "
+		      "seen, spinning on its own lock?)", sl_txq_mode_name(m));
+		pthread_join(t, NULL);
+	} else {
+		uthread_main(&u);
+	}
+	sl_txq_stats_get(q, &st);
+	if (cross)
+		sl_txq_stats_get(q2, &st2);
+	NOTE("mode %s, %s, %s: inner ret %u, dead_loops %lu dropped %lu, outer tx %lu, "
+	     "other queue tx %lu", sl_txq_mode_name(m), thread ? "plain pthread" : "main lcore",
+	     cross ? "another queue" : "same queue", d.reenter_ret, st.dead_loops, st.dropped,
+	     st.tx_packets, st2.tx_packets);
+	CHECK(u.ret == 32 && st.tx_packets == 32 && d.taken == 32,
+	      "outer burst: ret %u tx %lu taken %lu", u.ret, st.tx_packets, d.taken);
+	CHECK(d.reenter_ret == 1, "inner call must report its packet taken (sent or dropped)");
+	if (!cross) {
 		CHECK(st.dead_loops == 1 && st.drop_dead_loop == 1 && st.dropped == 1,
 		      "dead_loops %lu dropped %lu", st.dead_loops, st.dropped);
-		CHECK(st.tx_packets == 8, "outer burst sent %lu", st.tx_packets);
-		d.reenter = NULL;
-		sl_txq_free(q);
-		CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
-		rte_mempool_free(mp);
+	} else {
+		CHECK(st.dead_loops == 0 && st.dropped == 0 && st2.dead_loops == 0 &&
+		      st2.dropped == 0, "a call on another queue taken for a dead loop: "
+		      "dead_loops %lu+%lu dropped %lu+%lu", st.dead_loops, st2.dead_loops,
+		      st.dropped, st2.dropped);
+		CHECK(st2.tx_packets == 1 && d2.taken == 1 && st2.backlog == 0,
+		      "the inner packet: tx %lu taken %lu backlog %u", st2.tx_packets, d2.taken,
+		      st2.backlog);
 	}
+	d.reenter = NULL;
+	sl_txq_free(q);
+	if (q2 != NULL)
+		sl_txq_free(q2);
+	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+	rte_mempool_free(mp);
+	return 0;
+}
+
+SL_TEST(xmit_dead_loop, "fast")
+{
+	for (int m = SL_TXQ_EXCLUSIVE; m <= SL_TXQ_SPIN; m++)
+		CHECK(reentry_case(m, false, false) == 0, "mode %s", sl_txq_mode_name(m));
+	return 0;
+}
+
+/* Issue 10 hole 2: the same from a thread EAL does not know, in every mode. */
+SL_TEST(xmit_dead_loop_unregistered, "fast")
+{
+	for (int m = SL_TXQ_EXCLUSIVE; m <= SL_TXQ_SPIN; m++)
+		CHECK(reentry_case(m, false, true) == 0, "mode %s", sl_txq_mode_name(m));
+	return 0;
+}
+
+/* A call on another queue from inside a driver is no dead loop, from either kind of thread. */
+SL_TEST(xmit_reenter_other_queue, "fast")
+{
+	for (int m = SL_TXQ_EXCLUSIVE; m <= SL_TXQ_SPIN; m++)
+		for (int th = 0; th < 2; th++)
+			CHECK(reentry_case(m, true, th) == 0, "mode %s", sl_txq_mode_name(m));
 	return 0;
 }
 
@@ -209,6 +293,7 @@ struct collide_arg {
 	struct sl_txq *q;
 	struct rte_mempool *mp;
 	uint16_t ret;
+	uint32_t done;            /* set (release) when its sl_xmit has returned */
 };
 
 static int
@@ -221,6 +306,7 @@ collide_main(void *arg)
 	if (burst(a->mp, &g, pk, 32) != 32)
 		return -1;
 	a->ret = sl_xmit(a->q, pk, 32);
+	__atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -551,15 +637,26 @@ SL_TEST(xmit_lltx_busy_requeue_kicked, "fast")
  * send, the drain, its one retry) and counts one collision; when the holder
  * comes out of the driver it takes the drain over, with no poll.
  */
-SL_TEST(xmit_lltx_driver_locked_handoff, "fast")
+/*
+ * leaves = false: the holder stays parked for the whole call, so the
+ * drainer's retry is refused too; the burst waits in the backlog and the
+ * holder, seeing drv_missed after its own call, takes the drain over.
+ * leaves = true: the holder lets go between the drainer's LOCKED answer and
+ * its retry (tdrv's unpark_at_locked 2: the direct call's answer is the 1st,
+ * the drainer's the 2nd) and returns without having seen drv_missed, so the
+ * retry must get in and send the burst itself, or nobody would.
+ */
+static int
+lltx_handoff_case(bool leaves)
 {
 	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
-	struct tdrv d = { .budget = UINT64_MAX, .lltx = true, .park = 1 };
 	struct collide_arg a = { .mp = test_pool("t_lh", 1023) };
+	struct tdrv d = { .budget = UINT64_MAX, .lltx = true, .park = 1,
+			  .unpark_at_locked = leaves ? 2 : 0, .parked_done = &a.done };
 	struct rte_mbuf *pk[32];
 	struct sl_txq_stats st;
 	struct sl_gen g = { 0 };
-	uint64_t calls;
+	uint64_t calls, taken;
 	uint16_t k;
 
 	a.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
@@ -570,16 +667,24 @@ SL_TEST(xmit_lltx_driver_locked_handoff, "fast")
 	calls = __atomic_load_n(&d.calls, __ATOMIC_RELAXED);
 	k = sl_xmit(a.q, pk, 32);
 	calls = __atomic_load_n(&d.calls, __ATOMIC_RELAXED) - calls;
+	taken = d.taken;
 	sl_txq_stats_get(a.q, &st);
-	NOTE("one sl_xmit against a held driver lock: %lu driver calls, %lu collisions, "
-	     "%lu locked, backlog %u", calls, st.collisions, st.locked, st.backlog);
+	NOTE("one sl_xmit against a held driver lock%s: %lu driver calls, %lu collisions, "
+	     "%lu locked, backlog %u, driver took %lu", leaves ? ", the holder leaving before "
+	     "the retry" : "", calls, st.collisions, st.locked, st.backlog, taken);
 	/* Let the holder go before any check can return: it is parked on d. */
 	__atomic_store_n(&d.unpark, 1, __ATOMIC_RELEASE);
 	rte_eal_wait_lcore(worker);
-	CHECK(k == 32 && st.backlog == 32, "burst not queued: ret %u backlog %u", k, st.backlog);
 	CHECK(calls <= 3, "%lu driver calls for one sl_xmit (a retry storm)", calls);
 	CHECK(st.collisions == 1 && st.locked == 1, "collisions %lu locked %lu for one event",
 	      st.collisions, st.locked);
+	if (leaves)
+		CHECK(k == 32 && calls == 3 && st.backlog == 0 && taken == 64,
+		      "the drainer's retry did not send: ret %u, %lu calls, backlog %u, taken %lu",
+		      k, calls, st.backlog, taken);
+	else
+		CHECK(k == 32 && st.backlog == 32, "burst not queued: ret %u backlog %u", k,
+		      st.backlog);
 	sl_txq_stats_get(a.q, &st);
 	CHECK(a.ret == 32, "worker ret %u", a.ret);
 	CHECK(st.backlog == 0 && d.taken == 64,
@@ -591,24 +696,15 @@ SL_TEST(xmit_lltx_driver_locked_handoff, "fast")
 	return 0;
 }
 
-/* Hole 2: threads not registered with EAL share a counter slot. */
-struct uthread {
-	struct sl_txq *q;
-	struct rte_mempool *mp;
-	unsigned int producer;
-	uint16_t ret;
-};
-
-static void *
-uthread_main(void *arg)
+SL_TEST(xmit_lltx_driver_locked_handoff, "fast")
 {
-	struct uthread *u = arg;
-	struct sl_gen g = { .s = test_stream(), .mp = u->mp, .producer = u->producer };
-	struct rte_mbuf *pk[32];
+	return lltx_handoff_case(false);
+}
 
-	if (sl_gen_burst(&g, pk, 32, rte_rdtsc()) == 32)
-		u->ret = sl_xmit(u->q, pk, 32);
-	return NULL;
+/* Issue 10 item 3's other branch: the drainer's retry gets the driver's lock. */
+SL_TEST(xmit_lltx_driver_locked_retry_gets_in, "fast")
+{
+	return lltx_handoff_case(true);
 }
 
 /*

@@ -101,6 +101,17 @@ sl_rx_quantile(const uint64_t *buckets, double q, uint64_t min, uint64_t max)
 	return v < min ? min : v > max ? max : v;
 }
 
+/**
+ * The clock that timed a stream's latency samples, as every output names it:
+ * "hw" (each sample timed by the port's RX timestamp), "tsc" (none: by the
+ * burst's TSC; also when there are no samples) or "mixed".
+ */
+static inline const char *
+sl_rx_clock_name(const struct sl_rx_stream_stats *st)
+{
+	return st->lat_hw == 0 ? "tsc" : st->lat_hw == st->lat_count ? "hw" : "mixed";
+}
+
 /** Number of streams the analyzer was created for. */
 uint16_t sl_rx_nb_streams(const struct sl_rx *rx);
 

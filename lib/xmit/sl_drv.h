@@ -31,6 +31,14 @@ enum sl_xmit_status {
  * the device ring is full (sent < n), SL_XMIT_LOCKED when an LLTX driver's
  * own trylock failed (sent == 0 and no packet, counter or state touched).
  * A driver without SL_DRV_CAP_LLTX is never called concurrently on one queue.
+ *
+ * An LLTX driver that can answer SL_XMIT_LOCKED holds its own lock only
+ * inside this call (taken and released by the caller's thread before it
+ * returns), never from a timer, a reaper or another path: the engine's
+ * hand-off (docs/lltx.md rule 3) relies on the holder being a sender that
+ * comes back to the engine and re-checks. Even so, the hand-off can end at
+ * the release's re-check bound (counted in release_bound); the packets then
+ * wait for the next producer or the queue's poll (every 200 us in the app).
  */
 typedef uint16_t (*sl_drv_xmit_t)(void *drv_queue, struct rte_mbuf **pkts, uint16_t n,
 				  enum sl_xmit_status *status);

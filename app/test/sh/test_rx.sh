@@ -87,10 +87,13 @@ echo "/sluice/streams,0" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null
 wait "$runner" || true
 check "(e) show stream stats: $(grep -m1 '^stream 0: port 0 -> 0  tx' "$T/e.out")" \
 	grep -q "^stream 0: port 0 -> 0  tx 300000 rx 300000 unique 300000 lost 0 " "$T/e.out"
-check "(e) show latency: $(grep -m1 'latency (TSC clock' "$T/e.out" | cut -c1-80)" \
-	grep -q "^stream 0: port 0 -> 0 latency (TSC clock, us): samples 300000 " "$T/e.out"
+check "(e) show latency: $(grep -m1 'latency (tsc clock' "$T/e.out" | cut -c1-80)" \
+	grep -q "^stream 0: port 0 -> 0 latency (tsc clock, us): samples 300000 " "$T/e.out"
 check "(e) telemetry /sluice/streams,0: $(cat "$T/e.tel")" \
 	jqe '."/sluice/streams".rx_port_0 | .rx_packets == 300000 and .lost == 0' "$T/e.tel"
+# The clock is named wherever latency is shown (net_ring has no RX timestamps: tsc).
+check "(e) telemetry names the latency clock: $(jq -c '."/sluice/streams".rx_port_0.latency_clock' "$T/e.tel")" \
+	jqe '."/sluice/streams".rx_port_0.latency_clock == "tsc"' "$T/e.tel"
 
 # (f) Bad RX options: one line naming the option, exit 2, nothing run.
 bad() { # WHAT EXPECTED-TEXT SLUICE-OPTS...
@@ -165,6 +168,20 @@ timeout 60 "$bin" "${eal[@]}" --lcores '0,1,2@0' --file-prefix "$prefix" -- \
 	--sim 10G,dut=0,delay=100 --map 1:0.0 --rate 1Mpps --count 200000 --json "$T/h2.json" >/dev/null 2>&1 || true
 check "(h) hw clock: p50 $(jq .streams[0].latency_ns.p50 "$T/h2.json") ns is within 1 us of the 100 us delay" \
 	jqe '.streams[0].latency_ns | .clock == "hw" and .p50 < 101000' "$T/h2.json"
+
+# (i) The latency self-calibration (docs/measure.md): scripts/bench-rx.sh
+# --calibrate runs the no-DUT loopback alone and prints its floor.
+SLUICE_BIN=$bin timeout 60 "$top/scripts/bench-rx.sh" --calibrate 1 >"$T/i.out" 2>&1 || true
+cal=$(grep -m1 '^min ' "$T/i.out" || true)
+check "(i) bench-rx.sh --calibrate 1: ${cal:-$(tail -1 "$T/i.out")}" python3 - "$cal" <<'PY'
+import re, sys
+v = dict((k, float(x)) for k, x in re.findall(r"(min|p50|p99|max) ([0-9.]+) us", sys.argv[1]))
+m = re.search(r"\(clock tsc, (\d+) samples\)", sys.argv[1])
+# 1 s at 100 kpps: at most about 100,000 samples (a busy machine sends fewer:
+# the pacer does not catch up), ordered quantiles, a floor above 0
+sys.exit(not (m and 0 < int(m.group(1)) <= 110000 and len(v) == 4 and
+              0 < v["min"] <= v["p50"] <= v["p99"] <= v["max"]))
+PY
 
 echo "test_rx: $pass passed, $fail failed"
 [ "$fail" = 0 ]
