@@ -26,8 +26,8 @@ port_info(const struct sl_app *app, uint16_t i)
 	       "max frame %u (%u tagged)%s\n",
 	       i, p->info.name, p->info.driver, mac, p->info.socket,
 	       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)), sl_session_mtu(app, i),
-	       p->info.min_mtu, p->info.max_mtu, sl_session_mtu(app, i) + 18,
-	       sl_session_mtu(app, i) + 22,
+	       p->info.min_mtu, p->info.max_mtu, sl_session_max_frame(app, i, false),
+	       sl_session_max_frame(app, i, true),
 	       pc->stopped ? ", stopped (port start to use it)" : "");
 	printf("  txq %u (0: as the map needs), txd %u (0: the driver's default), lltx %s%s\n",
 	       pc->txq, pc->txd,

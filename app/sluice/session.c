@@ -21,6 +21,7 @@
 #include "report.h"
 #include "session.h"
 #include "sl_err.h"
+#include "sl_wire.h"
 
 #define SL_FLUSH_US 200000   /* stop: time allowed to send what is queued */
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
@@ -291,8 +292,8 @@ sl_session_streams_check(const struct sl_app *app, char *err, size_t len)
 		struct sl_stream_conf c;
 
 		sl_session_stream_conf(app, i, &c);
-		if (sl_stream_build(tmp, &c, sl_session_mtu(app, i) + RTE_ETHER_HDR_LEN +
-				    RTE_ETHER_CRC_LEN, why, sizeof(why)) != 0) {
+		if (sl_stream_build(tmp, &c, sl_session_max_frame(app, i, false), why,
+				    sizeof(why)) != 0) {
 			snprintf(err, len, "port %u (%s): %s", i, p->info.name, why);
 			ret = -EINVAL;
 		}
@@ -305,6 +306,12 @@ uint16_t
 sl_session_mtu(const struct sl_app *app, uint16_t pid)
 {
 	return app->o.pc[pid].mtu != 0 ? app->o.pc[pid].mtu : app->ports.p[pid].info.mtu;
+}
+
+uint32_t
+sl_session_max_frame(const struct sl_app *app, uint16_t pid, bool tagged)
+{
+	return sl_wire_max_frame(sl_session_mtu(app, pid), tagged);
 }
 
 /*
@@ -337,7 +344,7 @@ sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream
 		s = scratch;
 	}
 	sl_session_stream_conf(app, pid, &c);
-	ret = sl_stream_build(s, &c, mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN, why, sizeof(why));
+	ret = sl_stream_build(s, &c, sl_session_max_frame(app, pid, false), why, sizeof(why));
 	if (ret != 0)
 		snprintf(err, len, "%s: port %u (%s): %s", strncmp(why, "field", 5) == 0 ? "--field" :
 			 strstr(why, "VLAN") ? "--vlan" : strstr(why, "flows") ? "--flows" : "--size",

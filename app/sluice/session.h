@@ -70,6 +70,8 @@ void sl_session_close(struct sl_app *app);
 void sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c);
 /* The MTU port pid runs with: --mtu / port config mtu, else the port's own. */
 uint16_t sl_session_mtu(const struct sl_app *app, uint16_t pid);
+/* The largest frame (with FCS) port pid sends at that MTU, @p tagged with a VLAN tag. */
+uint32_t sl_session_max_frame(const struct sl_app *app, uint16_t pid, bool tagged);
 /* Fill app->addressed from the options and ports in force (start does it too). */
 void sl_session_address(struct sl_app *app);
 /* Check a rate for port pid as a start would (same check, same message). */

@@ -15,6 +15,7 @@
 #include "parse.h"
 #include "sl_gen.h"
 #include "sl_rate.h"
+#include "sl_wire.h"
 
 static int pass, fail;
 
@@ -67,6 +68,11 @@ test_sizes_fields_maps(void)
 	  "63 accepted or conf changed");
 	T(sl_parse_sizes(&c, SL_GEN_IMIX, err, sizeof(err)) == 0 && c.nb_sizes == 3 &&
 	  c.weights[0] == 7 && c.sizes[2] == 1518, "imix");
+	/* MTU -> largest frame, one definition (show port info, the stream checks). */
+	T(sl_wire_max_frame(1500, false) == 1518 && sl_wire_max_frame(1500, true) == 1522 &&
+	  sl_wire_max_frame(9000, false) == 9018, "max frame %u/%u/%u",
+	  sl_wire_max_frame(1500, false), sl_wire_max_frame(1500, true),
+	  sl_wire_max_frame(9000, false));
 	T(sl_parse_field(&c, "dst-ip=inc:198.18.0.2,100", err, sizeof(err)) == 0 &&
 	  c.nb_fields == 1 && c.fields[0].kind == SL_FIELD_DST_IP && c.fields[0].count == 100,
 	  "%s", err);
