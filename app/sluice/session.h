@@ -92,9 +92,10 @@ int sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_st
 bool sl_session_line_enforced(const struct sl_app *app, uint16_t pid);
 
 /*
- * Would every port's stream build with the options in force (sizes against
- * its max frame, fields against the headers)? 0, or -EINVAL with err naming
- * the port and why. The prompt's set commands check with it.
+ * Would a start accept every port's stream with the options in force (its
+ * MTU in the port's range, sizes against its max frame, fields against the
+ * headers)? sl_session_stream_check() for each port: 0, or its error (the
+ * option, the port and why). The prompt's set commands check with it.
  */
 int sl_session_streams_check(const struct sl_app *app, char *err, size_t len);
 

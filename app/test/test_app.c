@@ -11,9 +11,11 @@
 
 #include <rte_common.h>
 
+#include "app.h"
 #include "opts.h"
 #include "parse.h"
 #include "sl_gen.h"
+#include "session.h"
 #include "sl_rate.h"
 #include "sl_wire.h"
 
@@ -414,6 +416,57 @@ test_listen(void)
 	}
 }
 
+/*
+ * The prompt's stream check (set size/flows/vlan/field/tx-ip) is start's:
+ * whatever start refuses, the prompt refuses with the same words, and the
+ * other way round. A port like a NIC whose MTUs go up to 1500 only.
+ */
+static void
+test_stream_checks(void)
+{
+	static const struct { uint16_t mtu, vlan; const char *sizes; bool ok; } cases[] = {
+		{ 0, 0, "64", true }, { 0, 0, "1518", true }, { 0, 0, "1519", false },
+		{ 0, 100, "1522", true }, { 0, 100, "1523", false }, { 1500, 0, "64-1518", true },
+		{ 1000, 0, "1018", true }, { 1000, 0, "1019", false },
+		/* The MTU range: start refused these, the prompt let them through. */
+		{ 9000, 0, "64", false }, { 1501, 0, "64", false }, { 67, 0, "64", false },
+	};
+	struct sl_app *app = calloc(1, sizeof(*app));
+	char e_start[320], e_prompt[320];
+
+	if (app == NULL) {
+		T(false, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < RTE_DIM(cases); i++) {
+		struct sl_port_info *info = &app->ports.p[0].info;
+		int r_start, r_prompt;
+
+		memset(app, 0, sizeof(*app));
+		sl_opts_default(&app->o);
+		app->ports.n = 1;
+		snprintf(info->name, sizeof(info->name), "nic0");
+		snprintf(info->driver, sizeof(info->driver), "net_nic");
+		info->mtu = 1500;
+		info->min_mtu = 68;
+		info->max_mtu = 1500;
+		info->speed_bps = 10000000000ull;
+		app->o.pc[0].mtu = cases[i].mtu;
+		app->o.pc[0].vlan = cases[i].vlan;
+		app->o.size_given = true;
+		T(sl_parse_sizes(&app->o.sc, cases[i].sizes, e_start, sizeof(e_start)) == 0, "%s",
+		  e_start);
+		e_start[0] = e_prompt[0] = '\0';
+		r_start = sl_session_stream_check(app, 0, NULL, e_start, sizeof(e_start));
+		r_prompt = sl_session_streams_check(app, e_prompt, sizeof(e_prompt));
+		T((r_start == 0) == cases[i].ok && r_prompt == r_start &&
+		  strcmp(e_start, e_prompt) == 0,
+		  "mtu %u vlan %u sizes %s: start %d '%s', prompt %d '%s'", cases[i].mtu,
+		  cases[i].vlan, cases[i].sizes, r_start, e_start, r_prompt, e_prompt);
+	}
+	free(app);
+}
+
 int
 main(void)
 {
@@ -425,6 +478,7 @@ main(void)
 	test_parse_slips();
 	test_units();
 	test_listen();
+	test_stream_checks();
 	printf("test_app: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }
