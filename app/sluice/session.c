@@ -638,7 +638,7 @@ static void
 rx_drain(struct sl_app *app)
 {
 	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
-	uint64_t end = now + app->o.drain_us * hz / US_PER_S, next_check = now;
+	uint64_t end = now + sl_session_us_tsc(app->o.drain_us, hz), next_check = now;
 	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t n = 0;
 
@@ -801,7 +801,7 @@ sl_session_start(struct sl_app *app)
 	app->start_tsc = rte_rdtsc();
 	app->end_tsc = 0;
 	if (o->duration_us != 0)
-		deadline = app->start_tsc + o->duration_us * hz / US_PER_S;
+		deadline = app->start_tsc + sl_session_us_tsc(o->duration_us, hz);
 	app->next_stats = app->start_tsc + (uint64_t)(o->stats_period * (double)hz);
 	memset(&app->live, 0, sizeof(app->live));
 	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)

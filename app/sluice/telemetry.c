@@ -20,15 +20,12 @@ static struct sl_app *tel_app;
 static int
 tel_port(const char *params, int *port)
 {
-	char *end;
-	long v;
+	char err[160];
+	uint16_t v;
 
-	if (params == NULL || *params == '\0')
+	if (params == NULL || sl_parse_port(params, tel_app->ports.n, &v, err, sizeof(err)) != 0)
 		return -EINVAL;
-	v = strtol(params, &end, 10);
-	if (*end != '\0' || v < 0 || v >= tel_app->ports.n)
-		return -EINVAL;
-	*port = (int)v;
+	*port = v;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <rte_common.h>
 
 #include "app.h"
+#include "bench.h"
 #include "opts.h"
 #include "parse.h"
 #include "sl_gen.h"
@@ -467,6 +468,67 @@ test_stream_checks(void)
 	free(app);
 }
 
+/*
+ * One seconds parser (--duration, --drain, the bench's durations, units and
+ * one bound), one port-id parser (the prompt's and telemetry's).
+ */
+static void
+test_one_parser(void)
+{
+	static const struct { const char *arg; bool ok; uint64_t us; } drains[] = {
+		{ "500ms", true, 500000 }, { "0", true, 0 }, { "0.05", true, 50000 },
+		{ "2s", true, 2000000 }, { "64800", true, 64800000000ull }, { "64801", false, 0 },
+		{ "-1", false, 0 }, { "x", false, 0 }, { "0.5x", false, 0 },
+	};
+	static const struct { const char *params; bool ok; double trial_s; } trials[] = {
+		{ "load=100kpps,trial=500ms", true, 0.5 }, { "load=100kpps,trial=2", true, 2 },
+		{ "load=100kpps,trial=64800", true, 64800 }, { "load=100kpps,trial=1ms", true, 0.001 },
+		{ "load=100kpps,trial=64801", false, 0 }, { "load=100kpps,trial=86400", false, 0 },
+		{ "load=100kpps,trial=500us", false, 0 }, { "load=100kpps,trial=0", false, 0 },
+	};
+	static const char *const bad_ports[] = { "2", "-0", "+1", " 1", "1 ", "", "0x1", "a",
+						 "65536", "4294967296" };
+	struct sl_bench_conf bc;
+	struct sl_opts o;
+	char err[256], a1[32];
+	uint16_t port;
+
+	for (size_t i = 0; i < RTE_DIM(drains); i++) {
+		char *argv[] = { "sluice", "--drain", a1, NULL };
+
+		snprintf(a1, sizeof(a1), "%s", drains[i].arg);
+		sl_opts_default(&o);
+		T((sl_opts_parse(&o, 3, argv) == SL_OPTS_RUN) == drains[i].ok &&
+		  (!drains[i].ok || o.drain_us == drains[i].us), "--drain %s: drain_us %lu",
+		  drains[i].arg, o.drain_us);
+	}
+	for (size_t i = 0; i < RTE_DIM(trials); i++) {
+		err[0] = '\0';
+		T((sl_bench_parse("trial", trials[i].params, &bc, err, sizeof(err)) == 0) ==
+		  trials[i].ok && (!trials[i].ok || fabs(bc.trial_s - trials[i].trial_s) < 1e-9) &&
+		  (trials[i].ok || strstr(err, "from 0.001 s to 64800 s") != NULL),
+		  "%s: trial_s %g (%s)", trials[i].params, bc.trial_s, err);
+	}
+	T(sl_bench_parse("mlr", "final=500ms,sum=1s,lat=250ms", &bc, err, sizeof(err)) == 0 &&
+	  fabs(bc.p.goals[0].final_s - 0.5) < 1e-9 && fabs(bc.p.goals[0].sum_s - 1) < 1e-9 &&
+	  fabs(bc.lat_s - 0.25) < 1e-9, "final/sum/lat with units: %s", err);
+	T(sl_bench_parse("mlr", "initial=90000", &bc, err, sizeof(err)) != 0 &&
+	  strstr(err, "initial: '90000'") != NULL, "initial=90000 accepted: %s", err);
+	T(sl_parse_port("1", 2, &port, err, sizeof(err)) == 0 && port == 1, "port 1 of 2: %s", err);
+	for (size_t i = 0; i < RTE_DIM(bad_ports); i++) {
+		port = 7;
+		T(sl_parse_port(bad_ports[i], 2, &port, err, sizeof(err)) != 0 && port == 7 &&
+		  strstr(err, "ports are 0..1") != NULL, "port '%s' accepted as %u: %s",
+		  bad_ports[i], port, err);
+	}
+	T(sl_parse_port("0", 0, &port, err, sizeof(err)) != 0 && strstr(err, "no ports"), "%s",
+	  err);
+	/* The longest duration in TSC cycles at 3 GHz: us * hz wrapped above ~6000 s. */
+	T(sl_session_us_tsc(64800000000ull, 3000000000ull) == 64800ull * 3000000000ull &&
+	  sl_session_us_tsc(1500000, 2000000000ull) == 3000000000ull &&
+	  sl_session_us_tsc(1, 3000000000ull) == 3000, "us to TSC");
+}
+
 int
 main(void)
 {
@@ -479,6 +541,7 @@ main(void)
 	test_units();
 	test_listen();
 	test_stream_checks();
+	test_one_parser();
 	printf("test_app: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }
