@@ -371,9 +371,7 @@ sl_report_modes(const struct sl_app *app)
 		printf("  MAC %s -> %s%s\n", src, dst, app->o.peer_set[i] ? "" :
 		       " (default: change with --eth-peer, set eth-peer)");
 		/* A port with a real receiver behind it drops frames not addressed to it. */
-		if (!app->o.peer_set[i] && p->nb_txq != 0 && strcmp(p->info.driver, "net_null") != 0 &&
-		    strcmp(p->info.driver, "net_ring") != 0 && strcmp(p->info.driver, "net_pcap") != 0 &&
-		    strcmp(p->ops->kind, "sim") != 0)
+		if (!app->o.peer_set[i] && p->nb_txq != 0 && p->info.peer_filters_mac)
 			printf("warning: port %u (%s) sends to the default MAC, which a real "
 			       "receiver drops:\n  give --eth-peer %u,MAC (set eth-peer %u MAC)\n",
 			       i, p->info.driver, i, i);

@@ -212,28 +212,13 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 	 * that stated speed, paced (docs/generator.md).
 	 */
 	if (pace->unit == SL_RATE_NONE && r->unit != SL_RATE_NONE &&
-	    !sl_session_line_enforced(app, pid)) {
+	    app->ports.p[pid].info.speed_made_up) {
 		*pace = *r;
 		if (r->unit == SL_RATE_PCT)
 			*pace = (struct sl_rate){ SL_RATE_L1,
 				(double)app->ports.p[pid].info.speed_bps * r->value / 100 };
 	}
 	return 0;
-}
-
-bool
-sl_session_line_enforced(const struct sl_app *app, uint16_t pid)
-{
-	static const char *const made_up[] = {
-		"net_null", "net_ring", "net_pcap", "net_tap", "net_af_packet", "net_memif",
-		"net_vhost", "net_virtio_user",
-	};
-	const struct sl_port *p = &app->ports.p[pid];
-
-	for (size_t i = 0; i < RTE_DIM(made_up); i++)
-		if (strcmp(p->info.driver, made_up[i]) == 0)
-			return false;
-	return true;
 }
 
 int

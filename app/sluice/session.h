@@ -96,12 +96,6 @@ int sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_st
 			    char *err, size_t len);
 
 /*
- * Does something enforce port pid's line rate (a NIC, the sim's wire)? False
- * for virtual PMDs whose link speed is made up (net_null, net_ring, ...).
- */
-bool sl_session_line_enforced(const struct sl_app *app, uint16_t pid);
-
-/*
  * Would a start accept every port's stream with the options in force (its
  * MTU in the port's range, sizes against its max frame, fields against the
  * headers)? sl_session_stream_check() for each port: 0, or its error (the

@@ -112,6 +112,20 @@ timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G --rate
 check "(c2) sim --rate 100%: the wire paces ($(jq -c '.ports[0].pace_unit' "$T/c4.json" 2>/dev/null))" \
 	jqe '.ports[0].pace_unit == "max"' "$T/c4.json"
 
+# (c2) The default-MAC warning is for ports whose peer filters by MAC (the
+# driver says so): none for net_null or the sim (test_afpacket has a port
+# that gets it).
+for f in c3 c4; do
+	d=$(jq -r '.ports[0].driver' "$T/$f.json" 2>/dev/null || echo "no JSON")
+	if ! grep -q "^port 0: " "$T/$f.out"; then
+		ko "(c2) $f: the run printed no port line: $(tail -2 "$T/$f.out")"
+	elif grep -q "sends to the default MAC" "$T/$f.out"; then
+		ko "(c2) $f: a default-MAC warning on $d"
+	else
+		ok "(c2) $f: no default-MAC warning on $d"
+	fi
+done
+
 # (c3) Issue 15 item 4: a port with fewer TX queues than workers (net_pcap has
 # one) is shared by the default map, and says so; port config txq 1 likewise.
 pfx
