@@ -55,8 +55,9 @@ port_stats(struct sl_app *app, uint16_t i)
 	printf("  ######################%s", title);
 	for (size_t k = strlen(title); k < 56; k++)
 		putchar('#');
-	printf("\n  TX-packets: %-14" PRIu64 " TX-dropped: %-10" PRIu64 " TX-bytes: %-16" PRIu64
-	       " backlog: %" PRIu64 "\n", pt.tx_packets, pt.dropped, pt.tx_bytes, pt.backlog);
+	printf("\n");
+	sl_counter_print(sl_port_counters, sl_port_show_fmt, &pt);
+	printf("\n");
 	if (app->rx[i] != NULL) {
 		struct sl_port_rx_drops dr;
 		struct sl_rx_port_stats rs;

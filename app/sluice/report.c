@@ -575,9 +575,10 @@ sl_report_summary(const struct sl_app *app)
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes, d,
 				p->info.speed_bps, true);
 		/* The name last, cut to what 100 columns leave (the JSON has it whole). */
-		printf("port %u  tx %14" PRIu64 " pkts %16" PRIu64 " bytes  dropped %-8" PRIu64
-		       " %.26s%s\n        %s\n", i, pt.tx_packets, pt.tx_bytes, pt.dropped, p->info.name,
-		       strlen(p->info.name) > 26 ? "~" : "", rates);
+		printf("port %u  ", i);
+		sl_counter_print(sl_port_counters, sl_port_summary_fmt, &pt);
+		printf(" %.26s%s\n        %s\n", p->info.name, strlen(p->info.name) > 26 ? "~" : "",
+		       rates);
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			struct sl_txq_stats st;
 

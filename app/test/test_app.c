@@ -13,6 +13,7 @@
 
 #include "app.h"
 #include "bench.h"
+#include "counters.h"
 #include "opts.h"
 #include "parse.h"
 #include "sl_gen.h"
@@ -529,6 +530,21 @@ test_one_parser(void)
 	  sl_session_us_tsc(1, 3000000000ull) == 3000, "us to TSC");
 }
 
+/* The text layouts of the port counters name counters that exist (counters.h). */
+static void
+test_counter_layouts(void)
+{
+	const struct sl_counter_fmt *layouts[] = { sl_port_summary_fmt, sl_port_show_fmt };
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < RTE_DIM(layouts); i++)
+		for (const struct sl_counter_fmt *f = layouts[i]; f->name != NULL; f++, n++)
+			T(sl_counter_find(sl_port_counters, f->name) != NULL,
+			  "layout %zu names '%s', not a port counter", i, f->name);
+	T(n == 7, "%u counters in the two layouts, want 7", n);
+	T(sl_counter_find(sl_port_counters, "no_such") == NULL, "a made-up name found");
+}
+
 int
 main(void)
 {
@@ -542,6 +558,7 @@ main(void)
 	test_listen();
 	test_stream_checks();
 	test_one_parser();
+	test_counter_layouts();
 	printf("test_app: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }
