@@ -158,7 +158,7 @@ cmd_show_txq(struct sl_cli *cli, int argc, char **argv)
 			if (aq->txq == NULL)
 				continue;
 			sl_report_lcores(lc, sizeof(lc), aq);
-			sl_report_txq_stats(cli->app, aq, &st);
+			sl_txq_stats_get(aq->txq, &st);
 			printf("%-4u %-5u %-9s %-12s", i, q, sl_txq_mode_name(sl_txq_get_mode(aq->txq)),
 			       lc);
 			for (c = sl_txq_counters; c->name != NULL; c++) {

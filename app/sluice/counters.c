@@ -45,9 +45,10 @@ const struct sl_counter sl_txq_counters[] = {
 
 const struct sl_counter sl_port_counters[] = {
 	{ "generated", "generated", 14, 0, P(generated),
-	  "packets the workers handed to the engine (or to the direct burst call)", "packets" },
+	  "packets the workers handed to the engine (sl_xmit, or --xmit direct's pass-through)",
+	  "packets" },
 	{ "tx_packets", "tx", 14, 0, P(tx_packets),
-	  "packets the drivers took (engine counters; --xmit direct: the burst call's count)",
+	  "packets the drivers took (engine counters, --xmit direct's pass-through included)",
 	  "packets" },
 	{ "tx_bytes", "bytes", 16, 0, P(tx_bytes), "their bytes, as handed (no FCS)", "bytes" },
 	{ "dropped", "dropped", 8, 0, P(dropped), "packets freed without being sent", "packets" },

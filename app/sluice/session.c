@@ -395,8 +395,6 @@ workers_create(struct sl_app *app)
 							sg += p->stream.sz[z].sig != 0;
 						t->sig_mix = sg == p->stream.nb_sizes ? 0 : sg == 0 ? 1 : 2;
 					}
-					t->tx_burst = p->ops->tx_burst;
-					t->dev = p->dev;
 					k = seen[i]++;
 					/* A producer per lcore-queue pair: its own sequence space. */
 					if (k >= SL_SIG_MAX_PRODUCERS) {

@@ -120,7 +120,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 
 		if (p->txqs[q].txq == NULL || (c = rte_tel_data_alloc()) == NULL)
 			continue;
-		sl_report_txq_stats(tel_app, &p->txqs[q], &st);
+		sl_txq_stats_get(p->txqs[q].txq, &st);
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_string(c, "mode",
 					     sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
