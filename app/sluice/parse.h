@@ -21,7 +21,8 @@
 #define SL_MAP_MAX 128
 #define SL_MAX_PORTS 32
 #define SL_MAX_TXQ 64
-/* --duration and --stats-period: the pacer and sim clocks are 48-bit (about 19 h). */
+/* Every duration (--duration, --drain, --stats-period, the bench's): the pacer and
+ * sim clocks are 48-bit (about 19 h). */
 #define SL_MAX_SECONDS 64800
 
 /* One "lcores -> port.queue" entry of a map. */
