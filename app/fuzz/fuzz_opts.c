@@ -24,7 +24,7 @@ check_run(const struct sl_opts *o)
 	SL_FUZZ_CHECK(o->nb_sims <= SL_MAX_SIMS);
 	SL_FUZZ_CHECK(o->sc.nb_fields <= SL_FIELD_MAX && o->sc.nb_sizes <= SL_GEN_MAX_SIZES);
 	SL_FUZZ_CHECK(o->duration_us <= (uint64_t)SL_MAX_SECONDS * 1000000);
-	SL_FUZZ_CHECK(o->drain_us <= 60000000);
+	SL_FUZZ_CHECK(o->drain_us <= (uint64_t)SL_MAX_SECONDS * 1000000);
 	SL_FUZZ_CHECK(!(o->sc.ipv6 && o->tx_ip4_given));
 	for (uint16_t i = 0; i < o->nb_rxmap; i++)
 		SL_FUZZ_CHECK(o->rxmap[i].queue == 0);

@@ -222,14 +222,18 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 			   strcmp(tok, "final") == 0 || strcmp(tok, "sum") == 0 ||
 			   strcmp(tok, "trial") == 0 || strcmp(tok, "lat") == 0) {
 			bool ratio = tok[0] == 'e';
+			uint64_t us;
 
-			if (parse_dbl(v, -1e9, 1e9, &d) != 0 ||
-			    !(ratio ? (d >= 0 && d < 1) : (d >= BENCH_MIN_S && d <= 86400))) {
+			if (ratio ? parse_dbl(v, 0, 1, &d) != 0 || d == 1 :
+			    sl_parse_seconds(v, &us, err, len) != 0 || us < BENCH_MIN_S * 1e6) {
 				snprintf(err, len, ratio ? "%s: '%s' is not a ratio from 0 to 1 "
-					 "(1 excluded)" : "%s: '%s' is not a duration in seconds "
-					 "from 0.001 to 86400", tok, v);
+					 "(1 excluded)" : "%s: '%s' is not a duration from %g s to %d s; "
+					 "a unit may follow: s, ms, us", tok, v, BENCH_MIN_S,
+					 SL_MAX_SECONDS);
 				return -EINVAL;
 			}
+			if (!ratio)
+				d = us / 1e6;
 			for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++) {
 				struct sl_bench_goal *g = &c->p.goals[i];
 
@@ -255,11 +259,13 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 			char *s2 = NULL, *x;
 
 			for (x = strtok_r(v, ":", &s2); x != NULL; x = strtok_r(NULL, ":", &s2)) {
-				if (parse_dbl(x, 0, 31, &d) != 0 || d != floor(d)) {
+				uint64_t pid;
+
+				if (sl_parse_u64(x, 0, SL_MAX_PORTS - 1, &pid, err, len) != 0) {
 					snprintf(err, len, "tx: '%s' is not a port number", x);
 					return -EINVAL;
 				}
-				c->tx[(int)d] = true;
+				c->tx[pid] = true;
 				c->tx_given = true;
 			}
 		} else {

@@ -667,18 +667,16 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 int
 sl_cli_port(struct sl_cli *cli, const char *s, bool allow_all)
 {
-	char *end;
-	long v;
+	char err[160];
+	uint16_t v;
 
 	if (allow_all && strcmp(s, "all") == 0)
 		return SL_MAX_PORTS;
-	v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || v < 0 || v >= cli->app->ports.n) {
-		sl_cli_error(cli, "port '%s' does not exist: ports are 0..%u%s", s,
-			     cli->app->ports.n - 1, allow_all ? " or all" : "");
+	if (sl_parse_port(s, cli->app->ports.n, &v, err, sizeof(err)) != 0) {
+		sl_cli_error(cli, "%s%s", err, allow_all ? " or all" : "");
 		return -1;
 	}
-	return (int)v;
+	return v;
 }
 
 int

@@ -26,8 +26,8 @@ port_info(const struct sl_app *app, uint16_t i)
 	       "max frame %u (%u tagged)%s\n",
 	       i, p->info.name, p->info.driver, mac, p->info.socket,
 	       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)), sl_session_mtu(app, i),
-	       p->info.min_mtu, p->info.max_mtu, sl_session_mtu(app, i) + 18,
-	       sl_session_mtu(app, i) + 22,
+	       p->info.min_mtu, p->info.max_mtu, sl_session_max_frame(app, i, false),
+	       sl_session_max_frame(app, i, true),
 	       pc->stopped ? ", stopped (port start to use it)" : "");
 	printf("  txq %u (0: as the map needs), txd %u (0: the driver's default), lltx %s%s\n",
 	       pc->txq, pc->txd,
@@ -55,8 +55,9 @@ port_stats(struct sl_app *app, uint16_t i)
 	printf("  ######################%s", title);
 	for (size_t k = strlen(title); k < 56; k++)
 		putchar('#');
-	printf("\n  TX-packets: %-14" PRIu64 " TX-dropped: %-10" PRIu64 " TX-bytes: %-16" PRIu64
-	       " backlog: %" PRIu64 "\n", pt.tx_packets, pt.dropped, pt.tx_bytes, pt.backlog);
+	printf("\n");
+	sl_counter_print(sl_port_counters, sl_port_show_fmt, &pt);
+	printf("\n");
 	if (app->rx[i] != NULL) {
 		struct sl_port_rx_drops dr;
 		struct sl_rx_port_stats rs;
@@ -157,7 +158,7 @@ cmd_show_txq(struct sl_cli *cli, int argc, char **argv)
 			if (aq->txq == NULL)
 				continue;
 			sl_report_lcores(lc, sizeof(lc), aq);
-			sl_report_txq_stats(cli->app, aq, &st);
+			sl_txq_stats_get(aq->txq, &st);
 			printf("%-4u %-5u %-9s %-12s", i, q, sl_txq_mode_name(sl_txq_get_mode(aq->txq)),
 			       lc);
 			for (c = sl_txq_counters; c->name != NULL; c++) {

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The counter descriptions (counters.h). */
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "counters.h"
@@ -43,9 +45,10 @@ const struct sl_counter sl_txq_counters[] = {
 
 const struct sl_counter sl_port_counters[] = {
 	{ "generated", "generated", 14, 0, P(generated),
-	  "packets the workers handed to the engine (or to the direct burst call)", "packets" },
+	  "packets the workers handed to the engine (sl_xmit, or --xmit direct's pass-through)",
+	  "packets" },
 	{ "tx_packets", "tx", 14, 0, P(tx_packets),
-	  "packets the drivers took (engine counters; --xmit direct: the burst call's count)",
+	  "packets the drivers took (engine counters, --xmit direct's pass-through included)",
 	  "packets" },
 	{ "tx_bytes", "bytes", 16, 0, P(tx_bytes), "their bytes, as handed (no FCS)", "bytes" },
 	{ "dropped", "dropped", 8, 0, P(dropped), "packets freed without being sent", "packets" },
@@ -94,6 +97,46 @@ const struct sl_counter sl_stream_counters[] = {
 	{ "late", "late", 8, 0, S(st.late), "frames older than the tracking window", "packets" },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL },
 };
+
+const struct sl_counter_fmt sl_port_summary_fmt[] = {
+	{ "tx_packets", "tx ", 14, " pkts " },
+	{ "tx_bytes", "", 16, " bytes  " },
+	{ "dropped", "dropped ", -8, "" },
+	{ NULL, NULL, 0, NULL },
+};
+
+const struct sl_counter_fmt sl_port_show_fmt[] = {
+	{ "tx_packets", "  TX-packets: ", -14, "" },
+	{ "dropped", " TX-dropped: ", -10, "" },
+	{ "tx_bytes", " TX-bytes: ", -16, "" },
+	{ "backlog", " backlog: ", 0, "" },
+	{ NULL, NULL, 0, NULL },
+};
+
+const struct sl_counter *
+sl_counter_find(const struct sl_counter *table, const char *name)
+{
+	for (const struct sl_counter *c = table; c->name != NULL; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+int
+sl_counter_print(const struct sl_counter *table, const struct sl_counter_fmt *fmt,
+		 const void *base)
+{
+	int n = 0;
+
+	for (const struct sl_counter_fmt *f = fmt; f->name != NULL; f++) {
+		const struct sl_counter *c = sl_counter_find(table, f->name);
+
+		if (c != NULL) /* test_app checks that every layout's names are found */
+			n += printf("%s%*" PRIu64 "%s", f->pre, f->width, sl_counter_get(c, base),
+				    f->post);
+	}
+	return n;
+}
 
 uint64_t
 sl_counter_get(const struct sl_counter *c, const void *base)

@@ -41,6 +41,31 @@ extern const struct sl_counter sl_rx_drop_counters[];
 /* Of a stream at a receiving port, over struct sl_stream_result (report.h). */
 extern const struct sl_counter sl_stream_counters[];
 
+/*
+ * A counter in a fixed text layout whose order and words are its own (the
+ * summary's port line, show port stats in testpmd's layout): the counter by
+ * its name in a table above, the words before it, its printf width
+ * (negative: left-aligned) and the words after it. The value comes from the
+ * table's description, so the layout cannot show another figure.
+ */
+struct sl_counter_fmt {
+	const char *name;
+	const char *pre;
+	int width;
+	const char *post;
+};
+
+/* The summary's port line: "tx N pkts N bytes  dropped N" (over sl_port_counters). */
+extern const struct sl_counter_fmt sl_port_summary_fmt[];
+/* show port stats: "TX-packets: N TX-dropped: N TX-bytes: N backlog: N" (sl_port_counters). */
+extern const struct sl_counter_fmt sl_port_show_fmt[];
+
+/* The counter called name in table, or NULL. */
+const struct sl_counter *sl_counter_find(const struct sl_counter *table, const char *name);
+/* Print the counters of the struct at base in layout fmt (names from table); chars printed. */
+int sl_counter_print(const struct sl_counter *table, const struct sl_counter_fmt *fmt,
+		     const void *base);
+
 /* What a port (or all ports) sent, summed over its queues and producers. */
 struct sl_port_totals {
 	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;

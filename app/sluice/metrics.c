@@ -204,7 +204,7 @@ write_txqs(const struct sl_app *app, FILE *f, const struct stamp *ts)
 
 				if (aq->txq == NULL)
 					continue;
-				sl_report_txq_stats(app, aq, &st[n]);
+				sl_txq_stats_get(aq->txq, &st[n]);
 				s[n].base = &st[n];
 				snprintf(s[n].labels, sizeof(s[n].labels),
 					 "port=\"%u\",queue=\"%u\"", i, q);

@@ -121,7 +121,8 @@ sl_usage(void)
 	       "                        is its destination) and the far end of a sim DUT\n"
 	       "  --rxmap SPEC          lcores polling them: 3:1.0 (lcore 3 polls port 1);\n"
 	       "                        default: a spare worker lcore, else the TX workers\n"
-	       "  --drain S             after TX stops, keep receiving S seconds (default 0.1;\n"
+	       "  --drain S             after TX stops, keep receiving S seconds (0 to 64800, a\n"
+	       "                        unit may follow: 500ms; default 0.1;\n"
 	       "                        ends sooner once every frame sent has arrived)\n"
 	       "  --bench M[,K=V...]    run a benchmark instead of one run: M is mlr (RFC 9971\n"
 	       "                        NDR/PDR) or rfc2544; keys min, max (loads per port),\n"
@@ -373,19 +374,8 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 				return -EINVAL;
 			}
 		return 0;
-	case OPT_DRAIN: {
-		char *end;
-		double d;
-
-		errno = 0;
-		d = strtod(arg, &end);
-		if (errno != 0 || end == arg || *end != '\0' || !(d >= 0 && d <= 60)) {
-			snprintf(err, len, "'%s' is not a number of seconds from 0 to 60", arg);
-			return -EINVAL;
-		}
-		o->drain_us = (uint64_t)(d * 1e6 + 0.5);
-		return 0;
-	}
+	case OPT_DRAIN:
+		return sl_parse_seconds0(arg, &o->drain_us, err, len);
 	case OPT_BENCH: {
 		static struct sl_bench_conf bc;
 		char m[16], *comma = strchr(arg, ',');

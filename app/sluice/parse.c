@@ -73,8 +73,9 @@ sl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, 
 	return 0;
 }
 
-int
-sl_parse_seconds(const char *s, uint64_t *us, char *err, size_t len)
+/* Seconds as sl_parse_seconds() reads them; 0 too when zero_ok. */
+static int
+seconds(const char *s, bool zero_ok, uint64_t *us, char *err, size_t len)
 {
 	char *end;
 	double v;
@@ -87,18 +88,49 @@ sl_parse_seconds(const char *s, uint64_t *us, char *err, size_t len)
 
 	errno = 0;
 	v = isdigit((unsigned char)*s) || *s == '.' ? strtod(s, &end) : 0;
-	if (errno == 0 && v > 0)
+	if (errno == 0 && (v > 0 || (zero_ok && v == 0)))
 		for (u = 0; u < RTE_DIM(units) && strcasecmp(end, units[u].unit) != 0; u++)
 			;
 	if (u < RTE_DIM(units))
 		v *= units[u].scale;
-	if (errno != 0 || u == RTE_DIM(units) || !isfinite(v) || v <= 0 || v > SL_MAX_SECONDS) {
-		snprintf(err, len, "'%s' is not a number of seconds above 0 and at most %d (18 h: "
+	if (errno != 0 || u == RTE_DIM(units) || !isfinite(v) || v < 0 || (v == 0 && !zero_ok) ||
+	    v > SL_MAX_SECONDS) {
+		snprintf(err, len, "'%s' is not a number of seconds %s and at most %d (18 h: "
 			 "the pacer and sim clocks are 48-bit); a unit may follow: s, ms, us", s,
-			 SL_MAX_SECONDS);
+			 zero_ok ? "from 0" : "above 0", SL_MAX_SECONDS);
 		return -EINVAL;
 	}
 	*us = (uint64_t)ceil(v * 1e6);
+	return 0;
+}
+
+int
+sl_parse_seconds(const char *s, uint64_t *us, char *err, size_t len)
+{
+	return seconds(s, false, us, err, len);
+}
+
+int
+sl_parse_seconds0(const char *s, uint64_t *us, char *err, size_t len)
+{
+	return seconds(s, true, us, err, len);
+}
+
+int
+sl_parse_port(const char *s, uint16_t nb_ports, uint16_t *port, char *err, size_t len)
+{
+	uint64_t v;
+
+	if (nb_ports == 0) {
+		snprintf(err, len, "port '%s' does not exist: there are no ports", s != NULL ? s : "");
+		return -EINVAL;
+	}
+	if (sl_parse_u64(s, 0, nb_ports - 1, &v, err, len) != 0) {
+		snprintf(err, len, "port '%s' does not exist: ports are 0..%u", s != NULL ? s : "",
+			 nb_ports - 1);
+		return -EINVAL;
+	}
+	*port = (uint16_t)v;
 	return 0;
 }
 

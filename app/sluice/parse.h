@@ -21,7 +21,8 @@
 #define SL_MAP_MAX 128
 #define SL_MAX_PORTS 32
 #define SL_MAX_TXQ 64
-/* --duration and --stats-period: the pacer and sim clocks are 48-bit (about 19 h). */
+/* Every duration (--duration, --drain, --stats-period, the bench's): the pacer and
+ * sim clocks are 48-bit (about 19 h). */
 #define SL_MAX_SECONDS 64800
 
 /* One "lcores -> port.queue" entry of a map. */
@@ -33,8 +34,16 @@ struct sl_map_entry {
 
 /* A whole decimal number in [min, max]. */
 int sl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, size_t len);
-/* Seconds (decimals allowed), above 0 and at most SL_MAX_SECONDS, as microseconds. */
+/*
+ * Seconds (decimals allowed), above 0 and at most SL_MAX_SECONDS, as
+ * microseconds (rounded up); a unit may follow: 2s, 500ms, 100us. Every
+ * duration the user gives goes through it (--duration, --drain, the bench's).
+ */
 int sl_parse_seconds(const char *s, uint64_t *us, char *err, size_t len);
+/* The same, 0 included (--drain 0). */
+int sl_parse_seconds0(const char *s, uint64_t *us, char *err, size_t len);
+/* A port id below nb_ports (the prompt's and telemetry's): "port 'X' does not exist: ports are 0..N". */
+int sl_parse_port(const char *s, uint16_t nb_ports, uint16_t *port, char *err, size_t len);
 /* "S", "S1,S2", "S:W,...", "MIN-MAX" into c's sizes. */
 int sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len);
 /* NAME=MODE:ARGS into c's fields (a field of the same name is replaced; "off" clears). */

@@ -37,22 +37,6 @@ sl_report_txq_generated(const struct sl_app *app, const struct sl_txq *q)
 }
 
 void
-sl_report_txq_stats(const struct sl_app *app, const struct sl_app_txq *aq,
-		    struct sl_txq_stats *st)
-{
-	sl_txq_stats_get(aq->txq, st);
-	for (uint16_t i = 0; i < app->nb_workers; i++) {
-		const struct sl_worker *w = app->workers[i];
-
-		for (uint16_t t = 0; t < w->nb_targets; t++)
-			if (w->t[t].txq == aq->txq) {
-				st->tx_packets += SL_CNT_READ(w->t[t].direct_sent);
-				st->tx_bytes += SL_CNT_READ(w->t[t].direct_bytes);
-			}
-	}
-}
-
-void
 sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt)
 {
 	const struct sl_port *p = &app->ports.p[pid];
@@ -63,7 +47,7 @@ sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct sl_port_tot
 
 		if (p->txqs[q].txq == NULL)
 			continue;
-		sl_report_txq_stats(app, &p->txqs[q], &st);
+		sl_txq_stats_get(p->txqs[q].txq, &st);
 		pt->generated += sl_report_txq_generated(app, p->txqs[q].txq);
 		pt->tx_packets += st.tx_packets;
 		pt->tx_bytes += st.tx_bytes;
@@ -114,7 +98,7 @@ sl_report_clear(struct sl_app *app, uint16_t pid)
 	/* Counters have one writer each; a clear keeps a baseline to subtract. */
 	for (uint16_t q = 0; q < p->nb_txq; q++)
 		if (p->txqs[q].txq != NULL)
-			sl_report_txq_stats(app, &p->txqs[q], &p->txqs[q].base);
+			sl_txq_stats_get(p->txqs[q].txq, &p->txqs[q].base);
 	if (app->end_tsc != 0 && now > app->end_tsc)
 		now = app->end_tsc; /* after the run: nothing more will be counted */
 	app->view[pid] = (struct sl_view){ now, now, 0, 0 };
@@ -372,9 +356,7 @@ sl_report_modes(const struct sl_app *app)
 		printf("  MAC %s -> %s%s\n", src, dst, app->o.peer_set[i] ? "" :
 		       " (default: change with --eth-peer, set eth-peer)");
 		/* A port with a real receiver behind it drops frames not addressed to it. */
-		if (!app->o.peer_set[i] && p->nb_txq != 0 && strcmp(p->info.driver, "net_null") != 0 &&
-		    strcmp(p->info.driver, "net_ring") != 0 && strcmp(p->info.driver, "net_pcap") != 0 &&
-		    strcmp(p->ops->kind, "sim") != 0)
+		if (!app->o.peer_set[i] && p->nb_txq != 0 && p->info.peer_filters_mac)
 			printf("warning: port %u (%s) sends to the default MAC, which a real "
 			       "receiver drops:\n  give --eth-peer %u,MAC (set eth-peer %u MAC)\n",
 			       i, p->info.driver, i, i);
@@ -465,7 +447,7 @@ sl_report_live(struct sl_app *app, double elapsed)
 
 			if (p->txqs[q].txq == NULL || p->txqs[q].nb_lcores < 2)
 				continue;
-			sl_report_txq_stats(app, &p->txqs[q], &st);
+			sl_txq_stats_get(p->txqs[q].txq, &st);
 			printf("           txq %u %-6s %u lcores: collisions %" PRIu64 " requeued %" PRIu64
 			       " busy %" PRIu64 " backlog %u\n", q,
 			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), p->txqs[q].nb_lcores,
@@ -577,15 +559,16 @@ sl_report_summary(const struct sl_app *app)
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes, d,
 				p->info.speed_bps, true);
 		/* The name last, cut to what 100 columns leave (the JSON has it whole). */
-		printf("port %u  tx %14" PRIu64 " pkts %16" PRIu64 " bytes  dropped %-8" PRIu64
-		       " %.26s%s\n        %s\n", i, pt.tx_packets, pt.tx_bytes, pt.dropped, p->info.name,
-		       strlen(p->info.name) > 26 ? "~" : "", rates);
+		printf("port %u  ", i);
+		sl_counter_print(sl_port_counters, sl_port_summary_fmt, &pt);
+		printf(" %.26s%s\n        %s\n", p->info.name, strlen(p->info.name) > 26 ? "~" : "",
+		       rates);
 		for (uint16_t q = 0; q < p->nb_txq; q++) {
 			struct sl_txq_stats st;
 
 			if (p->txqs[q].txq == NULL)
 				continue;
-			sl_report_txq_stats(app, &p->txqs[q], &st);
+			sl_txq_stats_get(p->txqs[q].txq, &st);
 			if (st.tx_packets == 0 && st.dropped == 0)
 				continue;
 			int col = printf("  txq %u %-9s", q,
@@ -848,7 +831,7 @@ json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *a
 {
 	struct sl_txq_stats st;
 
-	sl_report_txq_stats(app, aq, &st);
+	sl_txq_stats_get(aq->txq, &st);
 	sl_json_obj_open(j, NULL);
 	sl_json_u64(j, "port", aq->port);
 	sl_json_u64(j, "queue", aq->queue);

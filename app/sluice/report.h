@@ -24,9 +24,6 @@ void sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, doubl
 		     uint64_t speed_bps, bool l2);
 /* Packets the workers handed to queue q (their generated counters). */
 uint64_t sl_report_txq_generated(const struct sl_app *app, const struct sl_txq *q);
-/* A queue's counters: the engine's, plus what --xmit direct's burst call sent. */
-void sl_report_txq_stats(const struct sl_app *app, const struct sl_app_txq *aq,
-			 struct sl_txq_stats *st);
 /* "1,2" */
 void sl_report_lcores(char *buf, size_t len, const struct sl_app_txq *aq);
 /* The seconds the run lasted (until now while running). */

@@ -21,6 +21,7 @@
 #include "report.h"
 #include "session.h"
 #include "sl_err.h"
+#include "sl_wire.h"
 
 #define SL_FLUSH_US 200000   /* stop: time allowed to send what is queued */
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
@@ -211,28 +212,13 @@ sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_ra
 	 * that stated speed, paced (docs/generator.md).
 	 */
 	if (pace->unit == SL_RATE_NONE && r->unit != SL_RATE_NONE &&
-	    !sl_session_line_enforced(app, pid)) {
+	    app->ports.p[pid].info.speed_made_up) {
 		*pace = *r;
 		if (r->unit == SL_RATE_PCT)
 			*pace = (struct sl_rate){ SL_RATE_L1,
 				(double)app->ports.p[pid].info.speed_bps * r->value / 100 };
 	}
 	return 0;
-}
-
-bool
-sl_session_line_enforced(const struct sl_app *app, uint16_t pid)
-{
-	static const char *const made_up[] = {
-		"net_null", "net_ring", "net_pcap", "net_tap", "net_af_packet", "net_memif",
-		"net_vhost", "net_virtio_user",
-	};
-	const struct sl_port *p = &app->ports.p[pid];
-
-	for (size_t i = 0; i < RTE_DIM(made_up); i++)
-		if (strcmp(p->info.driver, made_up[i]) == 0)
-			return false;
-	return true;
 }
 
 int
@@ -275,36 +261,29 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 	return 0;
 }
 
+/* The prompt's check is start's: the same function for every port, the MTU range included. */
 int
 sl_session_streams_check(const struct sl_app *app, char *err, size_t len)
 {
-	struct sl_stream *tmp = malloc(sizeof(*tmp));
-	char why[256];
-	int ret = 0;
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		int ret = sl_session_stream_check(app, i, NULL, err, len);
 
-	if (tmp == NULL) {
-		snprintf(err, len, "out of memory");
-		return -ENOMEM;
+		if (ret != 0)
+			return ret;
 	}
-	for (uint16_t i = 0; i < app->ports.n && ret == 0; i++) {
-		const struct sl_port *p = &app->ports.p[i];
-		struct sl_stream_conf c;
-
-		sl_session_stream_conf(app, i, &c);
-		if (sl_stream_build(tmp, &c, sl_session_mtu(app, i) + RTE_ETHER_HDR_LEN +
-				    RTE_ETHER_CRC_LEN, why, sizeof(why)) != 0) {
-			snprintf(err, len, "port %u (%s): %s", i, p->info.name, why);
-			ret = -EINVAL;
-		}
-	}
-	free(tmp);
-	return ret;
+	return 0;
 }
 
 uint16_t
 sl_session_mtu(const struct sl_app *app, uint16_t pid)
 {
 	return app->o.pc[pid].mtu != 0 ? app->o.pc[pid].mtu : app->ports.p[pid].info.mtu;
+}
+
+uint32_t
+sl_session_max_frame(const struct sl_app *app, uint16_t pid, bool tagged)
+{
+	return sl_wire_max_frame(sl_session_mtu(app, pid), tagged);
 }
 
 /*
@@ -337,7 +316,7 @@ sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream
 		s = scratch;
 	}
 	sl_session_stream_conf(app, pid, &c);
-	ret = sl_stream_build(s, &c, mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN, why, sizeof(why));
+	ret = sl_stream_build(s, &c, sl_session_max_frame(app, pid, false), why, sizeof(why));
 	if (ret != 0)
 		snprintf(err, len, "%s: port %u (%s): %s", strncmp(why, "field", 5) == 0 ? "--field" :
 			 strstr(why, "VLAN") ? "--vlan" : strstr(why, "flows") ? "--flows" : "--size",
@@ -416,8 +395,6 @@ workers_create(struct sl_app *app)
 							sg += p->stream.sz[z].sig != 0;
 						t->sig_mix = sg == p->stream.nb_sizes ? 0 : sg == 0 ? 1 : 2;
 					}
-					t->tx_burst = p->ops->tx_burst;
-					t->dev = p->dev;
 					k = seen[i]++;
 					/* A producer per lcore-queue pair: its own sequence space. */
 					if (k >= SL_SIG_MAX_PRODUCERS) {
@@ -644,7 +621,7 @@ static void
 rx_drain(struct sl_app *app)
 {
 	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
-	uint64_t end = now + app->o.drain_us * hz / US_PER_S, next_check = now;
+	uint64_t end = now + sl_session_us_tsc(app->o.drain_us, hz), next_check = now;
 	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t n = 0;
 
@@ -807,7 +784,7 @@ sl_session_start(struct sl_app *app)
 	app->start_tsc = rte_rdtsc();
 	app->end_tsc = 0;
 	if (o->duration_us != 0)
-		deadline = app->start_tsc + o->duration_us * hz / US_PER_S;
+		deadline = app->start_tsc + sl_session_us_tsc(o->duration_us, hz);
 	app->next_stats = app->start_tsc + (uint64_t)(o->stats_period * (double)hz);
 	memset(&app->live, 0, sizeof(app->live));
 	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)

@@ -45,6 +45,16 @@
 #include "ports.h"
 #include "worker.h"
 
+/*
+ * Microseconds as TSC cycles at hz, without overflowing for any duration up
+ * to SL_MAX_SECONDS (us * hz does above about 6000 s at 3 GHz).
+ */
+static inline uint64_t
+sl_session_us_tsc(uint64_t us, uint64_t hz)
+{
+	return us / 1000000 * hz + us % 1000000 * hz / 1000000;
+}
+
 /* Open the ports; 0, or an exit code (message printed). */
 int sl_session_open(struct sl_app *app);
 /*
@@ -70,6 +80,8 @@ void sl_session_close(struct sl_app *app);
 void sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c);
 /* The MTU port pid runs with: --mtu / port config mtu, else the port's own. */
 uint16_t sl_session_mtu(const struct sl_app *app, uint16_t pid);
+/* The largest frame (with FCS) port pid sends at that MTU, @p tagged with a VLAN tag. */
+uint32_t sl_session_max_frame(const struct sl_app *app, uint16_t pid, bool tagged);
 /* Fill app->addressed from the options and ports in force (start does it too). */
 void sl_session_address(struct sl_app *app);
 /* Check a rate for port pid as a start would (same check, same message). */
@@ -84,15 +96,10 @@ int sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_st
 			    char *err, size_t len);
 
 /*
- * Does something enforce port pid's line rate (a NIC, the sim's wire)? False
- * for virtual PMDs whose link speed is made up (net_null, net_ring, ...).
- */
-bool sl_session_line_enforced(const struct sl_app *app, uint16_t pid);
-
-/*
- * Would every port's stream build with the options in force (sizes against
- * its max frame, fields against the headers)? 0, or -EINVAL with err naming
- * the port and why. The prompt's set commands check with it.
+ * Would a start accept every port's stream with the options in force (its
+ * MTU in the port's range, sizes against its max frame, fields against the
+ * headers)? sl_session_stream_check() for each port: 0, or its error (the
+ * option, the port and why). The prompt's set commands check with it.
  */
 int sl_session_streams_check(const struct sl_app *app, char *err, size_t len);
 

@@ -20,15 +20,12 @@ static struct sl_app *tel_app;
 static int
 tel_port(const char *params, int *port)
 {
-	char *end;
-	long v;
+	char err[160];
+	uint16_t v;
 
-	if (params == NULL || *params == '\0')
+	if (params == NULL || sl_parse_port(params, tel_app->ports.n, &v, err, sizeof(err)) != 0)
 		return -EINVAL;
-	v = strtol(params, &end, 10);
-	if (*end != '\0' || v < 0 || v >= tel_app->ports.n)
-		return -EINVAL;
-	*port = (int)v;
+	*port = v;
 	return 0;
 }
 
@@ -123,7 +120,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 
 		if (p->txqs[q].txq == NULL || (c = rte_tel_data_alloc()) == NULL)
 			continue;
-		sl_report_txq_stats(tel_app, &p->txqs[q], &st);
+		sl_txq_stats_get(p->txqs[q].txq, &st);
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_string(c, "mode",
 					     sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));

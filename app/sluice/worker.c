@@ -14,9 +14,10 @@ volatile uint32_t sl_quit;
 
 /*
  * The TX loop of one worker lcore. With direct set (--xmit direct, a
- * benchmark baseline for exclusive ethdev queues) the engine is bypassed
- * and the port's plain burst call (rte_eth_tx_burst()) takes the same
- * packets; the compiler builds the two loops separately, so neither pays
+ * benchmark baseline for exclusive ethdev queues) the engine's modes and
+ * backlog are bypassed: sl_xmit_direct() hands each burst to the driver
+ * (rte_eth_tx_burst()) once and counts it in the engine's per-lcore
+ * counters; the compiler builds the two loops separately, so neither pays
  * for the other.
  */
 static __rte_always_inline int
@@ -87,19 +88,10 @@ worker_loop(struct sl_worker *w, const bool direct)
 			if (unlikely(t->sig_mix == 2))
 				sig_before = sl_worker_signed(t->pending + t->pend_off, t->pend_n,
 							      t->sig_min_len);
-			if (direct) {
-				/* Bytes as the engine counts them: summed while ours. */
-				uint64_t b = t->pend_off == 0 ? t->gen.bytes :
-					sl_xmit_bytes(t->pending + t->pend_off, t->pend_n);
-
-				k = t->tx_burst(t->dev, t->queue, t->pending + t->pend_off,
-						t->pend_n);
-				if (k != t->pend_n)
-					b -= sl_xmit_bytes(t->pending + t->pend_off + k,
-							   t->pend_n - k);
-				SL_CNT_ADD(t->direct_sent, k);
-				SL_CNT_ADD(t->direct_bytes, b);
-			}
+			if (direct)
+				k = sl_xmit_direct(t->txq, t->pending + t->pend_off, t->pend_n,
+						   t->pend_off == 0 ? t->gen.bytes :
+						   sl_xmit_bytes(t->pending + t->pend_off, t->pend_n));
 			else if (t->pend_off == 0)
 				k = sl_xmit_sized(t->txq, t->pending, t->pend_n, t->gen.bytes);
 			else

@@ -30,9 +30,6 @@ struct sl_target {
 	struct sl_pacer pacer;
 	uint16_t port;
 	uint16_t queue;
-	/* --xmit direct: the port's plain burst call instead of the engine. */
-	uint16_t (*tx_burst)(void *dev, uint16_t q, struct rte_mbuf **pkts, uint16_t n);
-	void *dev;
 	uint64_t quota;              /* UINT64_MAX: no limit */
 	uint8_t sig_mix;             /* 0: every size carries a signature, 1: none, 2: some */
 	uint32_t sig_min_len;        /* pkt_len from which a frame carries one (sig_mix 2) */
@@ -40,9 +37,7 @@ struct sl_target {
 	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
 	bool finished;               /* share of --count sent and drained */
 	/* Single writer: this worker. */
-	uint64_t generated;          /* taken by the engine (or the direct call) */
-	uint64_t direct_sent;        /* --xmit direct: taken by the port's burst call */
-	uint64_t direct_bytes;       /* and their bytes */
+	uint64_t generated;          /* taken by the engine (sl_xmit, or sl_xmit_direct) */
 	uint64_t signed_sent;        /* of those taken, the frames long enough for a signature */
 	uint64_t unsent;             /* built but never taken, freed at stop */
 	/*

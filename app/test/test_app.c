@@ -11,10 +11,15 @@
 
 #include <rte_common.h>
 
+#include "app.h"
+#include "bench.h"
+#include "counters.h"
 #include "opts.h"
 #include "parse.h"
 #include "sl_gen.h"
+#include "session.h"
 #include "sl_rate.h"
+#include "sl_wire.h"
 
 static int pass, fail;
 
@@ -67,6 +72,11 @@ test_sizes_fields_maps(void)
 	  "63 accepted or conf changed");
 	T(sl_parse_sizes(&c, SL_GEN_IMIX, err, sizeof(err)) == 0 && c.nb_sizes == 3 &&
 	  c.weights[0] == 7 && c.sizes[2] == 1518, "imix");
+	/* MTU -> largest frame, one definition (show port info, the stream checks). */
+	T(sl_wire_max_frame(1500, false) == 1518 && sl_wire_max_frame(1500, true) == 1522 &&
+	  sl_wire_max_frame(9000, false) == 9018, "max frame %u/%u/%u",
+	  sl_wire_max_frame(1500, false), sl_wire_max_frame(1500, true),
+	  sl_wire_max_frame(9000, false));
 	T(sl_parse_field(&c, "dst-ip=inc:198.18.0.2,100", err, sizeof(err)) == 0 &&
 	  c.nb_fields == 1 && c.fields[0].kind == SL_FIELD_DST_IP && c.fields[0].count == 100,
 	  "%s", err);
@@ -408,6 +418,133 @@ test_listen(void)
 	}
 }
 
+/*
+ * The prompt's stream check (set size/flows/vlan/field/tx-ip) is start's:
+ * whatever start refuses, the prompt refuses with the same words, and the
+ * other way round. A port like a NIC whose MTUs go up to 1500 only.
+ */
+static void
+test_stream_checks(void)
+{
+	static const struct { uint16_t mtu, vlan; const char *sizes; bool ok; } cases[] = {
+		{ 0, 0, "64", true }, { 0, 0, "1518", true }, { 0, 0, "1519", false },
+		{ 0, 100, "1522", true }, { 0, 100, "1523", false }, { 1500, 0, "64-1518", true },
+		{ 1000, 0, "1018", true }, { 1000, 0, "1019", false },
+		/* The MTU range: start refused these, the prompt let them through. */
+		{ 9000, 0, "64", false }, { 1501, 0, "64", false }, { 67, 0, "64", false },
+	};
+	struct sl_app *app = calloc(1, sizeof(*app));
+	char e_start[320], e_prompt[320];
+
+	if (app == NULL) {
+		T(false, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < RTE_DIM(cases); i++) {
+		struct sl_port_info *info = &app->ports.p[0].info;
+		int r_start, r_prompt;
+
+		memset(app, 0, sizeof(*app));
+		sl_opts_default(&app->o);
+		app->ports.n = 1;
+		snprintf(info->name, sizeof(info->name), "nic0");
+		snprintf(info->driver, sizeof(info->driver), "net_nic");
+		info->mtu = 1500;
+		info->min_mtu = 68;
+		info->max_mtu = 1500;
+		info->speed_bps = 10000000000ull;
+		app->o.pc[0].mtu = cases[i].mtu;
+		app->o.pc[0].vlan = cases[i].vlan;
+		app->o.size_given = true;
+		T(sl_parse_sizes(&app->o.sc, cases[i].sizes, e_start, sizeof(e_start)) == 0, "%s",
+		  e_start);
+		e_start[0] = e_prompt[0] = '\0';
+		r_start = sl_session_stream_check(app, 0, NULL, e_start, sizeof(e_start));
+		r_prompt = sl_session_streams_check(app, e_prompt, sizeof(e_prompt));
+		T((r_start == 0) == cases[i].ok && r_prompt == r_start &&
+		  strcmp(e_start, e_prompt) == 0,
+		  "mtu %u vlan %u sizes %s: start %d '%s', prompt %d '%s'", cases[i].mtu,
+		  cases[i].vlan, cases[i].sizes, r_start, e_start, r_prompt, e_prompt);
+	}
+	free(app);
+}
+
+/*
+ * One seconds parser (--duration, --drain, the bench's durations, units and
+ * one bound), one port-id parser (the prompt's and telemetry's).
+ */
+static void
+test_one_parser(void)
+{
+	static const struct { const char *arg; bool ok; uint64_t us; } drains[] = {
+		{ "500ms", true, 500000 }, { "0", true, 0 }, { "0.05", true, 50000 },
+		{ "2s", true, 2000000 }, { "64800", true, 64800000000ull }, { "64801", false, 0 },
+		{ "-1", false, 0 }, { "x", false, 0 }, { "0.5x", false, 0 },
+	};
+	static const struct { const char *params; bool ok; double trial_s; } trials[] = {
+		{ "load=100kpps,trial=500ms", true, 0.5 }, { "load=100kpps,trial=2", true, 2 },
+		{ "load=100kpps,trial=64800", true, 64800 }, { "load=100kpps,trial=1ms", true, 0.001 },
+		{ "load=100kpps,trial=64801", false, 0 }, { "load=100kpps,trial=86400", false, 0 },
+		{ "load=100kpps,trial=500us", false, 0 }, { "load=100kpps,trial=0", false, 0 },
+	};
+	static const char *const bad_ports[] = { "2", "-0", "+1", " 1", "1 ", "", "0x1", "a",
+						 "65536", "4294967296" };
+	struct sl_bench_conf bc;
+	struct sl_opts o;
+	char err[256], a1[32];
+	uint16_t port;
+
+	for (size_t i = 0; i < RTE_DIM(drains); i++) {
+		char *argv[] = { "sluice", "--drain", a1, NULL };
+
+		snprintf(a1, sizeof(a1), "%s", drains[i].arg);
+		sl_opts_default(&o);
+		T((sl_opts_parse(&o, 3, argv) == SL_OPTS_RUN) == drains[i].ok &&
+		  (!drains[i].ok || o.drain_us == drains[i].us), "--drain %s: drain_us %lu",
+		  drains[i].arg, o.drain_us);
+	}
+	for (size_t i = 0; i < RTE_DIM(trials); i++) {
+		err[0] = '\0';
+		T((sl_bench_parse("trial", trials[i].params, &bc, err, sizeof(err)) == 0) ==
+		  trials[i].ok && (!trials[i].ok || fabs(bc.trial_s - trials[i].trial_s) < 1e-9) &&
+		  (trials[i].ok || strstr(err, "from 0.001 s to 64800 s") != NULL),
+		  "%s: trial_s %g (%s)", trials[i].params, bc.trial_s, err);
+	}
+	T(sl_bench_parse("mlr", "final=500ms,sum=1s,lat=250ms", &bc, err, sizeof(err)) == 0 &&
+	  fabs(bc.p.goals[0].final_s - 0.5) < 1e-9 && fabs(bc.p.goals[0].sum_s - 1) < 1e-9 &&
+	  fabs(bc.lat_s - 0.25) < 1e-9, "final/sum/lat with units: %s", err);
+	T(sl_bench_parse("mlr", "initial=90000", &bc, err, sizeof(err)) != 0 &&
+	  strstr(err, "initial: '90000'") != NULL, "initial=90000 accepted: %s", err);
+	T(sl_parse_port("1", 2, &port, err, sizeof(err)) == 0 && port == 1, "port 1 of 2: %s", err);
+	for (size_t i = 0; i < RTE_DIM(bad_ports); i++) {
+		port = 7;
+		T(sl_parse_port(bad_ports[i], 2, &port, err, sizeof(err)) != 0 && port == 7 &&
+		  strstr(err, "ports are 0..1") != NULL, "port '%s' accepted as %u: %s",
+		  bad_ports[i], port, err);
+	}
+	T(sl_parse_port("0", 0, &port, err, sizeof(err)) != 0 && strstr(err, "no ports"), "%s",
+	  err);
+	/* The longest duration in TSC cycles at 3 GHz: us * hz wrapped above ~6000 s. */
+	T(sl_session_us_tsc(64800000000ull, 3000000000ull) == 64800ull * 3000000000ull &&
+	  sl_session_us_tsc(1500000, 2000000000ull) == 3000000000ull &&
+	  sl_session_us_tsc(1, 3000000000ull) == 3000, "us to TSC");
+}
+
+/* The text layouts of the port counters name counters that exist (counters.h). */
+static void
+test_counter_layouts(void)
+{
+	const struct sl_counter_fmt *layouts[] = { sl_port_summary_fmt, sl_port_show_fmt };
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < RTE_DIM(layouts); i++)
+		for (const struct sl_counter_fmt *f = layouts[i]; f->name != NULL; f++, n++)
+			T(sl_counter_find(sl_port_counters, f->name) != NULL,
+			  "layout %zu names '%s', not a port counter", i, f->name);
+	T(n == 7, "%u counters in the two layouts, want 7", n);
+	T(sl_counter_find(sl_port_counters, "no_such") == NULL, "a made-up name found");
+}
+
 int
 main(void)
 {
@@ -419,6 +556,9 @@ main(void)
 	test_parse_slips();
 	test_units();
 	test_listen();
+	test_stream_checks();
+	test_one_parser();
+	test_counter_layouts();
 	printf("test_app: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }

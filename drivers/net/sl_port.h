@@ -50,6 +50,16 @@ struct sl_port_info {
 				    them, or it runs dry and paces short */
 	struct rte_ether_addr mac;
 	int32_t wire_to;       /**< the port the driver's own wire delivers to (a sim DUT), or -1 */
+	/*
+	 * Facts about the driver the application acts on, so that it never
+	 * asks which driver or kind a port is:
+	 */
+	bool speed_made_up;    /**< speed_bps is a figure nothing enforces (net_null says 10G
+				    and takes 60 Mpps): a rate at it is paced, not left to the
+				    wire. False for a NIC and the sim, whose wire enforces it */
+	bool peer_filters_mac; /**< what receives the port's frames drops those not addressed
+				    to it (a NIC's peer, a kernel interface): the default
+				    destination MAC is worth a warning */
 };
 
 /** The largest MTU Sluice sets (frames of 9018 B with FCS, 9022 B tagged). */

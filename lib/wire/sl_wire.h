@@ -10,6 +10,7 @@
  * to a driver (mbuf pkt_len), without the FCS, which the NIC adds.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /** FCS, added by the NIC. */
@@ -18,10 +19,25 @@
 #define SL_WIRE_GAP 20
 /** Bytes on the wire beyond the bytes handed: FCS + preamble + SFD + IFG. */
 #define SL_WIRE_OVERHEAD (SL_WIRE_FCS + SL_WIRE_GAP)
+/** Ethernet header: destination, source, EtherType. */
+#define SL_WIRE_HDR_LEN 14
+/** An 802.1Q tag. */
+#define SL_WIRE_VLAN_LEN 4
 /** Shortest frame without FCS (a NIC pads shorter ones). */
 #define SL_WIRE_MIN_LEN 60
 /** Shortest frame with FCS, the RFC 2544 sizes' unit (64). */
 #define SL_WIRE_MIN_FRAME (SL_WIRE_MIN_LEN + SL_WIRE_FCS)
+
+/**
+ * The largest frame (with FCS) an MTU allows: the MTU counts the payload
+ * after the Ethernet header, so the frame adds the header, the FCS and, when
+ * @p tagged, a VLAN tag (an MTU of 1500 gives 1518, 1522 tagged).
+ */
+static inline uint32_t
+sl_wire_max_frame(uint32_t mtu, bool tagged)
+{
+	return mtu + SL_WIRE_HDR_LEN + SL_WIRE_FCS + (tagged ? SL_WIRE_VLAN_LEN : 0);
+}
 
 /** Bytes a frame of @p len (no FCS) takes on the wire, padding included. */
 static inline uint32_t

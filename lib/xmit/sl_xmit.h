@@ -333,6 +333,33 @@ sl_xmit_sized(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t byt
 	return sent + sl_xmit_tail(q, pkts + sent, n - sent, st);
 }
 
+/**
+ * Pass-through (--xmit direct, the baseline without the engine): hand the
+ * burst to the driver once and count what it took in the calling lcore's
+ * counters (tx_packets, tx_bytes), nothing else: no lock, no backlog, no
+ * re-entry guard. The caller keeps pkts[ret..n), as with rte_eth_tx_burst().
+ * @p bytes must be the sum of pkt_len over pkts[0..n).
+ *
+ * Only for an SL_TXQ_EXCLUSIVE queue's one producer, which then sends on it
+ * with this call only (mixed with sl_xmit(), a burst could overtake what the
+ * backlog holds).
+ *
+ * @return the number of packets the driver took, 0..n.
+ */
+static inline uint16_t
+sl_xmit_direct(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes)
+{
+	struct sl_txq_lcore *lc = sl_txq_lcore(q);
+	enum sl_xmit_status st;
+	uint16_t sent = q->xmit(q->drv_queue, pkts, n, &st);
+
+	if (unlikely(sent != n))
+		bytes -= sl_xmit_bytes(pkts + sent, n - sent);
+	SL_CNT_ADD(lc->tx_packets, sent);
+	SL_CNT_ADD(lc->tx_bytes, bytes);
+	return sent;
+}
+
 static inline uint16_t
 sl_xmit(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
 {

@@ -65,6 +65,20 @@ run shared4 50000 "0,(1-4)@(0-1)" --map 1-4:0.0
 read -r m c <"$T/shared4.mode"
 [ "$m" = locked ] && ok "four lcores (more than CPUs): locked" || ko "shared4 mode $m"
 
+# What the driver says about the port (sl_port_info), not a list in the app:
+# af_packet's link speed is made up (100 % of it is paced), and its peer, a
+# kernel, drops frames not addressed to it (the default MAC is warned about).
+timeout 60 "$bin" --no-huge -m 512 --no-pci --lcores "0,1@(0-1)" \
+	--vdev "net_af_packet0,iface=$SL_TB_PREFIX-gen" --file-prefix "$SL_TB_PREFIX" \
+	--log-level '*:error' -- --count 1000 --rate 100% --tx-ip 198.18.0.1,198.18.100.1 \
+	--json "$T/facts.json" >"$T/facts.log" 2>&1 || true
+grep -q "^warning: port 0 (net_af_packet) sends to the default MAC" "$T/facts.log" &&
+	ok "af_packet: the default MAC is warned about (its peer filters)" ||
+	ko "af_packet: no default-MAC warning: $(head -3 "$T/facts.log")"
+jq -e '.ports[0].pace_unit == "bps_l1"' "$T/facts.json" >/dev/null 2>&1 &&
+	ok "af_packet: --rate 100% is paced (its link speed is made up)" ||
+	ko "af_packet: --rate 100% paced as $(jq -c '.ports[0].pace_unit' "$T/facts.json" 2>&1)"
+
 # The same through net_af_xdp (one queue pair as well).
 VDEV="net_af_xdp0,iface=$SL_TB_PREFIX-gen" run xdp-exclusive 20000 "0,1@(0-1)" --map 1:0.0
 VDEV="net_af_xdp0,iface=$SL_TB_PREFIX-gen" run xdp-shared 50000 "0,(1-2)@(0-1)" --map 1-2:0.0

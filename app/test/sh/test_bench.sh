@@ -49,7 +49,7 @@ if [ "$fast" = 1 ]; then
 	bad "a trial above the line" "load: .*line" "10G,dut=0" "trial,load=20Mpps"
 	bad "a trial with a search's key" "width: a search's parameter" "10G,dut=0" "trial,load=1Mpps,width=0.1"
 	bad "load and total together" "give load= or total=, once" "10G,dut=0" "trial,load=1Mpps,total=2Mpps"
-	bad "a trial shorter than 1 ms (0 would never end)" "from 0.001 to 86400" "10G,dut=0" "trial,load=10kpps,trial=0.0000001"
+	bad "a trial shorter than 1 ms (0 would never end)" "from 0.001 s to 64800 s" "10G,dut=0" "trial,load=10kpps,trial=0.0000001"
 	bad "--bench with --duration" "drop --duration" "10G,dut=0" "trial,load=1kpps" --duration 3
 	bad "--bench with --rate" "drop --rate" "10G,dut=0" "mlr" --rate 1Mpps
 

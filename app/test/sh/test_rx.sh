@@ -113,7 +113,7 @@ bad "--rx x" "sluice: --rx:" --rx x
 bad "--rxmap 7:0.0 (not a worker)" "sluice: --rxmap: lcore 7 is not a worker lcore" --rx 0 --rxmap 7:0.0
 bad "--rxmap 1:0.1 (queue 1)" "sluice: --rxmap: port 0 queue 1: a port receives on queue 0 only" --rxmap 1:0.1
 bad "--rxmap 1:4.0 (no port 4)" "sluice: --rxmap: port 4 does not exist" --rx 0 --rxmap 1:4.0
-bad "--drain 61" "sluice: --drain: '61' is not a number of seconds from 0 to 60" --drain 61
+bad "--drain 64801" "sluice: --drain: '64801' is not a number of seconds from 0 and at most 64800" --drain 64801
 bad "--drain -1" "sluice: --drain:" --drain -1
 
 # (g) The verdict tells the truth (an adversarial review's findings, each a check).

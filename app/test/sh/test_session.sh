@@ -7,7 +7,8 @@
 #      times: every answer is whole JSON, and the process ends normally;
 #  (c) set rate refuses what --rate refuses, with the same words, and accepts
 #      what it accepts;
-#  (d) the JSON, telemetry, the summary and show txq stats agree after a run;
+#  (d) the JSON, telemetry, the summary and show txq stats agree after a run,
+#      and so do the JSON, telemetry, the summary and show port stats 0;
 #  (e) --xmit direct: the plain burst baseline counts what it sent.
 # Needs root (/dev/full is written through a writable /dev), jq, python3.
 set -euo pipefail
@@ -120,6 +121,20 @@ timeout 30 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G --rate
 check "(c2) sim --rate 100%: the wire paces ($(jq -c '.ports[0].pace_unit' "$T/c4.json" 2>/dev/null))" \
 	jqe '.ports[0].pace_unit == "max"' "$T/c4.json"
 
+# (c2) The default-MAC warning is for ports whose peer filters by MAC (the
+# driver says so): none for net_null or the sim (test_afpacket has a port
+# that gets it).
+for f in c3 c4; do
+	d=$(jq -r '.ports[0].driver' "$T/$f.json" 2>/dev/null || echo "no JSON")
+	if ! grep -q "^port 0: " "$T/$f.out"; then
+		ko "(c2) $f: the run printed no port line: $(tail -2 "$T/$f.out")"
+	elif grep -q "sends to the default MAC" "$T/$f.out"; then
+		ko "(c2) $f: a default-MAC warning on $d"
+	else
+		ok "(c2) $f: no default-MAC warning on $d"
+	fi
+done
+
 # (c3) Issue 15 item 4: a port with fewer TX queues than workers (net_pcap has
 # one) is shared by the default map, and says so; port config txq 1 likewise.
 pfx
@@ -164,18 +179,20 @@ check "(c4) JSON: config, versions, the whole name ($(jq -c '[.version, .dpdk, .
 	jqe --arg n "$long" '(.version | length) > 0 and (.dpdk | startswith("DPDK")) and .config.fields == ["dst-ip=inc:198.18.0.2,10"] and .config.ports[0].rate == "1 Mpps" and .config.ports[0].rate_unit == "pps" and .config.count == 300000 and (.config.map | length) == 2 and .ports[0].name == $n and (.ports[1].src_mac | length) == 17' "$T/c7.json"
 check "(c4) no TELEMETRY legacy-socket line on stderr" bash -c "! grep -q 'No legacy callbacks' '$T/c7.err'"
 
-# (d) Four views of one run's queue counters.
+# (d) Four views of one run's queue counters, and of its port counters.
 pfx
 {
 	sleep 1
 	echo "show txq stats"
-	sleep 2 # the telemetry read below happens here
+	echo "show port stats 0"
+	sleep 3 # the telemetry reads below happen here
 	echo quit
 } | timeout 60 "$bin" "${eal[@]}" --lcores '0,(1-3)@(0-1)' --file-prefix "$prefix" -- \
 	--sim 10G --map 1-3:0.0 --count 300000 --json "$T/d.json" -i -a >"$T/d.out" 2>&1 &
 runner=$!
 sleep 2
 echo "/sluice/txqs,0" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1 >"$T/d.tel" || true
+echo "/sluice/ports,0" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1 >"$T/d.ptel" || true
 wait "$runner" || true
 keys='tx_packets busy collisions requeued backlog dropped'
 js=$(jq -r --arg k "$keys" '.txqs[0] as $q | ($k | split(" ")) | map($q[.] | tostring) | join(" ")' "$T/d.json")
@@ -192,6 +209,18 @@ check "(d) show txq stats bytes $showbytes == JSON $(jq .txqs[0].tx_bytes "$T/d.
 check "(d) JSON [$js] == summary's txq line [$sum]" test "$js" = "$sum"
 check "(d) the run sent its count and shared the queue: $(jq -c '.txqs[0] | [.tx_packets, .collisions]' "$T/d.json")" \
 	jqe '.txqs[0].tx_packets == 300000 and .txqs[0].collisions > 0' "$T/d.json"
+# The port counters (sl_port_counters): tx_packets tx_bytes dropped [backlog].
+pkeys='tx_packets tx_bytes dropped backlog'
+pjs=$(jq -r --arg k "$pkeys" '.ports[0] as $q | ($k | split(" ")) | map($q[.] | tostring) | join(" ")' "$T/d.json")
+ptel=$(jq -r --arg k "$pkeys" '."/sluice/ports" as $q | ($k | split(" ")) | map($q[.] | tostring) | join(" ")' "$T/d.ptel" 2>/dev/null || echo none)
+# show port stats 0: "  TX-packets: P TX-dropped: D TX-bytes: B backlog: K"
+pshow=$(awk '$1 == "TX-packets:" {print $2, $6, $4, $8}' "$T/d.out" | tail -1)
+# summary: "port 0  tx P pkts B bytes  dropped D sim0"
+psum=$(awk '$1 == "port" && $2 == "0" && $3 == "tx" {print $4, $6, $9}' "$T/d.out" | tail -1)
+check "(d) ports: JSON [$pjs] == telemetry /sluice/ports,0 [$ptel]" test "$pjs" = "$ptel"
+check "(d) ports: JSON [$pjs] == show port stats 0 [$pshow]" test "$pjs" = "$pshow"
+check "(d) ports: JSON [${pjs% *}] == summary's port line [$psum]" test "${pjs% *}" = "$psum"
+check "(d) ports: the run sent its count: [$pjs]" test "${pjs%% *}" = 300000
 
 # (e) --xmit direct.
 pfx

@@ -328,6 +328,30 @@ static const struct sl_port_ops ethdev_ops = {
 	.link = ethdev_link,
 };
 
+/*
+ * The virtual PMDs: their link speed is made up (net_null says 10G and takes
+ * 60 Mpps), and only some have a receiver that drops frames not addressed to
+ * it (a kernel interface does; net_null, net_ring and a pcap file do not).
+ * Any other driver is a NIC: its wire enforces its speed, its peer filters.
+ */
+static void
+driver_facts(struct sl_port_info *info)
+{
+	static const struct { const char *driver; bool peer_filters_mac; } virt[] = {
+		{ "net_null", false }, { "net_ring", false }, { "net_pcap", false },
+		{ "net_tap", true }, { "net_af_packet", true }, { "net_memif", true },
+		{ "net_vhost", true }, { "net_virtio_user", true },
+	};
+
+	info->speed_made_up = false;
+	info->peer_filters_mac = true;
+	for (size_t i = 0; i < RTE_DIM(virt); i++)
+		if (strcmp(info->driver, virt[i].driver) == 0) {
+			info->speed_made_up = true;
+			info->peer_filters_mac = virt[i].peer_filters_mac;
+		}
+}
+
 int
 sl_ethdev_port_open(uint16_t port_id, struct sl_port_info *info, const struct sl_port_ops **ops,
 		    void **dev)
@@ -359,6 +383,7 @@ sl_ethdev_port_open(uint16_t port_id, struct sl_port_info *info, const struct sl
 	info->max_txq = di.max_tx_queues;
 	rte_eth_macaddr_get(port_id, &info->mac);
 	info->wire_to = -1;
+	driver_facts(info);
 	if (rte_eth_link_get_nowait(port_id, &link) == 0 &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)

@@ -326,6 +326,8 @@ sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_in
 	info->speed_bps = conf->speed_bps; /* exact: 1500K is 1,500,000 bit/s */
 	info->mac = (struct rte_ether_addr){ { 0x02, 0x51, 0xce, 0x00, 0x00, (uint8_t)idx } };
 	info->wire_to = conf->dut.port;
+	info->speed_made_up = false;    /* its wire paces at speed_bps */
+	info->peer_filters_mac = false; /* a sim port takes every frame */
 	/*
 	 * Frames the DUT model holds, mbufs of the sender's pool: its queue and
 	 * the frames staged per TX queue. Not its delay line: delay x rate can
