@@ -77,30 +77,35 @@ sl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, 
 static int
 seconds(const char *s, bool zero_ok, uint64_t *us, char *err, size_t len)
 {
-	char *end;
-	double v;
-
 	/* A unit may follow, in any case: 2s, 500ms, 100us (none: seconds). */
-	static const struct { const char *unit; double scale; } units[] = {
-		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 },
+	static const struct { const char *unit; double us; } units[] = {
+		{ "", 1e6 }, { "s", 1e6 }, { "ms", 1e3 }, { "us", 1 },
 	};
 	size_t u = RTE_DIM(units);
+	char *end = NULL;
+	double v = 0;
 
 	errno = 0;
-	v = isdigit((unsigned char)*s) || *s == '.' ? strtod(s, &end) : 0;
-	if (errno == 0 && (v > 0 || (zero_ok && v == 0)))
-		for (u = 0; u < RTE_DIM(units) && strcasecmp(end, units[u].unit) != 0; u++)
-			;
+	/* Decimal digits only: no sign, no hex (0x10), no inf or nan. */
+	if ((isdigit((unsigned char)*s) || *s == '.') && strpbrk(s, "xX") == NULL) {
+		v = strtod(s, &end);
+		if (errno == 0 && (v > 0 || (zero_ok && v == 0)))
+			for (u = 0; u < RTE_DIM(units) && strcasecmp(end, units[u].unit) != 0; u++)
+				;
+	}
 	if (u < RTE_DIM(units))
-		v *= units[u].scale;
+		v *= units[u].us; /* straight to microseconds: 9ms is 9000, not 9001 */
 	if (errno != 0 || u == RTE_DIM(units) || !isfinite(v) || v < 0 || (v == 0 && !zero_ok) ||
-	    v > SL_MAX_SECONDS) {
+	    v > SL_MAX_SECONDS * 1e6) {
 		snprintf(err, len, "'%s' is not a number of seconds %s and at most %d (18 h: "
 			 "the pacer and sim clocks are 48-bit); a unit may follow: s, ms, us", s,
 			 zero_ok ? "from 0" : "above 0", SL_MAX_SECONDS);
 		return -EINVAL;
 	}
-	*us = (uint64_t)ceil(v * 1e6);
+	/* Up to the next microsecond, less the float's own error (8.3 s is 8300000). */
+	*us = (uint64_t)ceil(v - 1e-6);
+	if (*us == 0 && v > 0)
+		*us = 1;
 	return 0;
 }
 

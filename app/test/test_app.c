@@ -503,6 +503,33 @@ test_one_parser(void)
 		  (!drains[i].ok || o.drain_us == drains[i].us), "--drain %s: drain_us %lu",
 		  drains[i].arg, o.drain_us);
 	}
+	/* Found by review: a first character that is not a digit read an unset pointer
+	 * (valgrind), and a unit rounded up by a microsecond (9ms was 9001 us). */
+	{
+		static const char *const bad0[] = { "-1", "x", "-0", "0x10", "+1", " 1", "inf" };
+		static const struct { const char *in; uint64_t us; } exact[] = {
+			{ "9ms", 9000 }, { "8.3", 8300000 }, { "0.0079", 7900 }, { "13ms", 13000 },
+			{ "1.3ms", 1300 }, { "46us", 46 }, { "0.5us", 1 }, { "0", 0 },
+		};
+		unsigned int wrong = 0;
+		uint64_t us;
+
+		for (size_t i = 0; i < RTE_DIM(bad0); i++)
+			T(sl_parse_seconds0(bad0[i], &us, err, sizeof(err)) != 0, "seconds0 '%s' accepted",
+			  bad0[i]);
+		for (size_t i = 0; i < RTE_DIM(exact); i++)
+			T(sl_parse_seconds0(exact[i].in, &us, err, sizeof(err)) == 0 &&
+			  us == exact[i].us, "'%s': %lu us, want %lu", exact[i].in, us, exact[i].us);
+		for (unsigned int ms = 1; ms <= 20000; ms++) {
+			char b[32];
+
+			snprintf(b, sizeof(b), "%ums", ms);
+			wrong += sl_parse_seconds(b, &us, err, sizeof(err)) != 0 || us != ms * 1000ull;
+			snprintf(b, sizeof(b), "%u.%03u", ms / 1000, ms % 1000);
+			wrong += sl_parse_seconds(b, &us, err, sizeof(err)) != 0 || us != ms * 1000ull;
+		}
+		T(wrong == 0, "%u of 40000 millisecond values off by a microsecond", wrong);
+	}
 	for (size_t i = 0; i < RTE_DIM(trials); i++) {
 		err[0] = '\0';
 		T((sl_bench_parse("trial", trials[i].params, &bc, err, sizeof(err)) == 0) ==

@@ -159,5 +159,15 @@ run -l 0-1 --vdev net_null0 -- --count 5 --json "$T/run.json"
 check "--version agrees with the JSON version field" \
 	eval 'rc_is 0 && [ "$(jq -r .version "$T/run.json" 2>/dev/null)" = "$(awk "{print \$2}" <<<"$ver")" ]'
 
+# port config mtu is refused when the streams do not fit it, and the MTU
+# stays as it was (it used to be taken, and the next unrelated set command
+# got the error). Found by review.
+printf 'set size 1518\nport config 0 mtu 1000\nset flows 2\nshow config\n' >"$T/mtu.cmd"
+new_prefix
+timeout 60 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" -l 0-1 --vdev net_null0 \
+	--log-level '*:error' -- -i <"$T/mtu.cmd" >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+check "port config 0 mtu 1000 with 1518-byte frames: refused at once, the MTU kept ($(grep -m1 '^error' "$T/out" | cut -c1-80))" \
+	sh -c "grep -q '^error: port config mtu: .*frame size 1518' '$T/out' && [ \"\$(grep -c '^error' '$T/out')\" = 1 ] && grep -q 'mtu 1500' '$T/out'"
+
 echo "test_cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -179,10 +179,13 @@ check "(c4) JSON: config, versions, the whole name ($(jq -c '[.version, .dpdk, .
 	jqe --arg n "$long" '(.version | length) > 0 and (.dpdk | startswith("DPDK")) and .config.fields == ["dst-ip=inc:198.18.0.2,10"] and .config.ports[0].rate == "1 Mpps" and .config.ports[0].rate_unit == "pps" and .config.count == 300000 and (.config.map | length) == 2 and .ports[0].name == $n and (.ports[1].src_mac | length) == 17' "$T/c7.json"
 check "(c4) no TELEMETRY legacy-socket line on stderr" bash -c "! grep -q 'No legacy callbacks' '$T/c7.err'"
 
-# (d) Four views of one run's queue counters, and of its port counters.
+# (d) Four views of one run's queue counters, and of its port counters,
+# read once the run has ended (its summary printed): a fixed sleep read
+# them mid-run on a loaded machine. Found by review.
 pfx
+ended() { for _ in $(seq 600); do grep -q 'sluice summary' "$T/d.out" 2>/dev/null && return; sleep 0.1; done; }
 {
-	sleep 1
+	ended
 	echo "show txq stats"
 	echo "show port stats 0"
 	sleep 3 # the telemetry reads below happen here
@@ -190,7 +193,7 @@ pfx
 } | timeout 60 "$bin" "${eal[@]}" --lcores '0,(1-3)@(0-1)' --file-prefix "$prefix" -- \
 	--sim 10G --map 1-3:0.0 --count 300000 --json "$T/d.json" -i -a >"$T/d.out" 2>&1 &
 runner=$!
-sleep 2
+ended
 echo "/sluice/txqs,0" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1 >"$T/d.tel" || true
 echo "/sluice/ports,0" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1 >"$T/d.ptel" || true
 wait "$runner" || true
