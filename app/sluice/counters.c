@@ -131,7 +131,13 @@ sl_counter_print(const struct sl_counter *table, const struct sl_counter_fmt *fm
 	for (const struct sl_counter_fmt *f = fmt; f->name != NULL; f++) {
 		const struct sl_counter *c = sl_counter_find(table, f->name);
 
-		if (c != NULL) /* test_app checks that every layout's names are found */
+		/* test_app checks that every layout's names are found; a miss shows. */
+		if (c == NULL)
+			n += printf("%s%*s%s", f->pre, f->width, "?", f->post);
+		else if (c->flags & SL_CNT_I64) /* signed (a stream's lost can go below 0) */
+			n += printf("%s%*" PRId64 "%s", f->pre, f->width,
+				    (int64_t)sl_counter_get(c, base), f->post);
+		else
 			n += printf("%s%*" PRIu64 "%s", f->pre, f->width, sl_counter_get(c, base),
 				    f->post);
 	}
