@@ -173,9 +173,18 @@ else
 fi
 
 # A FIFO's reader that leaves mid-write: one message and exit 1, not a
-# SIGPIPE that ends the program (exit 141). Six ports: a JSON over 10 kB.
+# SIGPIPE that ends the program (exit 141). Six ports: a JSON over 10 kB,
+# into a FIFO whose buffer the reader shrinks to one page before the run
+# ends, so the write must wait for it, and it reads one byte and leaves.
 mkfifo "$T/short.json"
-(head -c1 "$T/short.json" >/dev/null) &
+python3 - "$T/short.json" <<'PY' &
+import fcntl, os, select, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)  # a reader now, no writer yet
+fcntl.fcntl(fd, 1031, 4096)                            # F_SETPIPE_SZ: one page
+select.select([fd], [], [], 100)                       # the JSON begins
+os.read(fd, 1)
+os.close(fd)
+PY
 reader=$!
 new_prefix
 timeout 120 "$sluice" --no-huge -m 512 --no-pci -l 0-1 --vdev net_null0 --vdev net_null1 \
