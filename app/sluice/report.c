@@ -1017,7 +1017,7 @@ report_json_write(const struct sl_app *app, const char *path)
 		 * skipped x rate is the load never offered.
 		 */
 		{
-			uint64_t lag = 0, skipped = 0, nb = 0;
+			uint64_t lag = 0, skipped = 0, nb = 0, dry = 0;
 
 			for (uint16_t w = 0; w < app->nb_workers; w++)
 				for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++) {
@@ -1027,11 +1027,14 @@ report_json_write(const struct sl_app *app, const char *path)
 						continue;
 					lag = RTE_MAX(lag, pc->lag_max);
 					skipped += sl_pacer_skipped_tsc(pc);
+					dry += SL_CNT_READ(app->workers[w]->t[k].pool_empty);
 					nb++;
 				}
 			sl_json_dbl(&j, "pacer_lag_max_us", (double)lag * 1e6 / (double)rte_get_tsc_hz());
 			sl_json_dbl(&j, "pacer_skipped_us", nb == 0 ? 0 :
 				    (double)skipped / nb * 1e6 / (double)rte_get_tsc_hz());
+			/* A shortfall's other cause: the pool's mbufs all in flight. */
+			sl_json_u64(&j, "pool_empty", dry);
 		}
 		json_wire(&j, p);
 		json_port_rx(&j, app, i);

@@ -78,8 +78,13 @@ worker_loop(struct sl_worker *w, const bool direct)
 				}
 				if (sl_gen_burst(&t->gen, t->pending, n, tsc) == 0) {
 					t->pacer.next = t->pacer.mark; /* not sent: still due */
-					continue; /* pool empty: mbufs are in flight */
+					/* Pool empty, its mbufs in flight: once per episode. */
+					if (!t->pool_dry)
+						SL_CNT_ADD(t->pool_empty, 1);
+					t->pool_dry = true;
+					continue;
 				}
+				t->pool_dry = false;
 				t->pend_off = 0;
 				t->pend_n = n;
 				if (t->quota != UINT64_MAX)

@@ -40,6 +40,8 @@ struct sl_target {
 	uint64_t generated;          /* taken by the engine (sl_xmit, or sl_xmit_direct) */
 	uint64_t signed_sent;        /* of those taken, the frames long enough for a signature */
 	uint64_t unsent;             /* built but never taken, freed at stop */
+	uint64_t pool_empty;         /* times the TX mempool could not fill a burst */
+	bool pool_dry;               /* the last burst found it empty (worker only) */
 	/*
 	 * A new rate while running (set rate), a sequence lock: the main lcore
 	 * makes rate_gen odd, stores the pacer's unit and per_unit, and makes it

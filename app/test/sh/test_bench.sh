@@ -81,15 +81,17 @@ if [ "$fast" = 1 ]; then
 	pfx
 	timeout 60 "$bin" "${eal[@]}" -- --sim "10G,dut=0,capacity=100kpps,queue=4096" --rate 200kpps \
 		--duration 1 --json "$T/h.json" >"$T/h.out" 2>&1 && rc=0 || rc=$?
-	read -r htx hlag hskip < <(jq -r '.ports[0] | "\(.tx_packets) \(.pacer_lag_max_us) \(.pacer_skipped_us)"' "$T/h.json" 2>/dev/null)
+	read -r htx hlag hskip hdry < <(jq -r '.ports[0] | "\(.tx_packets) \(.pacer_lag_max_us) \(.pacer_skipped_us) \(.pool_empty)"' "$T/h.json" 2>/dev/null)
+	# pool_empty counts the bursts the pool could not fill: the pool's own
+	# verdict, whatever the CPU did (a descheduled worker lets time go too).
 	if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
 		ko "a DUT queue of 4096: exit $rc: $(tail -2 "$T/h.out")"
+	elif [ "${hdry:-x}" != 0 ]; then
+		ko "a DUT queue of 4096: the pool ran dry ${hdry:-?} time(s): $htx of 200000 sent, ${hskip} us let go"
 	elif [ "${htx:-0}" -ge 199000 ]; then
-		ok "a DUT queue of 4096 does not starve the sender's pool: $htx of 200000 sent (skipped ${hskip} us)"
-	elif awk -v l="${hlag:-0}" 'BEGIN { exit !(l > 5000) }'; then
-		echo "SKIP - a DUT queue of 4096: the worker was descheduled (pacer ${hlag} us late): CPU, not the pool"
+		ok "a DUT queue of 4096 does not starve the sender's pool: $htx of 200000 sent, pool_empty 0 (skipped ${hskip} us)"
 	else
-		ko "a DUT queue of 4096: $htx of 200000 sent, pacer late at most ${hlag} us, ${hskip} us let go: the pool ran dry"
+		echo "SKIP - a DUT queue of 4096: pool_empty 0 but $htx of 200000 sent, pacer late at most ${hlag} us, ${hskip} us let go: CPU, not the pool"
 	fi
 	trial1 50kpps 0 0
 	trial1 200kpps 0.48 0.51
@@ -215,8 +217,10 @@ bidir() {
 # The same sim DUT and seed give the same trials: the same loads in the same
 # order (the forwarding rate measured at the max load, which differs by a few
 # frames of timing between runs, is taken on the search's grid), and so the
-# same NDR and PDR (an invalid trial, retried at its load, is left out, and
-# the latency trials after the search, which are not retried).
+# same NDR and PDR, or within the width where a valid trial's allowed
+# shortfall moved a classification (an invalid trial, retried at its load,
+# is left out, and the latency trials after the search, which are not
+# retried).
 repro() {
 	local i w=0.02 a b
 	for i in 1 2; do
@@ -241,8 +245,19 @@ repro() {
 	fi
 	a=$(jq -c '[.bench.results[0] | .ndr_pps, .pdr_pps]' "$T/r1.json")
 	b=$(jq -c '[.bench.results[0] | .ndr_pps, .pdr_pps]' "$T/r2.json")
-	[ "$a" = "$b" ] && ok "reproducible: seed 11 twice: the same [NDR, PDR] $a" ||
-		ko "reproducible: seed 11 twice: [NDR, PDR] $a and $b"
+	# A valid trial may fall short of its load by up to half the width
+	# (docs/benchmarking.md): near a goal's loss ratio that moves its
+	# classification, and the result by one step of the grid, never more
+	# than the width. Seen: 101658 pps sent 50818 frames (lost 0.63 %) in
+	# one run and 50730 (0.45 %) in the other, either side of PDR's 0.5 %.
+	if [ "$a" = "$b" ]; then
+		ok "reproducible: seed 11 twice: the same [NDR, PDR] $a"
+	elif jq -e -n --argjson a "$a" --argjson b "$b" --argjson w "$w" \
+		'[range(2) | (($a[.] - $b[.]) | fabs) / ([$a[.], $b[.]] | max) <= $w] | all' >/dev/null; then
+		ok "reproducible: seed 11 twice: [NDR, PDR] $a and $b, within the width $w (a valid trial's shortfall near a goal: $(jq -c '[.bench.trials[] | select(.valid and .kind == "search") | [(.load_pps | round), .tx_packets, .loss_ratio]] | last' "$T/r1.json") and $(jq -c '[.bench.trials[] | select(.valid and .kind == "search") | [(.load_pps | round), .tx_packets, .loss_ratio]] | last' "$T/r2.json"))"
+	else
+		ko "reproducible: seed 11 twice: [NDR, PDR] $a and $b, more than the width $w apart"
+	fi
 }
 [ "$fast" = 1 ] && repro
 

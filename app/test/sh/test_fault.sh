@@ -233,13 +233,18 @@ pool_dry() { # WHAT DRAIN WANT-RC
 		--sim 10G --map 1:0.0 --rate 2Mpps --count 12285 --drain "$2" --json "$T/d.json" \
 		>"$T/d.out" 2>&1 && rc=0 || rc=$?
 	judge "(d) pool dry, $1" "$T/d.json"
-	read -r tx rx lost held sk < <(jq -r '[.streams[0].tx_packets, .streams[0].rx_packets,
-		.streams[0].lost, .ports[0].dut.held, .ports[0].pacer_skipped_us] | @tsv' "$T/d.json" 2>/dev/null || echo "? ? ? ? ?")
+	read -r tx rx lost held sk dry < <(jq -r '[.streams[0].tx_packets, .streams[0].rx_packets,
+		.streams[0].lost, .ports[0].dut.held, .ports[0].pacer_skipped_us, .ports[0].pool_empty] | @tsv' \
+		"$T/d.json" 2>/dev/null || echo "? ? ? ? ? ?")
 	check "(d) pool dry, $1: exit $rc (want $3); tx $tx rx $rx lost $lost held by the DUT at the stop $held" \
 		awk -v rc="$rc" -v w="$3" -v t="$tx" -v r="$rx" -v l="$lost" -v h="$held" \
 		'BEGIN { exit !(rc == w && t == 12285 && t == r + l && l == h) }'
 	check "(d) pool dry, $1: the shortfall is reported (pacer_skipped_us $sk >= 1.5 s)" \
 		awk -v s="$sk" 'BEGIN { exit !(s >= 1.5e6) }'
+	# The pool was found empty at least twice: after the first and the
+	# second pool's worth (the third ends the count).
+	check "(d) pool dry, $1: its cause is reported (pool_empty $dry >= 2)" \
+		awk -v d="$dry" 'BEGIN { exit !(d + 0 >= 2) }'
 }
 pool_dry "drain 2 s: everything arrives" 2 0
 pool_dry "no drain: what the DUT held is lost, and freed" 0 3
