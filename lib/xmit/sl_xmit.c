@@ -343,6 +343,46 @@ txq_requeue(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
+ * lltx: may this lcore send past a non-empty backlog? Only when none of its
+ * own packets can still be in it: its last requeue ended at or before
+ * bl_mark, and the consumer tail (moved by the drainer only after the
+ * driver took the packets, the peek API's finish) has passed it. Order is
+ * kept per producer, which is the invariant (architecture.md section 7);
+ * the backlog's packets of other producers are not overtaken by any of
+ * theirs. The shared slot (non-EAL threads) is several producers: never.
+ */
+static inline bool
+txq_own_sent(struct txq_ctx *c)
+{
+	struct sl_txq_lcore *lc = c->lc;
+
+	if (c->shared)
+		return false;
+	if (lc->bl_wait == 0)
+		return true;
+	if ((int32_t)(__atomic_load_n(&c->q->backlog->cons.tail, __ATOMIC_ACQUIRE) -
+		      lc->bl_mark) < 0)
+		return false;
+	lc->bl_wait = 0;
+	return true;
+}
+
+/* lltx: put our packets into the backlog and remember where they end. */
+static uint16_t
+txq_requeue_own(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t k = txq_requeue(c, pkts, n);
+
+	if (!c->shared) {
+		/* The producer head, read after our enqueue: at or past its end. */
+		c->lc->bl_mark = __atomic_load_n(&c->q->backlog->rts_prod.head.val.pos,
+						 __ATOMIC_ACQUIRE);
+		c->lc->bl_wait = 1;
+	}
+	return k;
+}
+
+/*
  * Send from the backlog's head. The caller owns the consumer side (holds
  * the lock word, or the queue is exclusive and this is its producer).
  * Unsent packets stay at the head. Returns packets handed to the driver.
@@ -439,7 +479,7 @@ txq_send(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_sta
 	if (likely(sent == n))
 		return n;
 	txq_count_refusal(c, *st);
-	return sent + txq_requeue(c, pkts + sent, n - sent);
+	return sent + txq_requeue_own(c, pkts + sent, n - sent);
 }
 
 /* The caller owns the queue: what is ahead of us goes first. */
@@ -497,26 +537,34 @@ static uint16_t
 txq_xmit_lltx(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 {
 	enum sl_xmit_status st;
+	bool past = false;
 	uint16_t k;
 
 	if (sl_txq_pending(c->q) != 0) {
-		/* Behind earlier packets, possibly our own. */
-		k = txq_requeue(c, pkts, n);
-	} else {
-		k = txq_send(c, pkts, n, &st);
-		if (likely(st == SL_XMIT_OK)) {
-			/* Protocol 3: did a drainer find the driver lock we held? */
-			rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-			if (likely(!__atomic_load_n(&c->q->drv_missed, __ATOMIC_RELAXED)))
-				return k;
+		if (!txq_own_sent(c)) {
+			/* Behind earlier packets of our own. */
+			k = txq_requeue_own(c, pkts, n);
+			txq_kick(c);
+			return k;
 		}
-		/*
-		 * BUSY or LOCKED: our tail went to the backlog, and like every
-		 * enqueue it needs a trylock-or-miss. Without it, a producer
-		 * that queued behind our half-published RTS enqueue, drained
-		 * an empty ring and released, strands its packets (issue 10).
-		 */
+		/* None of ours there: send past the others' (per-producer order). */
+		past = true;
 	}
+	k = txq_send(c, pkts, n, &st);
+	if (likely(st == SL_XMIT_OK)) {
+		/* Protocol 3: did a drainer find the driver lock we held? */
+		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (likely(!__atomic_load_n(&c->q->drv_missed, __ATOMIC_RELAXED) && !past))
+			return k;
+	}
+	/*
+	 * BUSY or LOCKED: our tail went to the backlog, and like every enqueue
+	 * it needs a trylock-or-miss. Without it, a producer that queued
+	 * behind our half-published RTS enqueue, drained an empty ring and
+	 * released, strands its packets (issue 10). Sent past a backlog: it
+	 * may be one a release left flagged at its bound, and its producers
+	 * may have gone quiet; drain it or flag its owner, as a requeue does.
+	 */
 	txq_kick(c);
 	return k;
 }

@@ -100,6 +100,14 @@ struct sl_txq_lcore {
 	uint32_t in_xmit;     /**< inside this queue's engine code (shared slot: always 1) */
 	uint32_t warned_s;    /**< rate limit of the dead-loop warning (seconds) */
 	uint32_t wait_skip;   /**< lock value (one holding) that outlasted this slot's last wait */
+	/*
+	 * lltx: this lcore's last requeue ended at or before backlog position
+	 * bl_mark (the producer head read after it); while bl_wait is set and
+	 * the consumer tail has not passed bl_mark, some of its packets may
+	 * still be in the backlog, and its next burst must queue behind them.
+	 */
+	uint32_t bl_mark;
+	uint32_t bl_wait;
 } __rte_cache_aligned;
 
 /** Aggregated counters, see struct sl_txq_lcore for each meaning. */
