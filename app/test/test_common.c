@@ -54,6 +54,8 @@ tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 		struct sl_sig sg, *s = &sg;
 
 		if (sl_sig_parse(pkts[i], s) == SL_SIG_OK) {
+			if (d->first_producer1 == 0)
+				d->first_producer1 = s->producer + 1u;
 			if (s->seq != d->next_seq[s->producer])
 				d->order_errors++;
 			d->next_seq[s->producer] = s->seq + 1;

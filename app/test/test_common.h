@@ -38,6 +38,7 @@ struct tdrv {
 	uint64_t taken;
 	uint64_t order_errors;
 	uint32_t next_seq[256];
+	uint32_t first_producer1; /* 1 + the producer of the first signed frame taken (0: none) */
 	uint32_t hold_loops;      /* rte_pause() loops inside, widens races */
 	uint32_t yield_inside;    /* sched_yield() inside (lock held): provokes collisions */
 	uint32_t park;            /* the next call parks inside (lock held) until unpark */

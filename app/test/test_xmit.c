@@ -745,6 +745,87 @@ SL_TEST(xmit_lltx_driver_locked_retry_gets_in, "fast")
 	return lltx_handoff_case(true);
 }
 
+/* One burst of 32 from a worker lcore, its generator kept between calls. */
+struct step_arg {
+	struct sl_txq *q;
+	struct sl_gen g;
+	struct rte_mempool *mp;
+	uint16_t ret;
+};
+
+static int
+step_main(void *arg)
+{
+	struct step_arg *a = arg;
+	struct rte_mbuf *pk[32];
+
+	if (burst(a->mp, &a->g, pk, 32) != 32)
+		return -1;
+	a->ret = sl_xmit(a->q, pk, 32);
+	return 0;
+}
+
+static uint16_t
+step(struct step_arg *a, unsigned int lcore)
+{
+	rte_eal_remote_launch(step_main, a, lcore);
+	rte_eal_wait_lcore(lcore);
+	return a->ret;
+}
+
+/*
+ * lltx (rule 1): a producer sends past the backlog only when none of its
+ * own packets are left in it. Worker W's burst meets a full device and goes
+ * to the backlog; W's next burst must queue behind it (else it overtakes
+ * W's own: an order error). Then W's third burst waits in the backlog and
+ * the main lcore M, with nothing of its own there, sends: its burst reaches
+ * the driver first (before this rule every producer queued behind any
+ * backlog, and W's frame came first), and its kick drains W's after it.
+ */
+SL_TEST(xmit_lltx_sends_past_others, "fast")
+{
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	struct tdrv d = { .budget = 0, .lltx = true };
+	struct step_arg w = { .mp = test_pool("t_past", 1023) };
+	struct sl_gen gm = { 0 };
+	struct rte_mbuf *pk[32];
+	struct sl_txq_stats st;
+	uint16_t k;
+
+	w.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
+	CHECK(w.mp != NULL && w.q != NULL && worker < RTE_MAX_LCORE, "setup");
+	CHECK(step(&w, worker) == 32 && sl_txq_backlog(w.q) == 32, "W1: backlog %u",
+	      sl_txq_backlog(w.q));
+	d.budget = UINT64_MAX; /* room again: W2 must still go behind W1 */
+	CHECK(step(&w, worker) == 32, "W2");
+	sl_txq_stats_get(w.q, &st);
+	CHECK(d.taken == 64 && st.backlog == 0 && st.requeued == 64 && d.order_errors == 0,
+	      "W1, W2: driver took %lu, backlog %u, requeued %lu, order errors %lu", d.taken,
+	      st.backlog, st.requeued, d.order_errors);
+	CHECK(d.first_producer1 == worker + 1, "first frame from %u", d.first_producer1 - 1);
+
+	d.budget = 0;
+	CHECK(step(&w, worker) == 32 && sl_txq_backlog(w.q) == 32, "W3: backlog %u",
+	      sl_txq_backlog(w.q));
+	d.budget = UINT64_MAX;
+	d.first_producer1 = 0;
+	CHECK(burst(w.mp, &gm, pk, 32) == 32, "alloc");
+	k = sl_xmit(w.q, pk, 32); /* M */
+	sl_txq_stats_get(w.q, &st);
+	NOTE("M: returned %u, driver took %lu, first frame from lcore %u (M %u, W %u), "
+	     "requeued %lu", k, d.taken, d.first_producer1 - 1, rte_lcore_id(), worker,
+	     st.requeued);
+	CHECK(k == 32 && d.first_producer1 == rte_lcore_id() + 1,
+	      "M did not send past W's backlog: first frame from %u", d.first_producer1 - 1);
+	CHECK(d.taken == 128 && st.backlog == 0 && st.requeued == 96 && d.order_errors == 0,
+	      "M's kick: driver took %lu, backlog %u, requeued %lu, order errors %lu", d.taken,
+	      st.backlog, st.requeued, d.order_errors);
+	sl_txq_free(w.q);
+	CHECK(rte_mempool_in_use_count(w.mp) == 0, "leak");
+	rte_mempool_free(w.mp);
+	return 0;
+}
+
 /*
  * Deterministic: thread A (plain pthread) is inside the driver, holding the
  * engine lock; thread B (plain pthread) sends. B's burst is a collision,
