@@ -939,3 +939,149 @@ SL_TEST(xmit_backlog_ring_size, "fast")
 	sl_txq_free(s);
 	return 0;
 }
+
+/*
+ * Review of fd13685 (lltx: a producer with none of its own packets in the
+ * backlog sends past it). The two cases below pin the claim it rests on and
+ * one cost of it.
+ */
+
+struct poll_arg {
+	struct sl_txq *q;
+	unsigned int sent;
+};
+
+static int
+poll_main(void *arg)
+{
+	struct poll_arg *a = arg;
+
+	a->sent = sl_txq_poll(a->q);
+	return 0;
+}
+
+/*
+ * A drainer has peeked the main lcore's packets (consumer head moved) and
+ * is inside the driver with them, not yet finished (consumer tail not
+ * moved). The main lcore's next burst must go behind them: "own packets
+ * gone" is judged on the consumer tail. The driver here does not lock
+ * (a fine-grained LLTX driver, as the sim's lltx=fine), so a direct send
+ * would get in and be seen out of order. Run at ring positions 0 and
+ * across the 32-bit wrap (the ring's positions set on the empty ring).
+ */
+static int
+lltx_peeked_own_case(uint32_t base)
+{
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	struct tdrv d = { .budget = 0 }; /* no driver lock: concurrent calls get in */
+	struct rte_mempool *mp = test_pool("t_po", 1023);
+	struct sl_txq *q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
+	struct poll_arg a = { .q = q };
+	struct rte_mbuf *pk[32];
+	struct sl_txq_stats st;
+	struct sl_gen g = { 0 };
+	uint8_t me = (uint8_t)rte_lcore_id();
+	uint16_t k;
+
+	CHECK(mp != NULL && q != NULL && worker < RTE_MAX_LCORE, "setup");
+	if (base != 0) {
+		struct rte_ring *r = q->backlog;
+
+		r->rts_prod.head.val.pos = base;
+		r->rts_prod.tail.val.pos = base;
+		r->cons.head = base;
+		r->cons.tail = base;
+	}
+	/* The device is full: the burst goes to the backlog (own packets there). */
+	CHECK(burst(mp, &g, pk, 32) == 32 && sl_xmit(q, pk, 32) == 32, "first burst");
+	CHECK(sl_txq_backlog(q) == 32, "backlog %u", sl_txq_backlog(q));
+	/* The worker drains them and stops inside the driver, before the finish. */
+	d.budget = UINT64_MAX;
+	__atomic_store_n(&d.park, 1, __ATOMIC_RELEASE);
+	rte_eal_remote_launch(poll_main, &a, worker);
+	test_wait_flag(&d.parked);
+	NOTE("base %#x: drainer inside the driver with our 32: cons head %#x tail %#x, pending %u",
+	     base, q->backlog->cons.head, q->backlog->cons.tail, sl_txq_pending(q));
+	CHECK(burst(mp, &g, pk, 32) == 32, "alloc");
+	k = sl_xmit(q, pk, 32);
+	sl_txq_stats_get(q, &st);
+	NOTE("second burst: ret %u, driver took %lu so far, requeued %lu", k, d.taken,
+	     st.requeued);
+	__atomic_store_n(&d.unpark, 1, __ATOMIC_RELEASE);
+	rte_eal_wait_lcore(worker);
+	sl_txq_poll(q);
+	sl_txq_stats_get(q, &st);
+	CHECK(k == 32, "ret %u", k);
+	CHECK(d.order_errors == 0 && d.next_seq[me] == 64,
+	      "our burst overtook our packets the drainer had peeked: %lu order errors, "
+	      "next seq %u", d.order_errors, d.next_seq[me]);
+	CHECK(st.backlog == 0 && d.taken == 64 && st.tx_packets == 64, "backlog %u taken %lu",
+	      st.backlog, d.taken);
+	CHECK(sl_txq_flush(q, 100) == 0, "flush dropped");
+	sl_txq_free(q);
+	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+	rte_mempool_free(mp);
+	return 0;
+}
+
+SL_TEST(xmit_lltx_peeked_own_not_overtaken, "fast")
+{
+	if (lltx_peeked_own_case(0) != 0)
+		return -1;
+	return lltx_peeked_own_case(UINT32_MAX - 15);
+}
+
+/*
+ * A producer's packets in the backlog while another producer, with none of
+ * its own there, sends: the device frees room for one burst at a time (as
+ * NICs that free descriptors in tx_rs_thresh batches do). With fd13685 the
+ * other producer's burst goes past the backlog and takes all the room; its
+ * kick's drain then meets a full device. Round after round, the backlogged
+ * producer's packets are never sent (and it is back-pressured once the
+ * backlog fills), while the device stays busy with the other's. Before it,
+ * a burst went behind a non-empty backlog (architecture.md section 5, rule
+ * 1), and the backlog's head went first. Per-producer order holds either
+ * way: this is about progress, not order.
+ */
+SL_TEST(xmit_lltx_backlog_not_overtaken_forever, "fast")
+{
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	struct tdrv d = { .budget = 0, .lltx = true };
+	struct collide_arg a = { .mp = test_pool("t_of", 1023) };
+	struct rte_mbuf *pk[32];
+	struct sl_txq_stats st;
+	struct sl_gen g = { 0 };
+	uint64_t taken;
+	uint32_t w_sent;
+
+	a.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
+	CHECK(a.mp != NULL && a.q != NULL && worker < RTE_MAX_LCORE, "setup");
+	/* The worker's burst meets a full device: all 32 go to the backlog. */
+	rte_eal_remote_launch(collide_main, &a, worker);
+	rte_eal_wait_lcore(worker);
+	CHECK(a.ret == 32 && sl_txq_backlog(a.q) == 32, "worker ret %u backlog %u", a.ret,
+	      sl_txq_backlog(a.q));
+	/* 8 rounds: the device frees one burst's room, the main lcore sends a burst. */
+	for (int i = 0; i < 8; i++) {
+		d.budget = 32;
+		CHECK(burst(a.mp, &g, pk, 32) == 32, "alloc");
+		CHECK(sl_xmit(a.q, pk, 32) == 32, "round %d", i);
+	}
+	w_sent = d.next_seq[(uint8_t)worker];
+	taken = d.taken;
+	sl_txq_stats_get(a.q, &st);
+	NOTE("8 rounds of room for 32: the driver took %lu, of which %u of the worker's 32 "
+	     "backlogged ones; backlog %u", d.taken, w_sent, st.backlog);
+	d.budget = UINT64_MAX;
+	sl_txq_poll(a.q);
+	CHECK(sl_txq_flush(a.q, 100) == 0, "flush dropped");
+	CHECK(d.order_errors == 0, "order");
+	sl_txq_free(a.q);
+	CHECK(rte_mempool_in_use_count(a.mp) == 0, "leak");
+	rte_mempool_free(a.mp);
+	CHECK(w_sent == 32,
+	      "the worker's backlogged packets were overtaken by %lu of another producer's while "
+	      "the device took packets every round: %u of 32 sent", taken - w_sent,
+	      w_sent);
+	return 0;
+}
