@@ -1085,3 +1085,62 @@ SL_TEST(xmit_lltx_backlog_not_overtaken_forever, "fast")
 	      w_sent);
 	return 0;
 }
+
+/*
+ * A requeue that took part of a burst (backlog full), and the producer
+ * retrying its kept tail while its requeued part is still there: the tail
+ * must go behind it (bl_mark covers the part), even when another
+ * producer's packets ahead of it have gone and the device has room only
+ * for part of what is queued. Backlog of 64 slots (63 packets).
+ */
+SL_TEST(xmit_lltx_kept_tail_behind_partial_requeue, "fast")
+{
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	struct tdrv d = { .budget = 0, .lltx = true };
+	struct collide_arg a = { .mp = test_pool("t_kt", 1023) };
+	uint8_t me = (uint8_t)rte_lcore_id();
+	struct rte_mbuf *pk[32];
+	struct sl_txq_stats st;
+	struct sl_gen g = { 0 };
+	uint16_t off = 0, k;
+
+	a.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 64, 0);
+	CHECK(a.mp != NULL && a.q != NULL && worker < RTE_MAX_LCORE, "setup");
+	rte_eal_remote_launch(collide_main, &a, worker); /* 32 of the worker's queued */
+	rte_eal_wait_lcore(worker);
+	CHECK(a.ret == 32 && sl_txq_backlog(a.q) == 32, "worker ret %u", a.ret);
+	CHECK(burst(a.mp, &g, pk, 32) == 32, "alloc");
+	/* None of ours queued: past the backlog, BUSY, 31 of 32 fit. */
+	k = sl_xmit(a.q, pk, 32);
+	CHECK(k == 31, "first call took %u (31 fit)", k);
+	off = k;
+	k = sl_xmit(a.q, pk + off, 32 - off); /* full, device full */
+	CHECK(k == 0, "backlog full, yet %u taken", k);
+	d.budget = 32; /* room for the worker's 32 only */
+	k = sl_xmit(a.q, pk + off, 32 - off);
+	NOTE("room for 32: ret %u, driver took %lu, backlog %u", k, d.taken, sl_txq_backlog(a.q));
+	off += k;
+	d.budget = 1; /* room for one more: the head of our 31 */
+	if (off < 32) {
+		k = sl_xmit(a.q, pk + off, 32 - off);
+		off += k;
+	}
+	d.budget = UINT64_MAX;
+	if (off < 32) {
+		k = sl_xmit(a.q, pk + off, 32 - off);
+		off += k;
+	}
+	sl_txq_poll(a.q);
+	sl_txq_stats_get(a.q, &st);
+	NOTE("kept tail retried: %u of 32 taken, driver took %lu, backlog %u, order errors %lu",
+	     off, d.taken, st.backlog, d.order_errors);
+	CHECK(off == 32 && st.backlog == 0 && d.taken == 64 && st.dropped == 0,
+	      "taken %u, driver %lu, backlog %u", off, d.taken, st.backlog);
+	CHECK(d.order_errors == 0 && d.next_seq[me] == 32 && d.next_seq[(uint8_t)worker] == 32,
+	      "order: %lu errors, ours up to %u, worker's up to %u", d.order_errors,
+	      d.next_seq[me], d.next_seq[(uint8_t)worker]);
+	sl_txq_free(a.q);
+	CHECK(rte_mempool_in_use_count(a.mp) == 0, "leak");
+	rte_mempool_free(a.mp);
+	return 0;
+}
