@@ -775,12 +775,16 @@ step(struct step_arg *a, unsigned int lcore)
 
 /*
  * lltx (rule 1): a producer sends past the backlog only when none of its
- * own packets are left in it. Worker W's burst meets a full device and goes
- * to the backlog; W's next burst must queue behind it (else it overtakes
- * W's own: an order error). Then W's third burst waits in the backlog and
- * the main lcore M, with nothing of its own there, sends: its burst reaches
- * the driver first (before this rule every producer queued behind any
- * backlog, and W's frame came first), and its kick drains W's after it.
+ * own packets are left in it, and only while another lcore owns the queue
+ * (draining it). Worker W's burst meets a full device and goes to the
+ * backlog; W's next burst must queue behind it (else it overtakes W's own:
+ * an order error). W's third burst waits in the backlog while the main
+ * lcore M holds the queue's lock, as a drainer at work would: M's burst
+ * reaches the driver first (before the rule every producer queued behind
+ * any backlog, and W's frame came first), its kick flags the owner, and
+ * the owner's release drains W's after it. W's fourth waits in the backlog
+ * with the queue free: M owns it and drains first, so W's head goes before
+ * M's burst (no starvation of the backlog, xmit_lltx_backlog_not_overtaken_forever).
  */
 SL_TEST(xmit_lltx_sends_past_others, "fast")
 {
@@ -804,22 +808,42 @@ SL_TEST(xmit_lltx_sends_past_others, "fast")
 	      st.backlog, st.requeued, d.order_errors);
 	CHECK(d.first_producer1 == worker + 1, "first frame from %u", d.first_producer1 - 1);
 
+	/* W3 waits; the queue is owned (a drainer at work): M sends past. */
 	d.budget = 0;
 	CHECK(step(&w, worker) == 32 && sl_txq_backlog(w.q) == 32, "W3: backlog %u",
+	      sl_txq_backlog(w.q));
+	d.budget = UINT64_MAX;
+	d.first_producer1 = 0;
+	CHECK(sl_txq_test_trylock(w.q), "main lcore could not own the queue");
+	CHECK(burst(w.mp, &gm, pk, 32) == 32, "alloc");
+	k = sl_xmit(w.q, pk, 32); /* M */
+	NOTE("M: returned %u, driver took %lu, first frame from lcore %u (M %u, W %u), "
+	     "backlog %u", k, d.taken, d.first_producer1 - 1, rte_lcore_id(), worker,
+	     sl_txq_backlog(w.q));
+	CHECK(k == 32 && d.first_producer1 == rte_lcore_id() + 1 && d.taken == 96 &&
+	      sl_txq_backlog(w.q) == 32,
+	      "M did not send past W's backlog: first frame from %u, taken %lu, backlog %u",
+	      d.first_producer1 - 1, d.taken, sl_txq_backlog(w.q));
+	sl_txq_test_release(w.q); /* M's kick flagged it: the release drains W3 */
+	sl_txq_stats_get(w.q, &st);
+	CHECK(d.taken == 128 && st.backlog == 0 && st.requeued == 96 && d.order_errors == 0,
+	      "the owner's release: driver took %lu, backlog %u, requeued %lu, order errors %lu",
+	      d.taken, st.backlog, st.requeued, d.order_errors);
+
+	/* W4 waits; the queue is free: M owns it and drains W4 first. */
+	d.budget = 0;
+	CHECK(step(&w, worker) == 32 && sl_txq_backlog(w.q) == 32, "W4: backlog %u",
 	      sl_txq_backlog(w.q));
 	d.budget = UINT64_MAX;
 	d.first_producer1 = 0;
 	CHECK(burst(w.mp, &gm, pk, 32) == 32, "alloc");
 	k = sl_xmit(w.q, pk, 32); /* M */
 	sl_txq_stats_get(w.q, &st);
-	NOTE("M: returned %u, driver took %lu, first frame from lcore %u (M %u, W %u), "
-	     "requeued %lu", k, d.taken, d.first_producer1 - 1, rte_lcore_id(), worker,
-	     st.requeued);
-	CHECK(k == 32 && d.first_producer1 == rte_lcore_id() + 1,
-	      "M did not send past W's backlog: first frame from %u", d.first_producer1 - 1);
-	CHECK(d.taken == 128 && st.backlog == 0 && st.requeued == 96 && d.order_errors == 0,
-	      "M's kick: driver took %lu, backlog %u, requeued %lu, order errors %lu", d.taken,
-	      st.backlog, st.requeued, d.order_errors);
+	CHECK(k == 32 && d.first_producer1 == worker + 1 && d.taken == 192 && st.backlog == 0 &&
+	      d.order_errors == 0,
+	      "free queue: first frame from %u (want W's, the backlog's head), taken %lu, "
+	      "backlog %u, order errors %lu", d.first_producer1 - 1, d.taken, st.backlog,
+	      d.order_errors);
 	sl_txq_free(w.q);
 	CHECK(rte_mempool_in_use_count(w.mp) == 0, "leak");
 	rte_mempool_free(w.mp);

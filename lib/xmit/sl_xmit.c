@@ -491,7 +491,7 @@ txq_xmit_owner(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 	if (sl_txq_pending(c->q) != 0) {
 		txq_drain(c);
 		if (sl_txq_pending(c->q) != 0)
-			return txq_requeue(c, pkts, n);
+			return txq_requeue_own(c, pkts, n);
 	}
 	return txq_send(c, pkts, n, &st);
 }
@@ -547,7 +547,25 @@ txq_xmit_lltx(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 			txq_kick(c);
 			return k;
 		}
-		/* None of ours there: send past the others' (per-producer order). */
+		/*
+		 * None of ours there. Free queue: own it and drain first, so
+		 * the backlog's head goes before us (else a device that frees
+		 * room a burst at a time would go to us every time and starve
+		 * it). Held: its owner is draining now; send beside it, past
+		 * the others' packets (per-producer order holds), and kick.
+		 */
+		if (txq_trylock(c->q)) {
+			k = txq_xmit_owner(c, pkts, n);
+			txq_release(c);
+			/*
+			 * A LOCKED answer to our own send (not to a drain) set
+			 * no flag that its holder will see: kick, so a drain
+			 * meets it and protocol 3 applies.
+			 */
+			if (unlikely(sl_txq_pending(c->q) != 0))
+				txq_kick(c);
+			return k;
+		}
 		past = true;
 	}
 	k = txq_send(c, pkts, n, &st);
