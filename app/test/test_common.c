@@ -13,9 +13,9 @@ uint16_t
 tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 {
 	struct tdrv *d = dq;
+	uint64_t call = __atomic_fetch_add(&d->calls, 1, __ATOMIC_RELAXED) + 1;
 	uint16_t k;
 
-	__atomic_fetch_add(&d->calls, 1, __ATOMIC_RELAXED);
 	if (d->lltx) {
 		uint32_t exp = 0;
 
@@ -64,10 +64,12 @@ tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 	d->taken += k;
 	rte_pktmbuf_free_bulk(pkts, k);
 	*st = k == n ? SL_XMIT_OK : SL_XMIT_BUSY;
-	if (d->lltx)
-		__atomic_store_n(&d->lock, 0, __ATOMIC_RELEASE);
-	else
+	if (d->lltx) {
+		if (call != d->keep_lock_at)
+			__atomic_store_n(&d->lock, 0, __ATOMIC_RELEASE);
+	} else {
 		__atomic_fetch_sub(&d->inside, 1, __ATOMIC_RELEASE);
+	}
 	return k;
 }
 

@@ -47,6 +47,8 @@ struct tdrv {
 	uint64_t unpark_at_locked; /* 0: never; N: at the Nth LOCKED answer, unpark and wait */
 	const uint32_t *parked_done; /* set when the parked caller's sl_xmit has returned */
 	uint64_t calls;           /* atomic: every call, LOCKED answers included */
+	uint64_t keep_lock_at;    /* lltx, 0: never; N: call N keeps the driver's lock (another
+				   * sender took it as this one left); the test clears lock */
 	struct sl_txq *reenter;
 	struct rte_mempool *reenter_mp;
 	uint16_t reenter_ret;

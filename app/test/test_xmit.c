@@ -1168,3 +1168,122 @@ SL_TEST(xmit_lltx_kept_tail_behind_partial_requeue, "fast")
 	rte_mempool_free(a.mp);
 	return 0;
 }
+
+/*
+ * Review of 960aa31 (lltx: a producer with none of its own packets in a
+ * non-empty backlog takes a free queue and drains first). Rule 3 says one
+ * engine call that meets a held driver lock makes at most 3 driver calls
+ * and that a drainer's LOCKED answer sets no plain "missed", so that its
+ * own release does not re-drain into the same held lock
+ * (xmit_lltx_driver_locked_handoff checks the 3 with an empty backlog).
+ * Here the backlog is not empty: worker W2's burst waits in it; worker X
+ * sends past it while the main lcore M holds the queue, and stops inside
+ * the driver (it holds the driver's lock); M lets the queue go and sends.
+ * M owns the free queue and drains: LOCKED, its retry LOCKED (2 calls),
+ * drv_missed set for X; then it queues its burst and releases. The kick
+ * after the release (for a LOCKED answer to the owner's own send) also
+ * fires for this drain's LOCKED answer, and drains into the same held
+ * lock: LOCKED, retry LOCKED, 4 driver calls for one sl_xmit().
+ */
+SL_TEST(xmit_lltx_owner_drain_locked_calls, "fast")
+{
+	unsigned int w2 = rte_get_next_lcore(-1, 1, 0);
+	unsigned int wx = rte_get_next_lcore(w2, 1, 0);
+	struct step_arg w = { .mp = test_pool("t_odl", 1023) };
+	struct step_arg x = { .mp = w.mp };
+	struct tdrv d = { .budget = 0, .lltx = true };
+	struct sl_gen gm = { 0 };
+	struct rte_mbuf *pk[32];
+	struct sl_txq_stats st;
+	uint64_t calls;
+	uint16_t k;
+
+	w.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
+	x.q = w.q;
+	CHECK(w.mp != NULL && w.q != NULL && w2 < RTE_MAX_LCORE && wx < RTE_MAX_LCORE, "setup");
+	CHECK(step(&w, w2) == 32 && sl_txq_backlog(w.q) == 32, "W2: backlog %u",
+	      sl_txq_backlog(w.q));
+	d.budget = UINT64_MAX;
+	/* X sends past W2's packets while M holds the queue, and stops in the driver. */
+	CHECK(sl_txq_test_trylock(w.q), "main lcore could not own the queue");
+	__atomic_store_n(&d.park, 1, __ATOMIC_RELEASE);
+	rte_eal_remote_launch(step_main, &x, wx);
+	test_wait_flag(&d.parked);
+	sl_txq_test_release(w.q); /* nothing flagged yet: a plain unlock */
+	CHECK(__atomic_load_n(&w.q->lock, __ATOMIC_RELAXED) == 0 && sl_txq_backlog(w.q) == 32,
+	      "queue not free (lock %#x) or backlog %u", w.q->lock, sl_txq_backlog(w.q));
+	/* M: none of its own queued, the queue is free: the owner path. */
+	CHECK(burst(w.mp, &gm, pk, 32) == 32, "alloc");
+	calls = __atomic_load_n(&d.calls, __ATOMIC_RELAXED);
+	k = sl_xmit(w.q, pk, 32);
+	calls = __atomic_load_n(&d.calls, __ATOMIC_RELAXED) - calls;
+	sl_txq_stats_get(w.q, &st);
+	NOTE("owner path against a held driver lock: ret %u, %lu driver calls, %lu collisions, "
+	     "%lu locked, backlog %u, drv_missed %u", k, calls, st.collisions, st.locked,
+	     st.backlog, w.q->drv_missed);
+	__atomic_store_n(&d.unpark, 1, __ATOMIC_RELEASE);
+	rte_eal_wait_lcore(wx);
+	CHECK(k == 32 && st.backlog == 64, "ret %u backlog %u", k, st.backlog);
+	CHECK(calls <= 3, "%lu driver calls for one sl_xmit into a held driver lock (rule 3: at "
+	      "most 3; the kick after the release re-drained into the lock its drain had met)",
+	      calls);
+	sl_txq_stats_get(w.q, &st);
+	CHECK(x.ret == 32 && st.backlog == 0 && d.taken == 96 && d.order_errors == 0,
+	      "X ret %u: the holder's kick must drain: backlog %u taken %lu order errors %lu",
+	      x.ret, st.backlog, d.taken, d.order_errors);
+	sl_txq_free(w.q);
+	CHECK(rte_mempool_in_use_count(w.mp) == 0, "leak");
+	rte_mempool_free(w.mp);
+	return 0;
+}
+
+/*
+ * 960aa31's kick after the owner path's release, pinned: the owner drains
+ * the backlog (W2's 32, the device has room), finds it empty and sends its
+ * own burst, but another direct sender took the driver's lock as the drain
+ * left it (tdrv keep_lock_at: that sender saw an empty backlog, so it sends
+ * directly and, with no drv_missed, returns without a kick). The owner's
+ * own send answers LOCKED, its burst goes to the backlog, and nothing that
+ * the holder will look at is set: only the kick after the release, whose
+ * drain meets the held lock and sets drv_missed, hands the burst to the
+ * holder (protocol 3). Without that kick: backlog 32 and drv_missed 0, left
+ * for the next producer or the poll.
+ */
+SL_TEST(xmit_lltx_owner_send_locked_handed_over, "fast")
+{
+	unsigned int w2 = rte_get_next_lcore(-1, 1, 0);
+	struct step_arg w = { .mp = test_pool("t_osl", 1023) };
+	struct tdrv d = { .budget = 0, .lltx = true };
+	struct sl_gen gm = { 0 };
+	struct rte_mbuf *pk[32];
+	uint32_t drv_missed;
+	unsigned int bl;
+	uint16_t k;
+
+	w.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
+	CHECK(w.mp != NULL && w.q != NULL && w2 < RTE_MAX_LCORE, "setup");
+	CHECK(step(&w, w2) == 32 && sl_txq_backlog(w.q) == 32, "W2: backlog %u",
+	      sl_txq_backlog(w.q));
+	d.budget = UINT64_MAX;
+	d.keep_lock_at = __atomic_load_n(&d.calls, __ATOMIC_RELAXED) + 1; /* M's drain */
+	CHECK(burst(w.mp, &gm, pk, 32) == 32, "alloc");
+	k = sl_xmit(w.q, pk, 32); /* M */
+	bl = sl_txq_backlog(w.q);
+	drv_missed = __atomic_load_n(&w.q->drv_missed, __ATOMIC_ACQUIRE);
+	NOTE("owner's own send met LOCKED: ret %u, driver took %lu (W2's first: %u), backlog %u, "
+	     "drv_missed %u", k, d.taken, d.first_producer1 == w2 + 1, bl, drv_missed);
+	CHECK(k == 32 && d.taken == 32 && d.first_producer1 == w2 + 1 && bl == 32,
+	      "ret %u taken %lu backlog %u", k, d.taken, bl);
+	CHECK(drv_missed != 0, "the owner's burst went to the backlog behind a LOCKED answer and "
+	      "the driver lock's holder was not flagged (drv_missed 0): stranded until the poll");
+	/* The holder leaves, sees drv_missed and kicks: here the poll plays its part. */
+	__atomic_store_n(&d.lock, 0, __ATOMIC_RELEASE);
+	sl_txq_poll(w.q);
+	CHECK(sl_txq_backlog(w.q) == 0 && d.taken == 64 && d.order_errors == 0,
+	      "backlog %u taken %lu order errors %lu", sl_txq_backlog(w.q), d.taken,
+	      d.order_errors);
+	sl_txq_free(w.q);
+	CHECK(rte_mempool_in_use_count(w.mp) == 0, "leak");
+	rte_mempool_free(w.mp);
+	return 0;
+}
