@@ -482,18 +482,29 @@ txq_send(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_sta
 	return sent + txq_requeue_own(c, pkts + sent, n - sent);
 }
 
-/* The caller owns the queue: what is ahead of us goes first. */
+/*
+ * The caller owns the queue: what is ahead of us goes first. *st is our own
+ * send's answer (SL_XMIT_OK when we queued behind instead).
+ */
 static uint16_t
-txq_xmit_owner(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
+txq_xmit_owner_st(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n,
+		  enum sl_xmit_status *st)
 {
-	enum sl_xmit_status st;
-
+	*st = SL_XMIT_OK;
 	if (sl_txq_pending(c->q) != 0) {
 		txq_drain(c);
 		if (sl_txq_pending(c->q) != 0)
 			return txq_requeue_own(c, pkts, n);
 	}
-	return txq_send(c, pkts, n, &st);
+	return txq_send(c, pkts, n, st);
+}
+
+static uint16_t
+txq_xmit_owner(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
+{
+	enum sl_xmit_status st;
+
+	return txq_xmit_owner_st(c, pkts, n, &st);
 }
 
 /* After an enqueue: become the owner and drain, or leave it flagged. */
@@ -551,18 +562,23 @@ txq_xmit_lltx(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 		 * None of ours there. Free queue: own it and drain first, so
 		 * the backlog's head goes before us (else a device that frees
 		 * room a burst at a time would go to us every time and starve
-		 * it). Held: its owner is draining now; send beside it, past
-		 * the others' packets (per-producer order holds), and kick.
+		 * it). Held: its owner is draining now, or sending its own
+		 * burst; send beside it, past the others' packets
+		 * (per-producer order holds), and kick: its release re-checks.
 		 */
 		if (txq_trylock(c->q)) {
-			k = txq_xmit_owner(c, pkts, n);
+			k = txq_xmit_owner_st(c, pkts, n, &st);
 			txq_release(c);
 			/*
-			 * A LOCKED answer to our own send (not to a drain) set
-			 * no flag that its holder will see: kick, so a drain
-			 * meets it and protocol 3 applies.
+			 * A LOCKED answer to our own send (not to a drain, which
+			 * hands over with drv_missed, protocol 3) set no flag
+			 * that the driver lock's holder will see: kick, so a
+			 * drain meets it and protocol 3 applies. Nothing else
+			 * here needs a kick: BUSY waits for the next producer
+			 * or the poll (rule 5), and an RTS enqueue in flight is
+			 * kicked by its own producer.
 			 */
-			if (unlikely(sl_txq_pending(c->q) != 0))
+			if (unlikely(st == SL_XMIT_LOCKED))
 				txq_kick(c);
 			return k;
 		}
