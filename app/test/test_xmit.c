@@ -774,6 +774,32 @@ step(struct step_arg *a, unsigned int lcore)
 }
 
 /*
+ * An lltx queue on the test driver d (full: budget 0) whose backlog holds
+ * one burst of 32 from @p lcore's producer w; then the device has room
+ * again. w->mp must be set (a pool of 1023).
+ */
+static int
+lltx_backlogged(struct step_arg *w, struct tdrv *d, unsigned int lcore)
+{
+	w->q = test_txq(tdrv_xmit, d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
+	CHECK(w->mp != NULL && w->q != NULL && lcore < RTE_MAX_LCORE, "setup");
+	CHECK(step(w, lcore) == 32 && sl_txq_backlog(w->q) == 32, "W: backlog %u",
+	      sl_txq_backlog(w->q));
+	d->budget = UINT64_MAX;
+	return 0;
+}
+
+/* Free lltx_backlogged()'s queue and pool: every mbuf must be back. */
+static int
+lltx_free(struct step_arg *w)
+{
+	sl_txq_free(w->q);
+	CHECK(rte_mempool_in_use_count(w->mp) == 0, "leak");
+	rte_mempool_free(w->mp);
+	return 0;
+}
+
+/*
  * lltx (rule 1): a producer sends past the backlog only when none of its
  * own packets are left in it, and only while another lcore owns the queue
  * (draining it). Worker W's burst meets a full device and goes to the
@@ -796,12 +822,9 @@ SL_TEST(xmit_lltx_sends_past_others, "fast")
 	struct sl_txq_stats st;
 	uint16_t k;
 
-	w.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
-	CHECK(w.mp != NULL && w.q != NULL && worker < RTE_MAX_LCORE, "setup");
-	CHECK(step(&w, worker) == 32 && sl_txq_backlog(w.q) == 32, "W1: backlog %u",
-	      sl_txq_backlog(w.q));
-	d.budget = UINT64_MAX; /* room again: W2 must still go behind W1 */
-	CHECK(step(&w, worker) == 32, "W2");
+	if (lltx_backlogged(&w, &d, worker) != 0) /* W1 waits; then room again */
+		return -1;
+	CHECK(step(&w, worker) == 32, "W2"); /* must still go behind W1 */
 	sl_txq_stats_get(w.q, &st);
 	CHECK(d.taken == 64 && st.backlog == 0 && st.requeued == 64 && d.order_errors == 0,
 	      "W1, W2: driver took %lu, backlog %u, requeued %lu, order errors %lu", d.taken,
@@ -844,10 +867,7 @@ SL_TEST(xmit_lltx_sends_past_others, "fast")
 	      "free queue: first frame from %u (want W's, the backlog's head), taken %lu, "
 	      "backlog %u, order errors %lu", d.first_producer1 - 1, d.taken, st.backlog,
 	      d.order_errors);
-	sl_txq_free(w.q);
-	CHECK(rte_mempool_in_use_count(w.mp) == 0, "leak");
-	rte_mempool_free(w.mp);
-	return 0;
+	return lltx_free(&w);
 }
 
 /*
@@ -1198,12 +1218,10 @@ SL_TEST(xmit_lltx_owner_drain_locked_calls, "fast")
 	uint64_t calls;
 	uint16_t k;
 
-	w.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
+	CHECK(wx < RTE_MAX_LCORE, "setup");
+	if (lltx_backlogged(&w, &d, w2) != 0)
+		return -1;
 	x.q = w.q;
-	CHECK(w.mp != NULL && w.q != NULL && w2 < RTE_MAX_LCORE && wx < RTE_MAX_LCORE, "setup");
-	CHECK(step(&w, w2) == 32 && sl_txq_backlog(w.q) == 32, "W2: backlog %u",
-	      sl_txq_backlog(w.q));
-	d.budget = UINT64_MAX;
 	/* X sends past W2's packets while M holds the queue, and stops in the driver. */
 	CHECK(sl_txq_test_trylock(w.q), "main lcore could not own the queue");
 	__atomic_store_n(&d.park, 1, __ATOMIC_RELEASE);
@@ -1231,10 +1249,7 @@ SL_TEST(xmit_lltx_owner_drain_locked_calls, "fast")
 	CHECK(x.ret == 32 && st.backlog == 0 && d.taken == 96 && d.order_errors == 0,
 	      "X ret %u: the holder's kick must drain: backlog %u taken %lu order errors %lu",
 	      x.ret, st.backlog, d.taken, d.order_errors);
-	sl_txq_free(w.q);
-	CHECK(rte_mempool_in_use_count(w.mp) == 0, "leak");
-	rte_mempool_free(w.mp);
-	return 0;
+	return lltx_free(&w);
 }
 
 /*
@@ -1260,11 +1275,8 @@ SL_TEST(xmit_lltx_owner_send_locked_handed_over, "fast")
 	unsigned int bl;
 	uint16_t k;
 
-	w.q = test_txq(tdrv_xmit, &d, SL_DRV_CAP_LLTX, SL_TXQ_LLTX, 0, 0);
-	CHECK(w.mp != NULL && w.q != NULL && w2 < RTE_MAX_LCORE, "setup");
-	CHECK(step(&w, w2) == 32 && sl_txq_backlog(w.q) == 32, "W2: backlog %u",
-	      sl_txq_backlog(w.q));
-	d.budget = UINT64_MAX;
+	if (lltx_backlogged(&w, &d, w2) != 0)
+		return -1;
 	d.keep_lock_at = __atomic_load_n(&d.calls, __ATOMIC_RELAXED) + 1; /* M's drain */
 	CHECK(burst(w.mp, &gm, pk, 32) == 32, "alloc");
 	k = sl_xmit(w.q, pk, 32); /* M */
@@ -1282,8 +1294,5 @@ SL_TEST(xmit_lltx_owner_send_locked_handed_over, "fast")
 	CHECK(sl_txq_backlog(w.q) == 0 && d.taken == 64 && d.order_errors == 0,
 	      "backlog %u taken %lu order errors %lu", sl_txq_backlog(w.q), d.taken,
 	      d.order_errors);
-	sl_txq_free(w.q);
-	CHECK(rte_mempool_in_use_count(w.mp) == 0, "leak");
-	rte_mempool_free(w.mp);
-	return 0;
+	return lltx_free(&w);
 }
