@@ -343,8 +343,9 @@ txq_requeue(struct txq_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
- * lltx: may this lcore send past a non-empty backlog? Only when none of its
- * own packets can still be in it: its last requeue ended at or before
+ * lltx: may this lcore send past a non-empty backlog (while another lcore
+ * owns the queue; a free queue it takes and drains first, txq_xmit_lltx)?
+ * Only when none of its own packets can still be in it: its last requeue ended at or before
  * bl_mark, and the consumer tail (moved by the drainer only after the
  * driver took the packets, the peek API's finish) has passed it. Order is
  * kept per producer, which is the invariant (architecture.md section 7);
