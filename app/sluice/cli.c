@@ -648,7 +648,7 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 				sl_cli_stop_run(cli);
 				tty_output(cli->app, false);
 			}
-			rte_delay_us_sleep(200);
+			rte_delay_us_sleep(SL_SESSION_POLL_US);
 		} else if (__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED)) {
 			tty_output(cli->app, true);
 			printf("(Ctrl-C stops a run or a benchmark; quit, exit or Ctrl-D leaves)\n");

@@ -25,7 +25,6 @@
 
 #define SL_FLUSH_US 200000   /* stop: time allowed to send what is queued */
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
-#define SL_POLL_US 200       /* main lcore: scheduler poll period */
 
 /*
  * The default map: worker k gets queue k on every port; on a port with
@@ -846,7 +845,7 @@ void
 sl_session_wait(struct sl_app *app)
 {
 	while (sl_session_poll(app))
-		rte_delay_us_sleep(SL_POLL_US);
+		rte_delay_us_sleep(SL_SESSION_POLL_US);
 }
 
 int

@@ -46,6 +46,15 @@
 #include "worker.h"
 
 /*
+ * The main lcore's turn during a run (the shared queues' poll, the display,
+ * the stop), microseconds between turns. It often shares a CPU with a
+ * worker, which each turn preempts: at 200 us the wake-ups caught a holder
+ * of a shared queue's lock often enough that 2 to 6 % of the packets were
+ * handed over on net_null (docs/lltx.md); at 1 ms, about a third as many.
+ */
+#define SL_SESSION_POLL_US 1000
+
+/*
  * Microseconds as TSC cycles at hz, without overflowing for any duration up
  * to SL_MAX_SECONDS (us * hz does above about 6000 s at 3 GHz).
  */

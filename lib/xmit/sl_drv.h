@@ -38,7 +38,7 @@ enum sl_xmit_status {
  * hand-off (docs/lltx.md rule 3) relies on the holder being a sender that
  * comes back to the engine and re-checks. Even so, the hand-off can end at
  * the release's re-check bound (counted in release_bound); the packets then
- * wait for the next producer or the queue's poll (every 200 us in the app).
+ * wait for the next producer or the queue's poll (every millisecond in the app).
  */
 typedef uint16_t (*sl_drv_xmit_t)(void *drv_queue, struct rte_mbuf **pkts, uint16_t n,
 				  enum sl_xmit_status *status);

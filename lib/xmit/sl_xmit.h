@@ -62,10 +62,14 @@ enum sl_lock_policy {
 /**
  * Bounds of the locked mode's wait for a held lock, nanoseconds: every wait
  * may last SL_TXQ_WAIT_MIN_NS, and up to 4 times the average successful
- * wait plus that, never more than SL_TXQ_WAIT_MAX_NS.
+ * wait plus that, never more than SL_TXQ_WAIT_MAX_NS. The minimum covers a
+ * running holder's brief preemption (a timer, a wake-up on its CPU: a few
+ * to some tens of us on a VM), which costs less to wait out than a burst
+ * handed over (docs/lltx.md rule 9 has the measurements); a holder that
+ * does not run for longer costs each waiter one such wait per holding.
  */
-#define SL_TXQ_WAIT_MIN_NS 250
-#define SL_TXQ_WAIT_MAX_NS 2000
+#define SL_TXQ_WAIT_MIN_NS 10000
+#define SL_TXQ_WAIT_MAX_NS 20000
 
 /** Queue flag: when the backlog is full, drop (and count) instead of back-pressure. */
 #define SL_TXQ_F_DROP_ON_FULL (1u << 0)
@@ -294,7 +298,7 @@ sl_xmit_bytes(struct rte_mbuf **pkts, uint16_t n)
  * registered later may get the same lcore id, and the two would share it).
  *
  * Shared queues need sl_txq_poll() called periodically (the app does it
- * every 200 us from its main lcore): an owner stops re-draining after a
+ * every millisecond from its main lcore): an owner stops re-draining after a
  * bounded number of rounds (counted in release_bound) so that a producer
  * returns to its caller in bounded time, and what it leaves flagged goes out
  * with the next producer or the poll; without either it would wait.
