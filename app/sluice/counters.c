@@ -30,6 +30,8 @@ const struct sl_counter sl_txq_counters[] = {
 	  "driver LOCKED answers (part of collisions)", "calls" },
 	{ "waited", "waited", 8, 0, Q(waited),
 	  "collisions the bounded wait resolved: the lock came free, the burst went direct", "" },
+	{ "deferred", "deferred", 10, 0, Q(deferred),
+	  "locked: bursts the worker kept, the lock being held, to send with its next one", "" },
 	{ "requeued", "requeued", 10, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(requeued),
 	  "packets put into the backlog", "packets" },
 	{ "backlog", "backlog", 8, SL_CNT_SUMMARY | SL_CNT_SHOW | SL_CNT_GAUGE | SL_CNT_U32,

@@ -13,6 +13,35 @@ volatile uint32_t sl_intr;
 volatile uint32_t sl_quit;
 
 /*
+ * sl_xmit_try() kept the pending burst (a shared queue's lock was held):
+ * make the next burst behind it, if one is due and the pool has it, so that
+ * the wait goes into making packets and one holding sends both. Whatever
+ * happens, the next call sends what is pending (sl_xmit_sized()).
+ */
+static inline void
+worker_add_burst(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
+{
+	uint16_t n = w->burst;
+
+	if (t->quota == 0)
+		return;
+	if (t->quota != UINT64_MAX)
+		n = RTE_MIN((uint64_t)n, t->quota);
+	sl_target_rate_update(t);
+	n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
+	if (n == 0)
+		return;
+	if (sl_gen_burst(&t->gen, t->pending + t->pend_n, n, tsc) == 0) {
+		t->pacer.next = t->pacer.mark; /* not made: still due */
+		return;
+	}
+	t->pend_n += n;
+	t->pend_bytes += t->gen.bytes;
+	if (t->quota != UINT64_MAX)
+		t->quota -= n;
+}
+
+/*
  * The TX loop of one worker lcore. With direct set (--xmit direct, a
  * benchmark baseline for exclusive ethdev queues) the engine's modes and
  * backlog are bypassed: sl_xmit_direct() hands each burst to the driver
@@ -87,20 +116,35 @@ worker_loop(struct sl_worker *w, const bool direct)
 				t->pool_dry = false;
 				t->pend_off = 0;
 				t->pend_n = n;
+				t->pend_bytes = t->gen.bytes;
 				if (t->quota != UINT64_MAX)
 					t->quota -= n;
+			} else if (t->deferred) {
+				worker_add_burst(w, t, tsc);
 			}
 			if (unlikely(t->sig_mix == 2))
 				sig_before = sl_worker_signed(t->pending + t->pend_off, t->pend_n,
 							      t->sig_min_len);
-			if (direct)
+			if (direct) {
 				k = sl_xmit_direct(t->txq, t->pending + t->pend_off, t->pend_n,
-						   t->pend_off == 0 ? t->gen.bytes :
+						   t->pend_off == 0 ? t->pend_bytes :
 						   sl_xmit_bytes(t->pending + t->pend_off, t->pend_n));
-			else if (t->pend_off == 0)
-				k = sl_xmit_sized(t->txq, t->pending, t->pend_n, t->gen.bytes);
-			else
+			} else if (t->pend_off == 0 && !t->deferred && t->quota != 0 &&
+				   t->pend_n + w->burst <= RTE_DIM(t->pending)) {
+				bool kept;
+
+				k = sl_xmit_try(t->txq, t->pending, t->pend_n, t->pend_bytes, &kept);
+				if (kept) {
+					t->deferred = true;
+					progress = true;
+					continue;
+				}
+			} else if (t->pend_off == 0) {
+				t->deferred = false;
+				k = sl_xmit_sized(t->txq, t->pending, t->pend_n, t->pend_bytes);
+			} else {
 				k = sl_xmit(t->txq, t->pending + t->pend_off, t->pend_n);
+			}
 			/*
 			 * Signed frames taken, for the receive side's loss: all of
 			 * them when every size is signed (the common case, no cost).

@@ -35,6 +35,8 @@ struct sl_target {
 	uint32_t sig_min_len;        /* pkt_len from which a frame carries one (sig_mix 2) */
 	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
 	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
+	uint64_t pend_bytes;         /* pkt_len sum of pending[0..pend_n) while pend_off is 0 */
+	bool deferred;               /* sl_xmit_try() kept pending: add a burst, then send */
 	bool finished;               /* share of --count sent and drained */
 	/* Single writer: this worker. */
 	uint64_t generated;          /* taken by the engine (sl_xmit, or sl_xmit_direct) */

@@ -116,8 +116,10 @@ int
 producer_main(void *arg)
 {
 	struct prod *p = arg;
-	struct rte_mbuf *pk[32];
+	struct rte_mbuf *pk[64];
 	uint16_t off = 0, pend = 0;
+	uint64_t bytes = 0;
+	bool kept = false;
 
 	while (p->go != NULL && !__atomic_load_n(p->go, __ATOMIC_ACQUIRE))
 		rte_pause();
@@ -131,16 +133,31 @@ producer_main(void *arg)
 
 			if (!want || now >= p->cap_tsc)
 				break;
-			if (sl_gen_burst(&p->gen, pk, RTE_DIM(pk), now) == 0) {
+			if (sl_gen_burst(&p->gen, pk, 32, now) == 0) {
 				rte_pause();
 				continue;
 			}
 			off = 0;
-			pend = RTE_DIM(pk);
+			pend = 32;
+			bytes = p->gen.bytes;
 		} else if (now >= p->cap_tsc) {
 			break;
 		}
-		k = sl_xmit(p->q, pk + off, pend);
+		if (p->defer && off == 0 && pend == 32 && !kept) {
+			k = sl_xmit_try(p->q, pk, pend, bytes, &kept);
+			if (kept) {
+				/* The next burst goes behind the kept one, then both. */
+				p->deferred++;
+				if (sl_gen_burst(&p->gen, pk + 32, 32, now) != 0) {
+					pend = 64;
+					bytes += p->gen.bytes;
+				}
+				continue;
+			}
+		} else {
+			kept = false;
+			k = sl_xmit(p->q, pk + off, pend);
+		}
 		off += k;
 		pend -= k;
 		p->generated += k;

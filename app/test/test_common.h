@@ -68,6 +68,8 @@ struct prod {
 	const volatile uint32_t *more; /* while set, keep going past target */
 	const volatile uint32_t *go;   /* if set, wait for it before starting */
 	uint64_t cap_tsc;         /* never run past this TSC */
+	bool defer;               /* sl_xmit_try(); a kept burst goes with the next one */
+	uint64_t deferred;        /* times sl_xmit_try() kept a burst */
 	uint64_t generated;       /* taken by sl_xmit */
 	uint64_t unsent;          /* built, freed at the end (never taken) */
 	uint32_t done;            /* set (release) when the loop has ended */

@@ -29,6 +29,7 @@ struct shared_run {
 	bool flap;        /* link down half way for FLAP_MS, then up again */
 	uint32_t flags;   /* the queue's SL_TXQ_F_* (SL_TXQ_F_DROP_ON_FULL) */
 	bool sim_fine;    /* the sim's fine-grained LLTX personality (lltx=fine) */
+	bool defer;       /* producers call sl_xmit_try() and add a burst when kept */
 };
 
 #define FLAP_MS 300
@@ -82,6 +83,7 @@ shared_run(const struct shared_run *r)
 			.target = PER_PRODUCER,
 			.more = r->link_down ? NULL : &more,
 			.cap_tsc = t0 + (r->link_down ? 1 : CAP_S) * hz, /* a stuck device: stop after 1 s */
+			.defer = r->defer,
 		};
 		rte_eal_remote_launch(producer_main, &p[n], lcore);
 		n++;
@@ -100,7 +102,8 @@ shared_run(const struct shared_run *r)
 		} else {
 			seen = st.collisions > 0 && st.requeued > 0 &&
 			       (r->mode != SL_TXQ_LLTX || st.locked > 0) &&
-			       (r->mode != SL_TXQ_LOCKED || st.waited > 0);
+			       (r->mode != SL_TXQ_LOCKED || st.waited > 0) &&
+			       (!r->defer || st.deferred > 0);
 		}
 		/* A flap runs on until 100 ms after the link is back. */
 		if (r->flap)
@@ -150,6 +153,16 @@ shared_run(const struct shared_run *r)
 	     st.requeued, st.busy, ss.wire_frames, ss.lost, ss.duplicates, ss.reordered,
 	     ss.violations, ss.overlaps);
 	CHECK(ss.violations == 0, "%lu concurrent entries on a non-LLTX queue", ss.violations);
+	if (r->defer) {
+		uint64_t kept = 0;
+
+		for (unsigned int i = 0; i < n; i++)
+			kept += p[i].deferred;
+		NOTE("bursts kept by their producers: %lu (engine: %lu)", kept, st.deferred);
+		CHECK(kept > 0 && kept == st.deferred,
+		      "sl_xmit_try: producers kept %lu bursts, the engine counted %lu", kept,
+		      st.deferred);
+	}
 	if (r->flap) {
 		/* The backlog filled while the link was down (else this proved nothing). */
 		NOTE("link down %u ms: backlog up to %u; dropped backlog_full %lu, flush %lu",
@@ -214,6 +227,16 @@ SL_TEST(shared_locked, "stress")
 {
 	for (unsigned int n = 2; n <= 8; n *= 2)
 		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LOCKED, .nprod = n, .poll = true }) != 0)
+			return -1;
+	return 0;
+}
+
+/* Producers that keep a burst while the lock is held and send it with the next. */
+SL_TEST(shared_locked_defer, "stress")
+{
+	for (unsigned int n = 2; n <= 8; n *= 2)
+		if (shared_run(&(struct shared_run){ .mode = SL_TXQ_LOCKED, .nprod = n, .poll = true,
+						     .defer = true }) != 0)
 			return -1;
 	return 0;
 }

@@ -182,6 +182,8 @@ struct uthread {
 	struct rte_mempool *mp;
 	unsigned int producer;
 	uint16_t ret;
+	bool try;                 /* call sl_xmit_try() instead of sl_xmit() */
+	bool kept;                /* sl_xmit_try() kept the burst */
 	uint32_t done;            /* set (release) when its sl_xmit has returned */
 };
 
@@ -193,7 +195,8 @@ uthread_main(void *arg)
 	struct rte_mbuf *pk[32];
 
 	if (sl_gen_burst(&g, pk, 32, rte_rdtsc()) == 32)
-		u->ret = sl_xmit(u->q, pk, 32);
+		u->ret = u->try ? sl_xmit_try(u->q, pk, 32, g.bytes, &u->kept) :
+				  sl_xmit(u->q, pk, 32);
 	__atomic_store_n(&u->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -427,6 +430,84 @@ SL_TEST(xmit_locked_wait_sends_direct, "fast")
 		sl_txq_free(a.q);
 		CHECK(rte_mempool_in_use_count(a.mp) == 0, "leak");
 		rte_mempool_free(a.mp);
+	}
+	return 0;
+}
+
+/*
+ * sl_xmit_try(), the contract. locked, lock held: the burst stays with the
+ * caller (0 returned, kept, counted in deferred) and nothing else happens:
+ * no driver call, no collision, nothing queued. Lock free: it is
+ * sl_xmit_sized() (sent, not kept). Other modes never keep: lltx and
+ * exclusive send with the lock word held, spin with it free (held, spin
+ * would block). A thread without an lcore of its own (the shared slot)
+ * never keeps either: its call goes the sl_xmit() way (here, with the wait
+ * bound at 0, handed over, then sent by the holder's release).
+ */
+SL_TEST(xmit_try_keeps_burst_when_held, "fast")
+{
+	const enum sl_txq_mode modes[] = { SL_TXQ_LOCKED, SL_TXQ_LLTX, SL_TXQ_EXCLUSIVE,
+					   SL_TXQ_SPIN };
+
+	for (unsigned int m = 0; m < RTE_DIM(modes); m++) {
+		struct tdrv d = { .budget = UINT64_MAX, .lltx = modes[m] == SL_TXQ_LLTX };
+		struct rte_mempool *mp = test_pool("t_try", 1023);
+		struct sl_txq *q = test_txq(tdrv_xmit, &d, d.lltx ? SL_DRV_CAP_LLTX : 0,
+					    modes[m], 0, 0);
+		const char *name = sl_txq_mode_name(modes[m]);
+		struct rte_mbuf *pk[32];
+		struct sl_gen g = { 0 };
+		struct sl_txq_stats st;
+		bool kept = true;
+		uint16_t k;
+
+		CHECK(mp != NULL && q != NULL && burst(mp, &g, pk, 32) == 32, "setup");
+		if (modes[m] != SL_TXQ_SPIN)
+			CHECK(sl_txq_test_trylock(q), "%s: could not take the lock word", name);
+		k = sl_xmit_try(q, pk, 32, g.bytes, &kept);
+		sl_txq_stats_get(q, &st);
+		NOTE("%s, lock word %s: ret %u kept %d deferred %lu collisions %lu requeued %lu "
+		     "driver %lu", name, modes[m] != SL_TXQ_SPIN ? "held" : "free", k, kept,
+		     st.deferred, st.collisions, st.requeued, d.taken);
+		if (modes[m] == SL_TXQ_LOCKED) {
+			CHECK(k == 0 && kept && st.deferred == 1 && st.collisions == 0 &&
+			      st.requeued == 0 && st.backlog == 0 && d.taken == 0,
+			      "locked, held: the burst must stay with the caller untouched");
+			sl_txq_test_release(q);
+			k = sl_xmit_try(q, pk, 32, g.bytes, &kept);
+			sl_txq_stats_get(q, &st);
+			CHECK(k == 32 && !kept && st.deferred == 1 && d.taken == 32,
+			      "locked, free: ret %u kept %d deferred %lu driver %lu", k, kept,
+			      st.deferred, d.taken);
+			/* The shared slot: a plain pthread meets the held lock. */
+			{
+				struct uthread u = { .q = q, .mp = mp, .producer = 203, .try = true,
+						     .kept = true };
+				pthread_t t;
+
+				wait_bounds(q, 0);
+				CHECK(sl_txq_test_trylock(q), "could not take the lock again");
+				CHECK(pthread_create(&t, NULL, uthread_main, &u) == 0, "thread");
+				pthread_join(t, NULL);
+				sl_txq_test_release(q); /* its re-check drains the hand-off */
+				sl_txq_stats_get(q, &st);
+				NOTE("pthread: ret %u kept %d deferred %lu requeued %lu driver %lu",
+				     u.ret, u.kept, st.deferred, st.requeued, d.taken);
+				CHECK(u.ret == 32 && !u.kept && st.deferred == 1 &&
+				      st.requeued == 32 && d.taken == 64 && st.backlog == 0,
+				      "a thread without an lcore must not keep its burst");
+			}
+		} else {
+			CHECK(k == 32 && !kept && st.deferred == 0 && d.taken == 32,
+			      "%s: sl_xmit_try must send as sl_xmit_sized", name);
+			if (modes[m] != SL_TXQ_SPIN)
+				sl_txq_test_release(q);
+		}
+		CHECK(d.order_errors == 0 && d.violations == 0, "order %lu violations %lu",
+		      d.order_errors, d.violations);
+		sl_txq_free(q);
+		CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+		rte_mempool_free(mp);
 	}
 	return 0;
 }

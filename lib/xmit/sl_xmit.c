@@ -756,6 +756,7 @@ sl_txq_stats_get(const struct sl_txq *q, struct sl_txq_stats *st)
 		st->collisions += SL_CNT_READ(lc->collisions);
 		st->locked += SL_CNT_READ(lc->locked);
 		st->waited += SL_CNT_READ(lc->waited);
+		st->deferred += SL_CNT_READ(lc->deferred);
 		st->requeued += SL_CNT_READ(lc->requeued);
 		st->dropped += SL_CNT_READ(lc->dropped);
 		st->dead_loops += SL_CNT_READ(lc->dead_loops);

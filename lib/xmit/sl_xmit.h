@@ -16,7 +16,9 @@
  *   waits that succeeded before (at most SL_TXQ_WAIT_MAX_NS, none when this
  *   very holding already outlasted one of its waits: a holder that does not
  *   run); if it gets the lock it sends itself (counted in waited), otherwise
- *   it puts its burst in the backlog, sets "missed" and returns.
+ *   it puts its burst in the backlog, sets "missed" and returns. A producer
+ *   that can make more packets at once may call sl_xmit_try() instead: it
+ *   keeps its burst when the lock is held and sends it with the next one.
  * - SL_TXQ_LLTX: several producers, driver MT-safe (SL_DRV_CAP_LLTX); no
  *   engine lock on the send path. A driver answering SL_XMIT_LOCKED sends
  *   the burst to the backlog.
@@ -98,6 +100,7 @@ struct sl_txq_lcore {
 	uint64_t collisions;  /**< engine trylock failures plus driver SL_XMIT_LOCKED */
 	uint64_t locked;      /**< driver SL_XMIT_LOCKED answers (part of collisions) */
 	uint64_t waited;      /**< collisions the bounded wait resolved: sent directly */
+	uint64_t deferred;    /**< sl_xmit_try() calls that found the lock held: kept by the caller */
 	uint64_t requeued;    /**< packets put into the backlog */
 	uint64_t dropped;     /**< packets freed without being sent, all reasons */
 	uint64_t dead_loops;  /**< re-entrant calls refused */
@@ -116,7 +119,7 @@ struct sl_txq_lcore {
 
 /** Aggregated counters, see struct sl_txq_lcore for each meaning. */
 struct sl_txq_stats {
-	uint64_t tx_packets, tx_bytes, busy, collisions, locked, waited, requeued;
+	uint64_t tx_packets, tx_bytes, busy, collisions, locked, waited, deferred, requeued;
 	uint64_t dropped, dead_loops;
 	uint64_t drop_dead_loop;     /**< dropped: re-entrant call */
 	uint64_t drop_backlog_full;  /**< dropped: backlog full with SL_TXQ_F_DROP_ON_FULL */
@@ -370,6 +373,39 @@ sl_xmit_direct(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t by
 	SL_CNT_ADD(lc->tx_packets, sent);
 	SL_CNT_ADD(lc->tx_bytes, bytes);
 	return sent;
+}
+
+/**
+ * sl_xmit_sized() for a producer that can make more packets now: on an
+ * SL_TXQ_LOCKED queue whose lock is held, it takes nothing and returns 0 at
+ * once, without waiting and without queueing, sets *deferred and counts the
+ * call in deferred. The caller keeps pkts[0..n), makes its next burst behind
+ * them, and hands both over with sl_xmit_sized() or sl_xmit() (which wait
+ * and hand off as always). The time a producer would have waited for the
+ * lock goes into its next burst, its mbufs stay on its core, and one
+ * holding sends both bursts (docs/lltx.md rule 10). Otherwise (another
+ * mode, the lock free, or a thread without an lcore slot of its own) it is
+ * sl_xmit_sized() and *deferred is false.
+ *
+ * The next call for deferred packets must be sl_xmit_sized() or sl_xmit():
+ * a caller that calls sl_xmit_try() again for them may wait for ever.
+ */
+static inline uint16_t
+sl_xmit_try(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes,
+	    bool *deferred)
+{
+	if (q->mode == SL_TXQ_LOCKED && __atomic_load_n(&q->lock, __ATOMIC_RELAXED) != 0) {
+		struct sl_txq_lcore *lc = sl_txq_lcore(q);
+
+		/* The shared slot's counters take atomic adds: it does not defer. */
+		if (likely(lc != &q->lc[RTE_MAX_LCORE])) {
+			SL_CNT_ADD(lc->deferred, 1);
+			*deferred = true;
+			return 0;
+		}
+	}
+	*deferred = false;
+	return sl_xmit_sized(q, pkts, n, bytes);
 }
 
 static inline uint16_t
