@@ -61,7 +61,8 @@ printf "ratio engine/plain           %8.3f\n" "$(echo "$e / $d" | bc -l)"
 echo
 
 echo "## B. one queue shared by N lcores, 64 B (median of $rounds runs each, modes alternated)"
-echo "locked: trylock (bounded wait, then backlog) on a driver without its own lock; spin:"
+echo "locked: trylock (the worker keeps a burst while the lock is held and sends it with its"
+echo "next; else a bounded wait, then the backlog) on a driver without its own lock; spin:"
 echo "blocking spinlock; lltx: no engine lock, the driver's own locking; locked+drv: engine"
 echo "lock on top of an LLTX driver (what LLTX saves). The sim's LLTX personalities: coarse"
 echo "(lltx=on, a trylock over its whole transmit) and fine (lltx=fine, CAS-reserved"
