@@ -36,7 +36,16 @@ tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 	if (d->reenter != NULL) {
 		struct rte_mbuf *m = rte_pktmbuf_alloc(d->reenter_mp);
 
-		d->reenter_ret = m != NULL ? sl_xmit(d->reenter, &m, 1) : 0;
+		if (m == NULL) {
+			d->reenter_ret = 0;
+		} else if (!d->reenter_try) {
+			d->reenter_ret = sl_xmit(d->reenter, &m, 1);
+		} else {
+			d->reenter_ret = sl_xmit_try(d->reenter, &m, 1, m->pkt_len,
+						     &d->reenter_kept);
+			if (d->reenter_kept)
+				rte_pktmbuf_free(m);
+		}
 	}
 	if (__atomic_load_n(&d->park, __ATOMIC_ACQUIRE) &&
 	    __atomic_exchange_n(&d->park, 0, __ATOMIC_ACQ_REL)) {

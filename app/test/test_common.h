@@ -26,7 +26,9 @@
  * answer first lets the parked call go and waits until `*parked_done` is set
  * (the parked caller's sl_xmit has returned), so that a drainer's retry finds
  * the driver's lock free. With `reenter` it calls sl_xmit() on that queue
- * from inside its own xmit (the same queue: a dead loop).
+ * from inside its own xmit (the same queue: a dead loop); with `reenter_try`
+ * the call is sl_xmit_try(), and `reenter_kept` says whether it kept the packet
+ * (which the driver then frees, returning 0).
  */
 struct tdrv {
 	uint64_t budget;          /* UINT64_MAX: unlimited */
@@ -52,6 +54,8 @@ struct tdrv {
 	struct sl_txq *reenter;
 	struct rte_mempool *reenter_mp;
 	uint16_t reenter_ret;
+	bool reenter_try;
+	bool reenter_kept;
 };
 
 uint16_t tdrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st);

@@ -292,6 +292,42 @@ SL_TEST(xmit_reenter_other_queue, "fast")
 	return 0;
 }
 
+/*
+ * Re-entry through sl_xmit_try(): the driver of a locked queue calls it on
+ * its own queue, whose lock the outer call holds. That is a dead loop like
+ * any other (dropped, counted, reported taken); were the burst kept instead,
+ * the caller would offer it again into the same held lock for ever.
+ */
+SL_TEST(xmit_try_reentrant_dead_loop, "fast")
+{
+	struct tdrv d = { .budget = UINT64_MAX };
+	struct rte_mempool *mp = test_pool("t_trd", 1023);
+	struct sl_txq *q = test_txq(tdrv_xmit, &d, 0, SL_TXQ_LOCKED, 0, 0);
+	struct uthread u = { .q = q, .mp = mp, .producer = 203 };
+	struct sl_txq_stats st;
+
+	CHECK(mp != NULL && q != NULL, "setup");
+	d.reenter = q;
+	d.reenter_mp = mp;
+	d.reenter_try = true;
+	uthread_main(&u);
+	sl_txq_stats_get(q, &st);
+	NOTE("inner sl_xmit_try ret %u kept %d; dead_loops %lu dropped %lu deferred %lu, outer tx %lu",
+	     d.reenter_ret, d.reenter_kept, st.dead_loops, st.dropped, st.deferred, st.tx_packets);
+	CHECK(!d.reenter_kept && d.reenter_ret == 1,
+	      "inner sl_xmit_try ret %u kept %d: a re-entrant call must not be kept",
+	      d.reenter_ret, d.reenter_kept);
+	CHECK(st.dead_loops == 1 && st.drop_dead_loop == 1 && st.dropped == 1 && st.deferred == 0,
+	      "dead_loops %lu dropped %lu deferred %lu", st.dead_loops, st.dropped, st.deferred);
+	CHECK(u.ret == 32 && st.tx_packets == 32, "outer burst: ret %u tx %lu", u.ret,
+	      st.tx_packets);
+	d.reenter = NULL;
+	sl_txq_free(q);
+	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+	rte_mempool_free(mp);
+	return 0;
+}
+
 struct collide_arg {
 	struct sl_txq *q;
 	struct rte_mempool *mp;

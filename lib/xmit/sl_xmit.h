@@ -384,7 +384,8 @@ sl_xmit_direct(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t by
  * and hand off as always). The time a producer would have waited for the
  * lock goes into its next burst, its mbufs stay on its core, and one
  * holding sends both bursts (docs/lltx.md rule 10). Otherwise (another
- * mode, the lock free, or a thread without an lcore slot of its own) it is
+ * mode, the lock free, a thread without an lcore slot of its own, or a
+ * re-entrant call, which is a dead loop as with sl_xmit()) it is
  * sl_xmit_sized() and *deferred is false.
  *
  * The next call for deferred packets must be sl_xmit_sized() or sl_xmit():
@@ -397,8 +398,12 @@ sl_xmit_try(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes
 	if (q->mode == SL_TXQ_LOCKED && __atomic_load_n(&q->lock, __ATOMIC_RELAXED) != 0) {
 		struct sl_txq_lcore *lc = sl_txq_lcore(q);
 
-		/* The shared slot's counters take atomic adds: it does not defer. */
-		if (likely(lc != &q->lc[RTE_MAX_LCORE])) {
+		/*
+		 * The shared slot's counters take atomic adds: it does not defer.
+		 * A call from inside this queue's engine code is a dead loop, not
+		 * a deferral (kept, it would be offered to the same held lock).
+		 */
+		if (likely(lc != &q->lc[RTE_MAX_LCORE] && !lc->in_xmit)) {
 			SL_CNT_ADD(lc->deferred, 1);
 			*deferred = true;
 			return 0;
