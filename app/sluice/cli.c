@@ -590,6 +590,9 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 	bool tty = isatty(STDIN_FILENO) != 0;
 	char line[SL_CLI_LINE_MAX + 1];
 	size_t line_len = 0, pipe_len = 0;
+	const uint64_t hz = rte_get_timer_hz();
+	const uint64_t turn = sl_session_us_tsc(SL_SESSION_POLL_US, hz);
+	uint64_t next_turn = 0;
 
 	if (cli->cl == NULL)
 		cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO);
@@ -600,8 +603,23 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 	fflush(stdout);
 	if (tty)
 		rdline_newline(cli->rdl, "sluice> ");
+	/*
+	 * During a run the session's turn comes every SL_SESSION_POLL_US and
+	 * poll() sleeps until then or until input: typed or piped commands are
+	 * read as fast as they come, one byte per pass, and the turns keep
+	 * their cadence however much input there is.
+	 */
 	while (!cli->quit && !sl_quitting()) {
-		int ready = poll(&pfd, 1, cli->app->running ? 0 : 50);
+		int timeout = 50;
+		int ready;
+
+		if (cli->app->running) {
+			uint64_t now = rte_get_timer_cycles();
+
+			timeout = now >= next_turn ? 0 :
+				  (int)(((next_turn - now) * 1000 + hz - 1) / hz);
+		}
+		ready = poll(&pfd, 1, timeout);
 
 		if (ready > 0) {
 			char c;
@@ -641,6 +659,11 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 			}
 		}
 		if (cli->app->running) {
+			uint64_t now = rte_get_timer_cycles();
+
+			if (now < next_turn)
+				continue;
+			next_turn = now + turn;
 			if (!sl_session_poll(cli->app)) {
 				tty_output(cli->app, true);
 				if (__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED))
@@ -648,7 +671,6 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 				sl_cli_stop_run(cli);
 				tty_output(cli->app, false);
 			}
-			rte_delay_us_sleep(SL_SESSION_POLL_US);
 		} else if (__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED)) {
 			tty_output(cli->app, true);
 			printf("(Ctrl-C stops a run or a benchmark; quit, exit or Ctrl-D leaves)\n");

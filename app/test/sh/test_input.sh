@@ -4,7 +4,8 @@
 # and an over-long line each end by themselves, within the timeout, with one
 # "sluice: " line saying what is wrong, and exit 2; a FIFO nobody writes is
 # left by SIGTERM and by SIGINT; the prompt (-i) reading /dev/zero or an
-# over-long line ends the same way. Each run is bounded by `timeout 60` (a
+# over-long line ends the same way, and commands piped during a run are
+# read as fast as they come. Each run is bounded by `timeout 60` (a
 # loaded machine can take 20 s to start EAL): a run the timeout had to end
 # is a failure. Good input still runs.
 set -euo pipefail
@@ -161,6 +162,22 @@ printf 'start\n' | timeout -s KILL 60 "$sluice" --no-huge -m 512 --no-pci -l 0 -
 	--file-prefix "$prefix" --log-level '*:error' -- -i >"$T/both" 2>&1 || true
 check "-i: the echo comes before the command's own message ($(grep -n -m2 -e '^sluice> start' -e 'lcore' "$T/both" | tr '\n' ' '))" \
 	sh -c "[ \"\$(grep -n -m1 '^sluice> start' '$T/both' | cut -d: -f1)\" -lt \"\$(grep -n -m1 'lcore' '$T/both' | cut -d: -f1)\" ]"
+
+# Piped commands during a run are read as fast as they come. The prompt
+# read one byte per 1 ms turn of the session (2000 'show config' lines took
+# 24 s); now poll() waits for input or the next turn, whichever is first.
+# The 'stop' after them must come long before the run's own 10 s end (a
+# margin of about 80 on this machine: 0.11 s). Found by review.
+{
+	printf 'set duration 10\nstart\n'
+	for _ in $(seq 2000); do echo 'show config'; done
+	printf 'stop\n'
+} >"$T/many.txt"
+prompt_run "$T/many.txt"
+secs=$(sed -n 's/.*sluice summary (\([0-9.]*\) s.*/\1/p' "$T/out" | head -1)
+shown=$(grep -c '^sluice> show config' "$T/out" || true)
+check "-i: 2000 piped commands during a run, then stop: all read, stopped after $secs s (< 5 s)" \
+	sh -c "[ $rc = 0 ] && [ '$shown' = 2000 ] && awk -v s='${secs:-99}' 'BEGIN { exit !(s < 5) }'"
 
 # SIGINT with -i on a pipe ends the program (no terminal, no one to type
 # quit); at a terminal it stops the run only. It used to be ignored here.
