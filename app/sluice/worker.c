@@ -13,32 +13,36 @@ volatile uint32_t sl_intr;
 volatile uint32_t sl_quit;
 
 /*
- * sl_xmit_try() kept the pending burst (a shared queue's lock was held):
- * make the next burst behind it, if one is due and the pool has it, so that
- * the wait goes into making packets and one holding sends both. Whatever
- * happens, the next call sends what is pending (sl_xmit_sized()).
+ * Make one burst behind what is pending (pending[pend_n..]): as many
+ * packets as the pacer says are due, at most the burst size and what is
+ * left of the quota. Returns how many were made; 0 when none are due yet;
+ * -1 when the pool is empty (its mbufs in flight), counted in pool_empty
+ * once per episode, the packets still due.
  */
-static inline void
-worker_add_burst(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
+static inline int
+worker_make(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
 {
 	uint16_t n = w->burst;
 
-	if (t->quota == 0)
-		return;
 	if (t->quota != UINT64_MAX)
 		n = RTE_MIN((uint64_t)n, t->quota);
 	sl_target_rate_update(t);
 	n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
 	if (n == 0)
-		return;
+		return 0;
 	if (sl_gen_burst(&t->gen, t->pending + t->pend_n, n, tsc) == 0) {
 		t->pacer.next = t->pacer.mark; /* not made: still due */
-		return;
+		if (!t->pool_dry)
+			SL_CNT_ADD(t->pool_empty, 1);
+		t->pool_dry = true;
+		return -1;
 	}
+	t->pool_dry = false;
 	t->pend_n += n;
 	t->pend_bytes += t->gen.bytes;
 	if (t->quota != UINT64_MAX)
 		t->quota -= n;
+	return n;
 }
 
 /*
@@ -79,12 +83,13 @@ worker_loop(struct sl_worker *w, const bool direct)
 		for (uint16_t i = 0; i < w->nb_targets; i++) {
 			struct sl_target *t = &w->t[i];
 			uint64_t sig_before = 0;
+			bool fresh = false;
 			uint16_t k;
 
 			if (t->finished || active == 0)
 				continue;
 			if (t->pend_n == 0) {
-				uint16_t n = w->burst;
+				int made;
 
 				if (t->quota == 0) {
 					/* Share sent: done once its own backlog is empty too. */
@@ -97,30 +102,23 @@ worker_loop(struct sl_worker *w, const bool direct)
 					}
 					continue;
 				}
-				if (t->quota != UINT64_MAX)
-					n = RTE_MIN((uint64_t)n, t->quota);
-				sl_target_rate_update(t);
-				n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
-				if (n == 0) {
-					progress = true; /* paced: nothing due yet */
-					continue;
-				}
-				if (sl_gen_burst(&t->gen, t->pending, n, tsc) == 0) {
-					t->pacer.next = t->pacer.mark; /* not sent: still due */
-					/* Pool empty, its mbufs in flight: once per episode. */
-					if (!t->pool_dry)
-						SL_CNT_ADD(t->pool_empty, 1);
-					t->pool_dry = true;
-					continue;
-				}
-				t->pool_dry = false;
 				t->pend_off = 0;
-				t->pend_n = n;
-				t->pend_bytes = t->gen.bytes;
-				if (t->quota != UINT64_MAX)
-					t->quota -= n;
+				t->pend_bytes = 0;
+				made = worker_make(w, t, tsc);
+				if (made <= 0) {
+					progress |= made == 0; /* paced: nothing due yet */
+					continue;
+				}
+				fresh = true;
 			} else if (t->deferred) {
-				worker_add_burst(w, t, tsc);
+				/*
+				 * sl_xmit_try() kept this burst (the lock was held):
+				 * the next one goes behind it, if one is due and
+				 * the pool has it, and both go in one call below.
+				 */
+				if (t->quota != 0)
+					worker_make(w, t, tsc);
+				t->deferred = false;
 			}
 			if (unlikely(t->sig_mix == 2))
 				sig_before = sl_worker_signed(t->pending + t->pend_off, t->pend_n,
@@ -129,18 +127,18 @@ worker_loop(struct sl_worker *w, const bool direct)
 				k = sl_xmit_direct(t->txq, t->pending + t->pend_off, t->pend_n,
 						   t->pend_off == 0 ? t->pend_bytes :
 						   sl_xmit_bytes(t->pending + t->pend_off, t->pend_n));
-			} else if (t->pend_off == 0 && !t->deferred && t->quota != 0 &&
+			} else if (fresh && t->quota != 0 &&
 				   t->pend_n + w->burst <= RTE_DIM(t->pending)) {
+				/* Only a fresh burst is offered: a kept one is never kept twice. */
 				bool kept;
 
 				k = sl_xmit_try(t->txq, t->pending, t->pend_n, t->pend_bytes, &kept);
 				if (kept) {
 					t->deferred = true;
-					progress = true;
+					progress = true; /* a burst was made */
 					continue;
 				}
 			} else if (t->pend_off == 0) {
-				t->deferred = false;
 				k = sl_xmit_sized(t->txq, t->pending, t->pend_n, t->pend_bytes);
 			} else {
 				k = sl_xmit(t->txq, t->pending + t->pend_off, t->pend_n);
