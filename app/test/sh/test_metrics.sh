@@ -252,7 +252,8 @@ miss=
 for m in sluice_running sluice_runs_total sluice_port_info sluice_tx_packets_total \
 	sluice_generated_packets_total sluice_backlog_packets sluice_txq_tx_packets_total \
 	sluice_txq_busy_calls_total sluice_txq_collisions_total sluice_txq_requeued_packets_total \
-	sluice_txq_backlog_packets sluice_txq_dropped_packets_total sluice_txq_dead_loops_total; do
+	sluice_txq_backlog_packets sluice_txq_dropped_packets_total sluice_txq_dead_loops_total \
+	sluice_txq_waited_total sluice_txq_deferred_total; do
 	grep -q "^$m[{ ]" "$T/text" || miss="$miss $m"
 done
 [ -z "$miss" ] && ok "(b) port and queue families all there" || ko "(b) missing:$miss"
