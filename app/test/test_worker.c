@@ -87,3 +87,62 @@ SL_TEST(worker_deadline_sends_kept_burst, "fast")
 	      "(a kept burst) instead of sending them", lost_runs, runs, lost);
 	return 0;
 }
+
+/*
+ * --count exactness with kept bursts, a pool smaller than two bursts' worth
+ * of what the backlog holds, and the lock taken and released by the main
+ * lcore meanwhile: exactly the quota made, taken and sent, in order, and
+ * every mbuf back.
+ */
+SL_TEST(worker_count_exact_with_kept_bursts, "fast")
+{
+	unsigned int lcore = rte_get_next_lcore(-1, 1, 0);
+	const uint64_t quota[] = { 10007, 33, 1 };
+	const unsigned int pools[] = { 95, 127, 4095 };
+
+	for (unsigned int c = 0; c < RTE_DIM(quota) * RTE_DIM(pools); c++) {
+		struct tdrv d = { .budget = UINT64_MAX };
+		struct rte_mempool *mp = test_pool("t_wce", pools[c % RTE_DIM(pools)]);
+		struct sl_txq *q = test_txq(tdrv_xmit, &d, 0, SL_TXQ_LOCKED, 256, 0);
+		struct sl_worker *w = rte_zmalloc(NULL, sizeof(*w), RTE_CACHE_LINE_SIZE);
+		uint64_t hz = rte_get_tsc_hz(), cap;
+		struct sl_txq_stats st;
+		struct sl_target *t;
+
+		CHECK(mp != NULL && q != NULL && w != NULL, "setup");
+		w->lcore = lcore;
+		w->burst = 32;
+		w->nb_targets = 1;
+		t = &w->t[0];
+		t->txq = q;
+		t->gen = (struct sl_gen){ .s = test_stream(), .mp = mp, .producer = 78 };
+		t->quota = quota[c / RTE_DIM(pools)];
+		CHECK(rte_eal_remote_launch(sl_worker_main, w, lcore) == 0, "launch");
+		cap = rte_rdtsc() + 10 * hz;
+		while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) && rte_rdtsc() < cap) {
+			if (sl_txq_test_trylock(q)) {
+				rte_delay_us_block(30);
+				sl_txq_test_release(q);
+			}
+			rte_delay_us_block(5);
+		}
+		CHECK(__atomic_load_n(&w->done, __ATOMIC_ACQUIRE), "worker stuck (quota %lu pool %u)",
+		      t->quota, pools[c % RTE_DIM(pools)]);
+		rte_eal_wait_lcore(lcore);
+		CHECK(sl_txq_flush(q, 100000) == 0, "flush dropped");
+		sl_txq_stats_get(q, &st);
+		NOTE("quota %lu pool %u: made %u generated %lu unsent %lu taken %lu deferred %lu "
+		     "pool_empty %lu", quota[c / RTE_DIM(pools)], pools[c % RTE_DIM(pools)],
+		     t->gen.seq, t->generated, t->unsent, d.taken, st.deferred, t->pool_empty);
+		CHECK(t->gen.seq == quota[c / RTE_DIM(pools)] && t->generated == t->gen.seq &&
+		      t->unsent == 0 && d.taken == t->generated && st.tx_packets == d.taken &&
+		      t->signed_sent == t->generated, "not exact");
+		CHECK(d.order_errors == 0 && d.violations == 0, "order %lu violations %lu",
+		      d.order_errors, d.violations);
+		sl_txq_free(q);
+		rte_free(w);
+		CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+		rte_mempool_free(mp);
+	}
+	return 0;
+}
