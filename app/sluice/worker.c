@@ -46,6 +46,59 @@ worker_make(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
 }
 
 /*
+ * Signed frames among pending[pend_off..pend_off + pend_n) before a send,
+ * when only some sizes are signed (sig_mix 2); 0 otherwise.
+ */
+static inline uint64_t
+worker_sig_before(struct sl_target *t)
+{
+	if (unlikely(t->sig_mix == 2))
+		return sl_worker_signed(t->pending + t->pend_off, t->pend_n, t->sig_min_len);
+	return 0;
+}
+
+/*
+ * The engine took k of the pending packets. Signed frames taken, for the
+ * receive side's loss: all of them when every size is signed (the common
+ * case, no cost); with some sizes too short, the tail kept after the call
+ * (still ours) counted off sig_before.
+ */
+static inline void
+worker_took(struct sl_target *t, uint16_t k, uint64_t sig_before)
+{
+	if (likely(t->sig_mix == 0))
+		SL_CNT_ADD(t->signed_sent, k);
+	else if (t->sig_mix == 2 && k != 0)
+		SL_CNT_ADD(t->signed_sent, sig_before -
+			   sl_worker_signed(t->pending + t->pend_off + k, t->pend_n - k,
+					    t->sig_min_len));
+	t->pend_off += k;
+	t->pend_n -= k;
+	SL_CNT_ADD(t->generated, k);
+}
+
+/*
+ * The deadline passed: a burst sl_xmit_try() kept was made during the run,
+ * so it is handed over (sl_xmit_sized() waits and hands off as always), as
+ * any burst made before the deadline is; only then does the worker stop.
+ */
+static void
+worker_send_kept(struct sl_worker *w)
+{
+	for (uint16_t i = 0; i < w->nb_targets; i++) {
+		struct sl_target *t = &w->t[i];
+		uint64_t sig_before;
+
+		if (!t->deferred)
+			continue;
+		t->deferred = false;
+		sig_before = worker_sig_before(t);
+		worker_took(t, sl_xmit_sized(t->txq, t->pending, t->pend_n, t->pend_bytes),
+			    sig_before);
+	}
+}
+
+/*
  * The TX loop of one worker lcore. With direct set (--xmit direct, a
  * benchmark baseline for exclusive ethdev queues) the engine's modes and
  * backlog are bypassed: sl_xmit_direct() hands each burst to the driver
@@ -68,8 +121,11 @@ worker_loop(struct sl_worker *w, const bool direct)
 		uint64_t tsc = rte_rdtsc();
 		bool progress = false;
 
-		if (active != 0 && w->deadline_tsc != 0 && tsc >= w->deadline_tsc)
+		if (active != 0 && w->deadline_tsc != 0 && tsc >= w->deadline_tsc) {
+			if (!direct)
+				worker_send_kept(w);
 			active = 0;
+		}
 		if (active == 0) {
 			if (!w->tx_done) {
 				w->end_tsc = tsc;
@@ -82,7 +138,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 			progress |= sl_worker_rx(w->rxp, w->nb_rxp);
 		for (uint16_t i = 0; i < w->nb_targets; i++) {
 			struct sl_target *t = &w->t[i];
-			uint64_t sig_before = 0;
+			uint64_t sig_before;
 			bool fresh = false;
 			uint16_t k;
 
@@ -120,9 +176,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 					worker_make(w, t, tsc);
 				t->deferred = false;
 			}
-			if (unlikely(t->sig_mix == 2))
-				sig_before = sl_worker_signed(t->pending + t->pend_off, t->pend_n,
-							      t->sig_min_len);
+			sig_before = worker_sig_before(t);
 			if (direct) {
 				k = sl_xmit_direct(t->txq, t->pending + t->pend_off, t->pend_n,
 						   t->pend_off == 0 ? t->pend_bytes :
@@ -143,21 +197,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 			} else {
 				k = sl_xmit(t->txq, t->pending + t->pend_off, t->pend_n);
 			}
-			/*
-			 * Signed frames taken, for the receive side's loss: all of
-			 * them when every size is signed (the common case, no cost).
-			 * With some sizes too short, count the tail kept after the
-			 * call (still ours) off the count made before it.
-			 */
-			if (likely(t->sig_mix == 0))
-				SL_CNT_ADD(t->signed_sent, k);
-			else if (t->sig_mix == 2 && k != 0)
-				SL_CNT_ADD(t->signed_sent, sig_before -
-					   sl_worker_signed(t->pending + t->pend_off + k,
-							    t->pend_n - k, t->sig_min_len));
-			t->pend_off += k;
-			t->pend_n -= k;
-			SL_CNT_ADD(t->generated, k);
+			worker_took(t, k, sig_before);
 			progress |= k != 0;
 		}
 		/*
