@@ -13,6 +13,81 @@
 #include "test_common.h"
 #include "worker.h"
 
+/* w's one target: queue q, packets of st from mp signed by producer, bursts of 32. */
+static struct sl_target *
+worker_one(struct sl_worker *w, unsigned int lcore, struct sl_txq *q,
+	   const struct sl_stream *st, struct rte_mempool *mp, unsigned int producer)
+{
+	struct sl_target *t = &w->t[0];
+
+	w->lcore = lcore;
+	w->burst = 32;
+	w->nb_targets = 1;
+	t->txq = q;
+	t->gen = (struct sl_gen){ .s = st, .mp = mp, .producer = producer };
+	return t;
+}
+
+/*
+ * Start a worker on a locked queue whose lock the main lcore holds, and
+ * hold it until the worker has kept a burst (or has ended, or 5 s): the
+ * keep is then certain, not left to how the two threads are scheduled.
+ */
+static int
+launch_held(struct sl_txq *q, struct sl_worker *w, unsigned int lcore)
+{
+	uint64_t cap = rte_rdtsc() + 5 * rte_get_tsc_hz();
+	struct sl_txq_stats st;
+
+	if (!sl_txq_test_trylock(q) || rte_eal_remote_launch(sl_worker_main, w, lcore) != 0)
+		return -1;
+	do {
+		rte_delay_us_block(10);
+		sl_txq_stats_get(q, &st);
+	} while (st.deferred == 0 && !__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) &&
+		 rte_rdtsc() < cap);
+	sl_txq_test_release(q);
+	return 0;
+}
+
+/*
+ * Run w to its end under contention: launch_held(), then the main lcore
+ * takes the lock for 25 us out of every 30 until the worker is done (20 s
+ * at most), and the backlog is flushed. 0, or -1 (stuck, or flush dropped).
+ */
+static int
+run_contended(struct sl_txq *q, struct sl_worker *w, unsigned int lcore)
+{
+	uint64_t cap = rte_rdtsc() + 20 * rte_get_tsc_hz();
+
+	if (launch_held(q, w, lcore) != 0)
+		return -1;
+	while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) && rte_rdtsc() < cap) {
+		if (sl_txq_test_trylock(q)) {
+			rte_delay_us_block(25);
+			sl_txq_test_release(q);
+		}
+		rte_delay_us_block(5);
+	}
+	if (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE))
+		return -1;
+	rte_eal_wait_lcore(lcore);
+	return sl_txq_flush(q, 100000) == 0 ? 0 : -1;
+}
+
+/* The driver saw every producer in order, alone; q, w and mp freed, every mbuf back. */
+static int
+worker_free(const struct tdrv *d, struct sl_txq *q, struct sl_worker *w, struct rte_mempool *mp)
+{
+	CHECK(d->order_errors == 0 && d->violations == 0, "order %lu violations %lu",
+	      d->order_errors, d->violations);
+	sl_txq_free(q);
+	rte_free(w);
+	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+	rte_mempool_free(mp);
+	return 0;
+}
+
 /*
  * --duration on a locked queue whose lock is held: every fresh burst is
  * kept by sl_xmit_try(), then sent with the next one. A burst made before
@@ -48,12 +123,7 @@ SL_TEST(worker_deadline_sends_kept_burst, "fast")
 		uint64_t made;
 
 		CHECK(mp != NULL && q != NULL && w != NULL, "setup");
-		w->lcore = lcore;
-		w->burst = 32;
-		w->nb_targets = 1;
-		t = &w->t[0];
-		t->txq = q;
-		t->gen = (struct sl_gen){ .s = test_stream(), .mp = mp, .producer = 77 };
+		t = worker_one(w, lcore, q, test_stream(), mp, 77);
 		t->quota = UINT64_MAX;
 		CHECK(sl_txq_test_trylock(q), "could not take the lock word");
 		w->deadline_tsc = hz / 20000; /* 50 us from its start */
@@ -73,40 +143,13 @@ SL_TEST(worker_deadline_sends_kept_burst, "fast")
 		      t->generated, t->unsent);
 		CHECK(d.taken == t->generated && st.tx_packets == t->generated,
 		      "driver %lu tx %lu generated %lu", d.taken, st.tx_packets, t->generated);
-		CHECK(d.order_errors == 0 && d.violations == 0, "order %lu violations %lu",
-		      d.order_errors, d.violations);
-		sl_txq_free(q);
-		rte_free(w);
-		CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
-		rte_mempool_free(mp);
+		CHECK(worker_free(&d, q, w, mp) == 0, "order or leak");
 	}
 	NOTE("%d runs of 50 us, lock held: %lu frames made, %lu bursts kept; %lu runs ended "
 	     "with a kept burst freed unsent (%lu frames)", runs, made_all, deferred, lost_runs,
 	     lost);
 	CHECK(lost_runs == 0, "%lu of %d runs freed %lu frames made before the deadline "
 	      "(a kept burst) instead of sending them", lost_runs, runs, lost);
-	return 0;
-}
-
-/*
- * Start a worker on a locked queue whose lock the main lcore holds, and
- * hold it until the worker has kept a burst (or has ended, or 5 s): the
- * keep is then certain, not left to how the two threads are scheduled.
- */
-static int
-launch_held(struct sl_txq *q, struct sl_worker *w, unsigned int lcore)
-{
-	uint64_t cap = rte_rdtsc() + 5 * rte_get_tsc_hz();
-	struct sl_txq_stats st;
-
-	if (!sl_txq_test_trylock(q) || rte_eal_remote_launch(sl_worker_main, w, lcore) != 0)
-		return -1;
-	do {
-		rte_delay_us_block(10);
-		sl_txq_stats_get(q, &st);
-	} while (st.deferred == 0 && !__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) &&
-		 rte_rdtsc() < cap);
-	sl_txq_test_release(q);
 	return 0;
 }
 
@@ -127,31 +170,14 @@ SL_TEST(worker_count_exact_with_kept_bursts, "fast")
 		struct rte_mempool *mp = test_pool("t_wce", pools[c % RTE_DIM(pools)]);
 		struct sl_txq *q = test_txq(tdrv_xmit, &d, 0, SL_TXQ_LOCKED, 256, 0);
 		struct sl_worker *w = rte_zmalloc(NULL, sizeof(*w), RTE_CACHE_LINE_SIZE);
-		uint64_t hz = rte_get_tsc_hz(), cap;
 		struct sl_txq_stats st;
 		struct sl_target *t;
 
 		CHECK(mp != NULL && q != NULL && w != NULL, "setup");
-		w->lcore = lcore;
-		w->burst = 32;
-		w->nb_targets = 1;
-		t = &w->t[0];
-		t->txq = q;
-		t->gen = (struct sl_gen){ .s = test_stream(), .mp = mp, .producer = 78 };
+		t = worker_one(w, lcore, q, test_stream(), mp, 78);
 		t->quota = quota[c / RTE_DIM(pools)];
-		CHECK(launch_held(q, w, lcore) == 0, "launch");
-		cap = rte_rdtsc() + 10 * hz;
-		while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) && rte_rdtsc() < cap) {
-			if (sl_txq_test_trylock(q)) {
-				rte_delay_us_block(30);
-				sl_txq_test_release(q);
-			}
-			rte_delay_us_block(5);
-		}
-		CHECK(__atomic_load_n(&w->done, __ATOMIC_ACQUIRE), "worker stuck (quota %lu pool %u)",
-		      t->quota, pools[c % RTE_DIM(pools)]);
-		rte_eal_wait_lcore(lcore);
-		CHECK(sl_txq_flush(q, 100000) == 0, "flush dropped");
+		CHECK(run_contended(q, w, lcore) == 0, "worker stuck or flush dropped (quota %lu "
+		      "pool %u)", quota[c / RTE_DIM(pools)], pools[c % RTE_DIM(pools)]);
 		sl_txq_stats_get(q, &st);
 		NOTE("quota %lu pool %u: made %u generated %lu unsent %lu taken %lu deferred %lu "
 		     "pool_empty %lu", quota[c / RTE_DIM(pools)], pools[c % RTE_DIM(pools)],
@@ -162,12 +188,7 @@ SL_TEST(worker_count_exact_with_kept_bursts, "fast")
 		/* A quota of 1 leaves nothing to make behind a burst: never kept. */
 		CHECK((st.deferred != 0) == (t->gen.seq > 1), "deferred %lu with quota %u: "
 		      "the test did not test (or a last burst was kept)", st.deferred, t->gen.seq);
-		CHECK(d.order_errors == 0 && d.violations == 0, "order %lu violations %lu",
-		      d.order_errors, d.violations);
-		sl_txq_free(q);
-		rte_free(w);
-		CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
-		rte_mempool_free(mp);
+		CHECK(worker_free(&d, q, w, mp) == 0, "order or leak");
 	}
 	return 0;
 }
@@ -197,7 +218,6 @@ SL_TEST(worker_signed_sent_with_kept_bursts, "fast")
 	struct rte_mempool *mp;
 	struct sl_txq *q = test_txq(tdrv_xmit, &d, 0, SL_TXQ_LOCKED, 256, 0);
 	struct sl_worker *w = rte_zmalloc(NULL, sizeof(*w), RTE_CACHE_LINE_SIZE);
-	uint64_t hz = rte_get_tsc_hz(), cap;
 	struct sl_txq_stats st;
 	struct sl_target *t;
 	unsigned int sg = 0;
@@ -209,27 +229,11 @@ SL_TEST(worker_signed_sent_with_kept_bursts, "fast")
 		sg += s.sz[z].sig != 0;
 	CHECK(sg != 0 && sg != s.nb_sizes, "want some sizes signed, some not (%u of %u)", sg,
 	      s.nb_sizes);
-	w->lcore = lcore;
-	w->burst = 32;
-	w->nb_targets = 1;
-	t = &w->t[0];
-	t->txq = q;
-	t->gen = (struct sl_gen){ .s = &s, .mp = mp, .producer = 79 };
+	t = worker_one(w, lcore, q, &s, mp, 79);
 	t->quota = 200003;
 	t->sig_mix = 2;
 	t->sig_min_len = (uint32_t)s.hdr_len + SL_SIG_LEN;
-	CHECK(launch_held(q, w, lcore) == 0, "launch");
-	cap = rte_rdtsc() + 20 * hz;
-	while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) && rte_rdtsc() < cap) {
-		if (sl_txq_test_trylock(q)) {
-			rte_delay_us_block(20);
-			sl_txq_test_release(q);
-		}
-		rte_delay_us_block(3);
-	}
-	CHECK(__atomic_load_n(&w->done, __ATOMIC_ACQUIRE), "worker stuck");
-	rte_eal_wait_lcore(lcore);
-	CHECK(sl_txq_flush(q, 100000) == 0, "flush dropped");
+	CHECK(run_contended(q, w, lcore) == 0, "worker stuck or flush dropped");
 	sl_txq_stats_get(q, &st);
 	NOTE("generated %lu signed_sent %lu signed made %u signed taken %u deferred %lu",
 	     t->generated, t->signed_sent, t->gen.seq, d.next_seq[79], st.deferred);
@@ -239,10 +243,6 @@ SL_TEST(worker_signed_sent_with_kept_bursts, "fast")
 	CHECK(t->signed_sent == t->gen.seq && t->signed_sent == d.next_seq[79],
 	      "signed_sent %lu, signed made %u, signed taken %u", t->signed_sent, t->gen.seq,
 	      d.next_seq[79]);
-	CHECK(d.order_errors == 0 && d.violations == 0, "order");
-	sl_txq_free(q);
-	rte_free(w);
-	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
-	rte_mempool_free(mp);
+	CHECK(worker_free(&d, q, w, mp) == 0, "order or leak");
 	return 0;
 }
