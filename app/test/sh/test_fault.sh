@@ -226,10 +226,12 @@ if want d; then
 # mbufs) runs dry; the generator waits for mbufs to come back: 12,285 frames
 # (three pools' worth) take 2 s, the last 4,095 still in the DUT when the
 # count is reached. With a drain they arrive; without one they are lost and
-# freed: what the DUT still held, plus what it had delivered into the
-# receiving ring that the stop left unread (none on an idle machine; on a
-# loaded one the worker, which also receives, can fall behind the ring, and
-# a CI run had lost 2909 = held 1133 + 1776 unread).
+# freed. Lost frames were in flight at the stop, each holding one of the
+# pool's mbufs: at most 4,095 (on an idle machine exactly 4,095). The sim
+# DUT's held/delivered are not compared: they are read when the JSON is
+# written, after the stop freed the receiving ring, and a frame the DUT held
+# then counts as delivered once its delivery time passes (a loaded CI run
+# wrote held 1133 of its 2909 lost; docs/sim-dut.md).
 pool_dry() { # WHAT DRAIN WANT-RC
 	pfx
 	timeout 60 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G,dut=1,delay=1000000 \
@@ -240,13 +242,12 @@ pool_dry() { # WHAT DRAIN WANT-RC
 		.streams[0].rx_packets, .streams[0].lost, .ports[0].dut.held, .ports[0].pacer_skipped_us,
 		.ports[0].pool_empty, .ports[0].dut.in, .ports[0].dut.delivered, .ports[1].rx_packets] | @tsv' \
 		"$T/d.json" 2>/dev/null || echo "? ? ? ? ? ? ? ? ?")
-	# Lost: what the DUT held, plus what it delivered that was never read
-	# (delivered - received). With a drain both are 0.
-	check "(d) pool dry, $1: exit $rc (want $3); tx $tx = DUT in $din = rx $rx + lost $lost;\
- lost = held by the DUT $held + delivered $ddel - received $prx" \
-		awk -v rc="$rc" -v w="$3" -v t="$tx" -v r="$rx" -v l="$lost" -v h="$held" -v i="$din" \
-		-v d="$ddel" -v p="$prx" 'BEGIN { exit !(rc == w && t == 12285 && t == i && t == r + l &&
-			r == p && d >= p && l == h + d - p && (w == 0 ? l == 0 : l > 0 && h > 0)) }'
+	check "(d) pool dry, $1: exit $rc (want $3); tx $tx = DUT in $din = rx $rx + lost $lost, rx = the\
+ port's $prx; lost $([ "$3" = 0 ] && echo "0" || echo "in 1..4095 (the pool)") (DUT held $held, delivered $ddel\
+ when the JSON was written)" \
+		awk -v rc="$rc" -v w="$3" -v t="$tx" -v r="$rx" -v l="$lost" -v i="$din" -v p="$prx" \
+		'BEGIN { exit !(rc == w && t == 12285 && t == i && t == r + l && r == p &&
+			(w == 0 ? l == 0 : l > 0 && l <= 4095)) }'
 	check "(d) pool dry, $1: the shortfall is reported (pacer_skipped_us $sk >= 1.5 s)" \
 		awk -v s="$sk" 'BEGIN { exit !(s >= 1.5e6) }'
 	# The pool was found empty at least twice: after the first and the
@@ -255,7 +256,7 @@ pool_dry() { # WHAT DRAIN WANT-RC
 		awk -v d="$dry" 'BEGIN { exit !(d + 0 >= 2) }'
 }
 pool_dry "drain 2 s: everything arrives" 2 0
-pool_dry "no drain: what the DUT held is lost, and freed" 0 3
+pool_dry "no drain: what was in flight is lost, and freed" 0 3
 # Pools too big for the memory, at the prompt: one clear error, nothing half
 # set up, and a start that fits works afterwards.
 eal=(--no-huge -m 256 --no-pci --log-level '*:error')
