@@ -30,6 +30,7 @@ trap '"$tb" down >/dev/null 2>&1 || true; cleanup' EXIT
 jqe() { jq -e "$@" >/dev/null 2>&1; }
 eal=(--no-huge -m 512 --no-pci --log-level '*:error')
 RATE=200000
+DUR=10 # s: (a)'s runs
 
 # (a) flap PMD
 flap() {
@@ -41,7 +42,7 @@ flap() {
 	ks0=$(cat "/sys/class/net/$P-gen/statistics/tx_packets")
 	timeout 60 "$bin" "${eal[@]}" --lcores '0,1@(0-1)' --file-prefix "$prefix" \
 		--vdev "net_${pmd}0,iface=$P-gen" -- --eth-peer "0,$mac" \
-		--tx-ip 198.18.0.1,198.18.100.1 --rate "${RATE}pps" --duration 10 \
+		--tx-ip 198.18.0.1,198.18.100.1 --rate "${RATE}pps" --duration "$DUR" \
 		--json "$T/$pmd.json" >"$T/$pmd.log" 2>&1 &
 	local sp=$!
 	python3 "$top/scripts/tel-sample.py" "$prefix" 0.05 30 >"$T/$pmd.samples" 2>/dev/null &
@@ -89,61 +90,52 @@ flap() {
 	# down until 2 s after it came back. Under two busy loops on the 2-CPU
 	# VM this script's own sleeps slipped so far that the flap fell after a
 	# 6 s run (the whole run sent, 0 frames after the link came back): the
-	# run is 10 s, and a run that lasted its 10 s but did not span the flap
+	# run is $DUR s, and a run that lasted them but did not span the flap
 	# is skipped, saying so. No running samples, or a run that ended early,
-	# fails.
-	local span
-	span=$(python3 - "$T/$pmd.samples" "$tdown" "$tup" <<'PY' || echo "error reading the samples"
+	# fails. One reading of the samples gives the span and, when it spans,
+	# the frames taken in the last 1.5 s of the outage and the rate over the
+	# 2 s after it.
+	local span during win dur
+	read -r during win span < <(python3 - "$T/$pmd.samples" "$tdown" "$tup" <<'PY' ||
 import json, sys
-t = []
+s = []
 for line in open(sys.argv[1]):
-    line = line.strip()
-    if not line:
-        continue
     try:
         x = json.loads(line)
     except ValueError:
-        continue
-    if (x.get("totals") or {}).get("running") == 1:
-        t.append(x["t"])
+        continue  # a blank or cut line
+    tot = x.get("totals") or {}
+    if tot.get("running") == 1:
+        s.append((x["t"], tot["tx_packets"]))
 down, up = float(sys.argv[2]), float(sys.argv[3])
-if not t:
-    print("none")
-elif min(t) <= down and max(t) >= up + 2.0:
-    print("yes")
+if not s:
+    print("- - none")
+elif s[0][0] > down or s[-1][0] < up + 2.0:
+    print(f"- - running samples from {s[0][0] - down:+.2f} s of the link going down to"
+          f" {s[-1][0] - up:+.2f} s of it coming back")
 else:
-    print(f"running samples from {min(t) - down:+.2f} s of the link going down to {max(t) - up:+.2f} s"
-          " of it coming back")
+    def before(t): return max(x for x in s if x[0] <= t)
+    def after(t): return min(x for x in s if x[0] >= t)
+    a, b = before(down + 0.5), before(up)
+    c, d = before(up), after(up + 2.0)
+    print(b[1] - a[1], round((d[1] - c[1]) / max(d[0] - c[0], 1e-9)), "yes")
 PY
-)
-	local dur
+		echo "- - error reading the samples")
 	dur=$(jq '.duration_s // 0' "$T/$pmd.json")
 	if [ "$span" = none ]; then
 		ko "$pmd: no telemetry sample of the run while it was running (tel-sample.py): the outage cannot be judged"
 		return
 	elif [ "$span" != yes ]; then
-		if awk -v d="$dur" 'BEGIN { exit !(d >= 9.9) }'; then
+		if awk -v d="$dur" -v w="$DUR" 'BEGIN { exit !(d >= w - 0.1) }'; then
 			skip "$pmd: the outage checks: the run did not span the link flap ($span; need from before" \
 				"it went down to 2 s after it came back): this machine too slow for the script's timing"
 		else
-			ko "$pmd: the run ended early ($dur s of 10) and did not span the link flap ($span)"
+			ko "$pmd: the run ended early ($dur s of $DUR) and did not span the link flap ($span)"
 		fi
 		return
 	fi
 	check "$pmd: the device pushed back while the link was down (busy $(jq .txqs[0].busy "$T/$pmd.json"))" \
 		jqe '.txqs[0].busy > 0' "$T/$pmd.json"
-	read -r during win < <(python3 - "$T/$pmd.samples" "$tdown" "$tup" <<'PY'
-import json, sys
-s = [json.loads(l) for l in open(sys.argv[1])]
-s = [(x["t"], x["totals"]["tx_packets"]) for x in s if x["totals"]["running"] == 1]
-down, up = float(sys.argv[2]), float(sys.argv[3])
-def before(t): return max((x for x in s if x[0] <= t), default=s[0])
-def after(t): return min((x for x in s if x[0] >= t), default=s[-1])
-a, b = before(down + 0.5), before(up)
-c, d = before(up), after(up + 2.0)
-print(b[1] - a[1], round((d[1] - c[1]) / max(d[0] - c[0], 1e-9)))
-PY
-)
 	echo "     $pmd: $during frames taken in the last 1.5 s of the outage; $win pps in the 2 s after it"
 	check "$pmd: no catch-up burst after the link came back: $win pps over 2 s, set $RATE (<= 1.1x)" \
 		test "$win" -le $((RATE * 11 / 10))
