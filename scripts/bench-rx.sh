@@ -52,7 +52,7 @@ loop() { # SIZE [OPTS] -> writes $tmp/r.json
 calibrate() { # the loopback at a low rate, no DUT: the latency floor
 	echo "# Self-calibration: loopback latency at 100 kpps, 64 B ($((secs)) s), the floor Sluice adds"
 	loop 64 --rate 100kpps --duration "$secs"
-	json '.streams[0].latency_ns | "min \(.min/1000) us  p50 \(.p50/1000) us  p99 \(.p99/1000) us  p99.9 \(.p99_9/1000) us  max \(.max/1000) us  jitter \(.jitter/1000 * 1000 | round / 1000) us  (clock \(.clock), \(.samples) samples)"'
+	json '.streams[0].latency_ns | "min \(.min/1000) us  p50 \(.p50/1000) us  p99 \(.p99/1000) us  p99.9 \(.p99_9/1000) us  max \(.max/1000) us  jitter \(.jitter/1000 * 1000 | round / 1000) us  (clock \(.clock), \(.samples) samples\(if .backwards > 0 then ", \(.backwards) ran backwards" else "" end))"'
 }
 if [ "$only_calibrate" = 1 ]; then
 	calibrate

@@ -233,6 +233,10 @@ stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
 			       Q(h, 0.5) / 1e3, Q(h, 0.9) / 1e3, Q(h, 0.99) / 1e3, Q(h, 0.999) / 1e3,
 			       Q(h, 0.9999) / 1e3, res.st.lat_max / 1e3,
 			       res.st.jitter_ns / 1e3);
+			if (res.st.lat_backwards != 0)
+				printf("stream %u: %" PRIu64 " frame(s) arrived before they were "
+				       "sent by the clocks: not samples (docs/measure.md)\n", s,
+				       res.st.lat_backwards);
 #undef Q
 			free(h);
 		}

@@ -508,6 +508,11 @@ summary_rx(const struct sl_app *app)
 			       sl_rx_quantile(hist, 0.5, res.st.lat_min, res.st.lat_max) / 1e3,
 			       sl_rx_quantile(hist, 0.99, res.st.lat_min, res.st.lat_max) / 1e3,
 			       res.st.lat_max / 1e3, res.st.jitter_ns / 1e3);
+			if (res.st.lat_backwards != 0)
+				printf("stream %u: %" PRIu64 " frame(s) arrived before they were sent "
+				       "by the clocks (the TX lcore's TSC and the receiving clock "
+				       "disagree): not latency samples, the latency is suspect "
+				       "(docs/measure.md)\n", s, res.st.lat_backwards);
 			printed = true;
 		}
 		if (!printed && stream_measured(app, s)) {
@@ -757,6 +762,8 @@ json_latency(struct sl_json *j, const struct sl_app *app, uint16_t s, int r,
 	sl_json_str(j, "clock", sl_rx_clock_name(st));
 	sl_json_u64(j, "samples_hw", st->lat_hw);
 	sl_json_u64(j, "samples", st->lat_count);
+	/* arrived before they were sent, by the clocks: not samples (sl_rx.h) */
+	sl_json_u64(j, "backwards", st->lat_backwards);
 	sl_json_u64(j, "min", st->lat_min);
 	sl_json_dbl(j, "mean", st->lat_count != 0 ? st->lat_sum / st->lat_count : 0);
 	if (hist != NULL) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_random.h>
 
 #include "sl_rx.h"
@@ -340,6 +341,63 @@ SL_TEST(rx_clock_name, "fast")
 	     mixed);
 	CHECK(strcmp(none, "tsc") == 0 && strcmp(tsc, "tsc") == 0 && strcmp(hw, "hw") == 0 &&
 	      strcmp(mixed, "mixed") == 0, "clock names");
+	return 0;
+}
+
+/*
+ * A frame that arrives before it was sent, by the clocks (TX and RX lcores on
+ * two CPUs whose TSCs are not in step; a port clock off): counted as running
+ * backwards, never a sample, also when a port stamped it; a difference that
+ * only wraps the signature's 40 bits is a sample.
+ */
+SL_TEST(rx_clock_backwards, "fast")
+{
+	uint16_t producers[1] = { 1 };
+	struct sl_rx_conf c = { .nb_streams = 1, .producers = producers, .run = 3,
+				.socket_id = SOCKET_ID_ANY };
+	struct rte_mempool *mp = test_pool("t_rx_back", 63);
+	const uint64_t t0 = rte_rdtsc(), wrap = 1ull << SL_SIG_TSC_BITS;
+	struct sl_rx_stream_stats st;
+	struct rte_mbuf *m;
+	uint64_t flag;
+	int off;
+	struct sl_rx *rx;
+
+	CHECK(mp != NULL, "pool");
+	rx = sl_rx_create(&c);
+	CHECK(rx != NULL, "create");
+	CHECK(rte_mbuf_dyn_rx_timestamp_register(&off, &flag) == 0, "timestamp field");
+	/* Sent 1000 cycles after it was received, by the burst's TSC. */
+	m = frame(mp, 0, 0, 3, 0, t0 + 1000);
+	CHECK(m != NULL, "frame");
+	sl_rx_analyze(rx, &m, 1, t0);
+	rte_pktmbuf_free(m);
+	/* The same by a port's stamp: neither a sample nor a hw sample. */
+	m = frame(mp, 0, 0, 3, 1, t0 + 1000);
+	CHECK(m != NULL, "frame");
+	*RTE_MBUF_DYNFIELD(m, off, rte_mbuf_timestamp_t *) = t0;
+	m->ol_flags |= flag;
+	sl_rx_analyze(rx, &m, 1, t0 + 5000);
+	rte_pktmbuf_free(m);
+	CHECK(sl_rx_stream_stats(rx, 0, &st), "stats");
+	NOTE("two frames back in time: backwards %lu samples %lu hw %lu min %lu", st.lat_backwards,
+	     st.lat_count, st.lat_hw, st.lat_min);
+	CHECK(st.rx == 2 && st.lat_backwards == 2 && st.lat_count == 0 && st.lat_hw == 0 &&
+	      st.lat_min == 0 && st.lat_max == 0, "backwards %lu samples %lu hw %lu min %lu max %lu",
+	      st.lat_backwards, st.lat_count, st.lat_hw, st.lat_min, st.lat_max);
+	/* Sent 10 cycles before the 40-bit wrap, received 10 after: 20 cycles. */
+	m = frame(mp, 0, 0, 3, 2, wrap - 10);
+	CHECK(m != NULL, "frame");
+	sl_rx_analyze(rx, &m, 1, wrap + 10);
+	rte_pktmbuf_free(m);
+	CHECK(sl_rx_stream_stats(rx, 0, &st), "stats");
+	CHECK(st.lat_backwards == 2 && st.lat_count == 1 && st.lat_max < 1000 &&
+	      strcmp(sl_rx_clock_name(&st), "tsc") == 0,
+	      "across the wrap: backwards %lu samples %lu max %lu ns clock %s", st.lat_backwards,
+	      st.lat_count, st.lat_max, sl_rx_clock_name(&st));
+	sl_rx_free(rx);
+	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+	rte_mempool_free(mp);
 	return 0;
 }
 

@@ -30,6 +30,7 @@ struct rx_stream {
 	uint64_t rx, bytes, duplicates, reordered, late;
 	uint64_t dist[SL_RX_DIST_BUCKETS];
 	uint64_t lat_count, lat_min, lat_max, lat_sum, lat_hw;
+	uint64_t lat_backwards;    /* arrived "before" they were sent: not samples */
 	uint64_t jitter16;         /* RFC 3550 jitter in ns, times 16 */
 	int64_t last_transit;      /* ns */
 	uint16_t nb_producers;
@@ -164,14 +165,20 @@ flow_update(struct rx_flow *f, uint32_t seq, uint32_t *back)
 }
 
 static inline void
-stream_latency(struct sl_rx *rx, struct rx_stream *st, uint64_t tx_tsc, uint64_t rx_tsc)
+stream_latency(struct sl_rx *rx, struct rx_stream *st, uint64_t tx_tsc, uint64_t rx_tsc,
+	       bool hw)
 {
 	uint64_t cyc = (rx_tsc - tx_tsc) & SL_SIG_TSC_MASK, ns, ad;
 	int64_t dt;
 
-	if (unlikely(cyc > SL_SIG_TSC_MASK / 2))
-		return; /* sent "after" it arrived: another clock, or a wrap; not a latency */
+	if (unlikely(cyc > SL_SIG_TSC_MASK / 2)) {
+		/* Sent "after" it arrived: two CPUs' TSCs disagree, or a wrap. */
+		SL_CNT_ADD(st->lat_backwards, 1);
+		return;
+	}
 	ns = (uint64_t)(((unsigned __int128)cyc * rx->ns_mul) >> 32);
+	if (hw)
+		SL_CNT_ADD(st->lat_hw, 1);
 	SL_CNT_ADD(st->hist[sl_hist_index(ns)], 1);
 	SL_CNT_ADD(st->lat_count, 1);
 	SL_CNT_ADD(st->lat_sum, ns);
@@ -249,9 +256,7 @@ sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_
 			SL_CNT_ADD(st->late, 1);
 			break;
 		}
-		if (hw)
-			SL_CNT_ADD(st->lat_hw, 1);
-		stream_latency(rx, st, sig.tsc, frame_tsc);
+		stream_latency(rx, st, sig.tsc, frame_tsc, hw);
 	}
 	SL_CNT_ADD(rx->frames, n);
 	SL_CNT_ADD(rx->bytes, bytes);
@@ -295,6 +300,7 @@ sl_rx_stream_stats(const struct sl_rx *rx, uint16_t stream, struct sl_rx_stream_
 		o->dist[i] = SL_CNT_READ(st->dist[i]);
 	o->lat_count = SL_CNT_READ(st->lat_count);
 	o->lat_hw = SL_CNT_READ(st->lat_hw);
+	o->lat_backwards = SL_CNT_READ(st->lat_backwards);
 	o->lat_min = o->lat_count != 0 ? __atomic_load_n(&st->lat_min, __ATOMIC_RELAXED) : 0;
 	o->lat_max = __atomic_load_n(&st->lat_max, __ATOMIC_RELAXED);
 	o->lat_sum = (double)SL_CNT_READ(st->lat_sum);

@@ -57,6 +57,13 @@ struct sl_rx_stream_stats {
 	/* Latency, ns. */
 	uint64_t lat_count, lat_min, lat_max;
 	uint64_t lat_hw;                    /**< samples timed by the port's RX timestamp */
+	/**
+	 * Frames that arrived before they were sent, by the clocks (the
+	 * difference modulo 2^40 cycles is over 2^39): the TX lcore's TSC and
+	 * the RX clock disagree (two CPUs' TSCs not in step, a port clock off),
+	 * or a latency over 2^39 cycles. Counted here, not as samples.
+	 */
+	uint64_t lat_backwards;
 	double lat_sum;
 	double jitter_ns;                   /**< RFC 3550 interarrival jitter */
 };
