@@ -42,6 +42,7 @@ static const char *const lat_names[] = { "0%", "10%", "50%", "90%" };
 struct bench_lat {
 	bool valid;
 	uint64_t min, p50, p90, p99, p99_9, max;
+	uint64_t backwards;         /* arrived before they were sent, by the clocks */
 	double mean;
 };
 
@@ -442,6 +443,8 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 			sl_rx_stream_hist(app->rx[r], s, h1);
 			for (uint32_t b = 0; b < SL_HIST_BUCKETS; b++)
 				hist[b] += h1[b];
+			t->lat.backwards += res.st.lat_backwards;
+			d->lat.backwards = res.st.lat_backwards;
 			if (res.st.lat_count != 0) {
 				lat_any = true;
 				t->lat.min = RTE_MIN(t->lat.min, res.st.lat_min);
@@ -1007,6 +1010,7 @@ json_lat(struct sl_json *j, const char *key, const struct bench_lat *l)
 	sl_json_u64(j, "p99", l->p99);
 	sl_json_u64(j, "p99_9", l->p99_9);
 	sl_json_u64(j, "max", l->max);
+	sl_json_u64(j, "backwards", l->backwards); /* not samples: docs/measure.md */
 	sl_json_obj_close(j);
 }
 

@@ -235,7 +235,7 @@ stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
 			       res.st.jitter_ns / 1e3);
 			if (res.st.lat_backwards != 0)
 				printf("stream %u: %" PRIu64 " frame(s) arrived before they were "
-				       "sent by the clocks: not samples (docs/measure.md)\n", s,
+				       "sent, by the clocks, since the start: not samples (docs/measure.md)\n", s,
 				       res.st.lat_backwards);
 #undef Q
 			free(h);

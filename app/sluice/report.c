@@ -509,10 +509,10 @@ summary_rx(const struct sl_app *app)
 			       sl_rx_quantile(hist, 0.99, res.st.lat_min, res.st.lat_max) / 1e3,
 			       res.st.lat_max / 1e3, res.st.jitter_ns / 1e3);
 			if (res.st.lat_backwards != 0)
-				printf("stream %u: %" PRIu64 " frame(s) arrived before they were sent "
-				       "by the clocks (the TX lcore's TSC and the receiving clock "
-				       "disagree): not latency samples, the latency is suspect "
-				       "(docs/measure.md)\n", s, res.st.lat_backwards);
+				printf("stream %u: %" PRIu64 " frame(s) arrived before they were sent, "
+				       "by the clocks: not latency samples, and the smaller latencies "
+				       "are suspect (the sending and receiving clocks may disagree: "
+				       "docs/measure.md)\n", s, res.st.lat_backwards);
 			printed = true;
 		}
 		if (!printed && stream_measured(app, s)) {

@@ -161,6 +161,8 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_string(c, "latency_clock", sl_rx_clock_name(&res.st));
 		rte_tel_data_add_dict_u64(c, "latency_min_ns", res.st.lat_min);
 		rte_tel_data_add_dict_u64(c, "latency_max_ns", res.st.lat_max);
+		rte_tel_data_add_dict_u64(c, "latency_samples", res.st.lat_count);
+		rte_tel_data_add_dict_u64(c, "latency_backwards", res.st.lat_backwards);
 		snprintf(name, sizeof(name), "rx_port_%d", r);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}

@@ -30,19 +30,29 @@ ring() {
 		return 1
 	fi
 }
-# NAME COUNT [cross]: the run of $T/r.json counted every frame, once. Each
-# is a latency sample, or, with "cross" (TX and RX lcores on two CPUs, whose
-# TSCs a VM need not keep in step: docs/measure.md), one that ran backwards.
+# NAME COUNT [cross]: the run of $T/r.json counted every frame, once: each is
+# a latency sample or one that ran backwards. On one CPU none runs backwards.
+# With "cross" (TX and RX lcores on two CPUs) a VM's vCPUs' TSCs need not be
+# in step (docs/measure.md): up to 1 % may; more, and the latency checks are
+# skipped, saying so (the same-CPU runs judge the analyzer's latency).
 exact() {
-	local name=$1 count=$2 cross=${3:-}
+	local name=$1 count=$2 cross=${3:-} lat
 	check "$name: exit $rc, stream $(j '.streams[0] | [.tx_packets, .rx_packets, .lost, .duplicates, .reordered, .late]') (tx rx lost dup reordered late)" \
 		jqe --argjson c "$count" '.streams[0] | .tx_packets == $c and .rx_packets == $c and .unique == $c and .lost == 0 and .duplicates == 0 and .reordered == 0 and .late == 0' "$T/r.json"
 	check "$name: port rx $(j '.ports[0] | [.rx_packets, .rx_signed, .rx_foreign, .rx_bad_signature, .rx_stale]') (frames signed foreign bad stale)" \
 		jqe --argjson c "$count" '.ports[0] | .rx_packets == $c and .rx_signed == $c and .rx_foreign == 0 and .rx_bad_signature == 0 and .rx_stale == 0' "$T/r.json"
-	check "$name: latency samples $(j '.streams[0].latency_ns | [.clock, .samples, .backwards, .min, .p50, .p99, .max]') (clock samples backwards min p50 p99 max), buckets sum to the samples" \
-		jqe --argjson c "$count" --arg x "$cross" '.streams[0].latency_ns | .clock == "tsc" and .samples + .backwards == $c and
-			(if $x == "cross" then .min >= 0 else .backwards == 0 and .min > 0 end) and
-			.p50 > 0 and .min <= .p50 and .p50 <= .p99 and .p99 <= .max and ([.buckets[][1]] | add) == .samples' "$T/r.json"
+	lat=$(j '.streams[0].latency_ns | [.clock, .samples, .backwards, .min, .p50, .p99, .max]')
+	check "$name: every frame a latency sample or one that ran backwards: $lat (clock samples backwards min p50 p99 max), buckets sum to the samples" \
+		jqe --argjson c "$count" '.streams[0].latency_ns | .samples + .backwards == $c and ([.buckets[][1]] | add) == .samples' "$T/r.json"
+	if [ "$cross" = cross ] && jqe '.streams[0].latency_ns | .backwards * 100 > .samples' "$T/r.json"; then
+		skip "$name: latency: $(j .streams[0].latency_ns.backwards) of $count frames ran backwards: this machine's two CPUs' TSCs disagree (docs/measure.md)"
+	else
+		check "$name: latency by the tsc clock, ordered, above 0; backwards $(j .streams[0].latency_ns.backwards) (${cross:-one CPU: none}${cross:+: at most 1 %})" \
+			jqe --arg x "$cross" '.streams[0].latency_ns | .clock == "tsc" and .p50 > 0 and
+				(.min > 0 or ($x == "cross" and .backwards > 0)) and
+				.min <= .p50 and .p50 <= .p99 and .p99 <= .max and
+				(if $x == "cross" then .backwards * 100 <= .samples else .backwards == 0 end)' "$T/r.json"
+	fi
 	check "$name: TX conserved, mbufs back, verdict line" \
 		eval "jqe '.totals.conserved and .totals.mempool_in_use == 0' '$T/r.json' && grep -q '^verdict: every frame sent arrived' '$T/r.out'"
 }
@@ -99,6 +109,8 @@ check "(e) telemetry /sluice/streams,0: $(cat "$T/e.tel")" \
 # The clock is named wherever latency is shown (net_ring has no RX timestamps: tsc).
 check "(e) telemetry names the latency clock: $(jq -c '."/sluice/streams".rx_port_0.latency_clock' "$T/e.tel")" \
 	jqe '."/sluice/streams".rx_port_0.latency_clock == "tsc"' "$T/e.tel"
+check "(e) telemetry gives the samples and the frames that ran backwards: $(jq -c '."/sluice/streams".rx_port_0 | [.latency_samples, .latency_backwards]' "$T/e.tel")" \
+	jqe '."/sluice/streams".rx_port_0 | .latency_samples > 0 and .latency_backwards == 0' "$T/e.tel"
 
 # (f) Bad RX options: one line naming the option, exit 2, nothing run.
 bad() { # WHAT EXPECTED-TEXT SLUICE-OPTS...
@@ -178,19 +190,28 @@ check "(h) hw clock: p50 $(jq .streams[0].latency_ns.p50 "$T/h2.json") ns is wit
 # --calibrate runs the no-DUT loopback alone and prints its floor.
 SLUICE_BIN=$bin timeout 60 "$top/scripts/bench-rx.sh" --calibrate 1 >"$T/i.out" 2>&1 || true
 cal=$(grep -m1 '^min ' "$T/i.out" || true)
-check "(i) bench-rx.sh --calibrate 1: ${cal:-$(tail -1 "$T/i.out")}" python3 - "$cal" <<'PY'
+# "(clock tsc, N samples[, B ran backwards])": the same judgement as the
+# cross-CPU loopback above (TX on CPU 1, RX on CPU 0).
+isamp=$(sed -n 's/.*(clock tsc, \([0-9]*\) samples.*/\1/p' <<<"$cal")
+iback=$(sed -n 's/.*, \([0-9]*\) ran backwards).*/\1/p' <<<"$cal")
+if [ -n "$isamp" ] && [ $((${iback:-0} * 100)) -gt "$isamp" ]; then
+	skip "(i) bench-rx.sh --calibrate 1: $iback frames ran backwards, $isamp timed: this machine's two CPUs' TSCs disagree (docs/measure.md): $cal"
+else
+	check "(i) bench-rx.sh --calibrate 1: ${cal:-$(tail -1 "$T/i.out")}" python3 - "$cal" <<'PY'
 import re, sys
 v = dict((k, float(x)) for k, x in re.findall(r"(min|p50|p99|max) ([0-9.]+) us", sys.argv[1]))
 m = re.search(r"\(clock tsc, (\d+) samples(?:, (\d+) ran backwards)?\)", sys.argv[1])
 # 1 s at 100 kpps: at most about 100,000 frames timed or found running
 # backwards (a busy machine sends fewer: the pacer does not catch up), ordered
-# quantiles, a median above 0. Not a floor above 0: the TX and RX lcores are on
-# two CPUs, and a VM's vCPUs' TSCs need not be in step (a CI machine measured
-# min 0 with p50 1.2 us); such frames are counted as running backwards.
-sys.exit(not (m and 0 < int(m.group(1)) and
-              int(m.group(1)) + int(m.group(2) or 0) <= 110000 and len(v) == 4 and
-              0 <= v["min"] <= v["p50"] <= v["p99"] <= v["max"] and v["p50"] > 0))
+# quantiles, a median above 0, and a floor above 0 unless some frames ran
+# backwards (then the two CPUs' TSCs disagree, and a frame can read 0: a CI
+# machine once measured min 0 with p50 1.2 us).
+back = int(m.group(2) or 0) if m else 0
+sys.exit(not (m and 0 < int(m.group(1)) and int(m.group(1)) + back <= 110000 and
+              len(v) == 4 and 0 <= v["min"] <= v["p50"] <= v["p99"] <= v["max"] and
+              v["p50"] > 0 and (v["min"] > 0 or back > 0)))
 PY
+fi
 
 echo "test_rx: $pass passed, $fail failed"
 [ "$fail" = 0 ]
