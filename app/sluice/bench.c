@@ -966,8 +966,13 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			record(t, i, "latency", p.nb_goals - 1);
 			r->lat[k] = t->lat;
 			r->lat_load[k] = l;
-			printf(" p50 %.1f us p99 %.1f us, loss %.4g%%", t->lat.p50 / 1e3,
-			       t->lat.p99 / 1e3, 100 * t->loss_ratio);
+			if (t->lat.valid)
+				printf(" p50 %.1f us p99 %.1f us,", t->lat.p50 / 1e3, t->lat.p99 / 1e3);
+			else
+				printf(" no latency sample,");
+			if (t->lat.backwards != 0)
+				printf(" %" PRIu64 " ran backwards (docs/measure.md),", t->lat.backwards);
+			printf(" loss %.4g%%", 100 * t->loss_ratio);
 			print_dirs(t);
 			printf("\n");
 		}
@@ -1003,13 +1008,15 @@ static void
 json_lat(struct sl_json *j, const char *key, const struct bench_lat *l)
 {
 	sl_json_obj_open(j, key);
-	sl_json_u64(j, "min", l->min);
-	sl_json_dbl(j, "mean", l->mean);
-	sl_json_u64(j, "p50", l->p50);
-	sl_json_u64(j, "p90", l->p90);
-	sl_json_u64(j, "p99", l->p99);
-	sl_json_u64(j, "p99_9", l->p99_9);
-	sl_json_u64(j, "max", l->max);
+	if (l->valid) {
+		sl_json_u64(j, "min", l->min);
+		sl_json_dbl(j, "mean", l->mean);
+		sl_json_u64(j, "p50", l->p50);
+		sl_json_u64(j, "p90", l->p90);
+		sl_json_u64(j, "p99", l->p99);
+		sl_json_u64(j, "p99_9", l->p99_9);
+		sl_json_u64(j, "max", l->max);
+	}
 	sl_json_u64(j, "backwards", l->backwards); /* not samples: docs/measure.md */
 	sl_json_obj_close(j);
 }
@@ -1029,7 +1036,7 @@ json_dirs(struct sl_json *j, const struct bench_trial *t)
 		sl_json_u64(j, "rx_packets", d->rx);
 		sl_json_u64(j, "lost", d->lost);
 		sl_json_dbl(j, "loss_ratio", d->tx != 0 ? (double)d->lost / (double)d->tx : 0);
-		if (d->lat.valid)
+		if (d->lat.valid || d->lat.backwards != 0)
 			json_lat(j, "latency_ns", &d->lat);
 		sl_json_obj_close(j);
 	}
@@ -1097,7 +1104,7 @@ trials:
 		sl_json_u64(j, "gen_dropped", t->dropped);
 		sl_json_u64(j, "gen_backlog", t->backlog);
 		sl_json_u64(j, "rx_port_drops", t->rx_drops);
-		if (t->lat.valid)
+		if (t->lat.valid || t->lat.backwards != 0)
 			json_lat(j, "latency_ns", &t->lat);
 		if (strcmp(t->kind, "latency") != 0 && !B.c.single) {
 			sl_json_dbl(j, "lower_pps", t->lo);

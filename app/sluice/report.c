@@ -613,6 +613,9 @@ sl_report_summary(const struct sl_app *app)
 		       "              latency (signature to the frame's end on the wire) ns min %"
 		       PRIu64 " avg %" PRIu64 " max %" PRIu64 "\n", v.frames, v.lost, v.duplicates, v.reordered,
 		       v.violations, v.lat_min_ns, v.lat_avg_ns, v.lat_max_ns);
+	if (verify_sum(app, &v) && v.lat_backwards != 0)
+		printf("              %" PRIu64 " frame(s) on the wire before they were signed, by "
+		       "the clocks: not in the latency (docs/measure.md)\n", v.lat_backwards);
 	summary_rx(app);
 	fflush(stdout);
 }
@@ -642,11 +645,12 @@ verify_sum(const struct sl_app *app, struct sl_port_verify *sum)
 		sum->reordered += v.reordered;
 		sum->frames += v.frames;
 		sum->unsigned_frames += v.unsigned_frames;
-		if (v.frames != 0) {
+		sum->lat_backwards += v.lat_backwards;
+		if (v.frames > v.lat_backwards) {
 			lat_min = RTE_MIN(lat_min, v.lat_min_ns);
 			lat_max = RTE_MAX(lat_max, v.lat_max_ns);
-			lat_w += v.lat_avg_ns * v.frames;
-			n += v.frames;
+			lat_w += v.lat_avg_ns * (v.frames - v.lat_backwards);
+			n += v.frames - v.lat_backwards;
 		}
 	}
 	sum->lat_min_ns = n ? lat_min : 0;
@@ -673,6 +677,7 @@ json_verify(struct sl_json *j, const struct sl_app *app)
 	sl_json_u64(j, "min", sum.lat_min_ns);
 	sl_json_u64(j, "avg", sum.lat_avg_ns);
 	sl_json_u64(j, "max", sum.lat_max_ns);
+	sl_json_u64(j, "backwards", sum.lat_backwards);
 	sl_json_obj_close(j);
 	sl_json_obj_close(j);
 }

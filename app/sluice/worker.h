@@ -132,11 +132,12 @@ sl_worker_tx_done(const struct sl_worker *w)
 
 /*
  * The TSC once the burst's loads are done. RDTSC is not ordered: alone it can
- * execute while rx_burst()'s loads of the ring are still waiting, up to a few
- * hundred ns early (measured on this project's VM: the loopback's minimum
- * rose from 89-359 ns to 319-499 ns with the fence), which lowers a latency
- * and can make a frame seem to arrive before it was sent. LFENCE waits for
- * every earlier instruction (Intel SDM, RDTSC); one per received burst.
+ * execute while rx_burst()'s loads of the ring are still waiting, which lowers
+ * a latency and can make a frame seem to arrive before it was sent (on this
+ * project's VM the loopback's minimum rose from 89-359 ns to 259-499 ns with
+ * the fence: docs/measure.md). LFENCE waits for every earlier instruction
+ * (Intel SDM, RDTSC; on AMD LFENCE is dispatch-serializing, which Linux
+ * enables); one per received burst.
  */
 static inline uint64_t
 sl_rx_tsc(void)

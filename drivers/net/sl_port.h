@@ -124,6 +124,7 @@ struct sl_port_wire {
 struct sl_port_verify {
 	uint64_t frames, unsigned_frames, lost, duplicates, reordered, violations;
 	uint64_t lat_min_ns, lat_avg_ns, lat_max_ns;
+	uint64_t lat_backwards; /**< frames whose clocks ran backwards: not in the latency */
 };
 
 struct sl_port_ops {

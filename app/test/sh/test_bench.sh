@@ -211,6 +211,14 @@ bidir() {
 	else
 		ko "bidirectional: no per-direction lines in the table: $(tail -5 "$T/b.out")"
 	fi
+	# Frames that ran backwards by the clocks are counted in every latency
+	# (docs/measure.md); the sim DUT stamps arrivals from the sender's clock: none.
+	if jq -e '[.bench.trials[] | (.latency_ns // empty), (.directions[]?.latency_ns // empty)]
+		| length > 0 and all(.backwards == 0)' "$T/b.json" >/dev/null; then
+		ok "bidirectional: every trial's and direction's latency counts what ran backwards (0)"
+	else
+		ko "bidirectional: a latency without backwards, or some ran backwards: $(jq -c '[.bench.trials[] | (.latency_ns // empty) | .backwards]' "$T/b.json" | cut -c1-200)"
+	fi
 }
 [ "$fast" = 1 ] && bidir
 

@@ -146,6 +146,10 @@ shared() { # shared WHAT MODE LCORES OPTS...: one sim run, --count 200000
 	check "$what: verify: lost, duplicates, reordered, violations all 0" \
 		eq "$(j '[.verify.lost, .verify.duplicates, .verify.reordered, .verify.violations]')" "[0,0,0,0]"
 	check "$what: verify saw all 200000 frames on the wire" eq "$(j .verify.frames)" 200000
+	# Frames on the wire "before" they were signed (two CPUs' TSCs) are counted
+	# apart from the latency, not in it: a count, and a max below a minute.
+	check "$what: verify's latency: backwards $(j .verify.latency_ns.backwards), max $(j .verify.latency_ns.max) ns" \
+		eq "$(j '.verify.latency_ns | (.backwards | type == "number") and .max < 60e9')" true
 	check "$what: no dead loops" eq "$(j .txqs[0].dead_loops)" 0
 	settled "$what"
 }

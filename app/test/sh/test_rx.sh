@@ -31,26 +31,31 @@ ring() {
 	fi
 }
 # NAME COUNT [cross]: the run of $T/r.json counted every frame, once: each is
-# a latency sample or one that ran backwards. On one CPU none runs backwards.
-# With "cross" (TX and RX lcores on two CPUs) a VM's vCPUs' TSCs need not be
-# in step (docs/measure.md): up to 1 % may; more, and the latency checks are
-# skipped, saying so (the same-CPU runs judge the analyzer's latency).
+# a latency sample or one that ran backwards, by the tsc clock, the quantiles
+# ordered and the largest below a minute (a garbage stamp reads about 2^39
+# cycles). With the TX and RX lcores on one CPU none runs backwards (the main
+# lcore's drains at the stop, on CPU 0, take frames 1 ms or more old) and the
+# floor is above 0. With "cross" (two CPUs) a VM's vCPUs' TSCs need not be in
+# step (docs/measure.md): up to 1 % may run backwards, and a floor of 0 is
+# allowed only with some that did; above 1 %, the floor and median are skipped,
+# saying so.
 exact() {
 	local name=$1 count=$2 cross=${3:-} lat
 	check "$name: exit $rc, stream $(j '.streams[0] | [.tx_packets, .rx_packets, .lost, .duplicates, .reordered, .late]') (tx rx lost dup reordered late)" \
 		jqe --argjson c "$count" '.streams[0] | .tx_packets == $c and .rx_packets == $c and .unique == $c and .lost == 0 and .duplicates == 0 and .reordered == 0 and .late == 0' "$T/r.json"
 	check "$name: port rx $(j '.ports[0] | [.rx_packets, .rx_signed, .rx_foreign, .rx_bad_signature, .rx_stale]') (frames signed foreign bad stale)" \
 		jqe --argjson c "$count" '.ports[0] | .rx_packets == $c and .rx_signed == $c and .rx_foreign == 0 and .rx_bad_signature == 0 and .rx_stale == 0' "$T/r.json"
-	lat=$(j '.streams[0].latency_ns | [.clock, .samples, .backwards, .min, .p50, .p99, .max]')
-	check "$name: every frame a latency sample or one that ran backwards: $lat (clock samples backwards min p50 p99 max), buckets sum to the samples" \
-		jqe --argjson c "$count" '.streams[0].latency_ns | .samples + .backwards == $c and ([.buckets[][1]] | add) == .samples' "$T/r.json"
+	lat=$(j '.streams[0].latency_ns | [.clock, .samples, .backwards, .min, .p50, .p99, .max]' || true)
+	check "$name: every frame a latency sample or one that ran backwards: $lat (clock samples backwards min p50 p99 max), buckets sum to the samples, ordered, max below 60 s" \
+		jqe --argjson c "$count" '.streams[0].latency_ns | .clock == "tsc" and .samples + .backwards == $c and
+			([.buckets[][1]] | add // 0) == .samples and .min <= .p50 and .p50 <= .p99 and
+			.p99 <= .max and .max < 60e9' "$T/r.json"
 	if [ "$cross" = cross ] && jqe '.streams[0].latency_ns | .backwards * 100 > .samples' "$T/r.json"; then
-		skip "$name: latency: $(j .streams[0].latency_ns.backwards) of $count frames ran backwards: this machine's two CPUs' TSCs disagree (docs/measure.md)"
+		skip "$name: latency floor: $(j .streams[0].latency_ns.backwards) of $count frames ran backwards: this machine's two CPUs' TSCs disagree (docs/measure.md)"
 	else
-		check "$name: latency by the tsc clock, ordered, above 0; backwards $(j .streams[0].latency_ns.backwards) (${cross:-one CPU: none}${cross:+: at most 1 %})" \
-			jqe --arg x "$cross" '.streams[0].latency_ns | .clock == "tsc" and .p50 > 0 and
+		check "$name: latency floor and median above 0; backwards $(j .streams[0].latency_ns.backwards || true) (${cross:-one CPU: none}${cross:+: at most 1 %})" \
+			jqe --arg x "$cross" '.streams[0].latency_ns | .p50 > 0 and
 				(.min > 0 or ($x == "cross" and .backwards > 0)) and
-				.min <= .p50 and .p50 <= .p99 and .p99 <= .max and
 				(if $x == "cross" then .backwards * 100 <= .samples else .backwards == 0 end)' "$T/r.json"
 	fi
 	check "$name: TX conserved, mbufs back, verdict line" \
@@ -190,26 +195,32 @@ check "(h) hw clock: p50 $(jq .streams[0].latency_ns.p50 "$T/h2.json") ns is wit
 # --calibrate runs the no-DUT loopback alone and prints its floor.
 SLUICE_BIN=$bin timeout 60 "$top/scripts/bench-rx.sh" --calibrate 1 >"$T/i.out" 2>&1 || true
 cal=$(grep -m1 '^min ' "$T/i.out" || true)
-# "(clock tsc, N samples[, B ran backwards])": the same judgement as the
-# cross-CPU loopback above (TX on CPU 1, RX on CPU 0).
-isamp=$(sed -n 's/.*(clock tsc, \([0-9]*\) samples.*/\1/p' <<<"$cal")
-iback=$(sed -n 's/.*, \([0-9]*\) ran backwards).*/\1/p' <<<"$cal")
-if [ -n "$isamp" ] && [ $((${iback:-0} * 100)) -gt "$isamp" ]; then
-	skip "(i) bench-rx.sh --calibrate 1: $iback frames ran backwards, $isamp timed: this machine's two CPUs' TSCs disagree (docs/measure.md): $cal"
-else
-	check "(i) bench-rx.sh --calibrate 1: ${cal:-$(tail -1 "$T/i.out")}" python3 - "$cal" <<'PY'
+# "(clock tsc, N samples[, B ran backwards])". 1 s at 100 kpps: at most about
+# 100,000 frames timed or found running backwards (a busy machine sends fewer:
+# the pacer does not catch up), the quantiles ordered, the largest below a
+# minute. The floor as for the cross-CPU loopback above (TX on CPU 1, RX on
+# CPU 0): above 0 unless some ran backwards (a CI machine once read min 0 with
+# p50 1.2 us), and skipped when more than 1 % did.
+check "(i) bench-rx.sh --calibrate 1: ${cal:-$(tail -1 "$T/i.out")}" python3 - "$cal" <<'PY'
 import re, sys
 v = dict((k, float(x)) for k, x in re.findall(r"(min|p50|p99|max) ([0-9.]+) us", sys.argv[1]))
 m = re.search(r"\(clock tsc, (\d+) samples(?:, (\d+) ran backwards)?\)", sys.argv[1])
-# 1 s at 100 kpps: at most about 100,000 frames timed or found running
-# backwards (a busy machine sends fewer: the pacer does not catch up), ordered
-# quantiles, a median above 0, and a floor above 0 unless some frames ran
-# backwards (then the two CPUs' TSCs disagree, and a frame can read 0: a CI
-# machine once measured min 0 with p50 1.2 us).
 back = int(m.group(2) or 0) if m else 0
-sys.exit(not (m and 0 < int(m.group(1)) and int(m.group(1)) + back <= 110000 and
-              len(v) == 4 and 0 <= v["min"] <= v["p50"] <= v["p99"] <= v["max"] and
-              v["p50"] > 0 and (v["min"] > 0 or back > 0)))
+sys.exit(not (m and int(m.group(1)) + back <= 110000 and len(v) == 4 and
+              v["min"] <= v["p50"] <= v["p99"] <= v["max"] < 60e6))
+PY
+isamp=$(sed -n 's/.*(clock tsc, \([0-9]*\) samples.*/\1/p' <<<"$cal")
+iback=$(sed -n 's/.*, \([0-9]*\) ran backwards).*/\1/p' <<<"$cal")
+if [ -n "$isamp" ] && [ $((${iback:-0} * 100)) -gt "$isamp" ]; then
+	skip "(i) bench-rx.sh --calibrate 1: latency floor: $iback frames ran backwards, $isamp timed: this machine's two CPUs' TSCs disagree (docs/measure.md)"
+else
+	check "(i) bench-rx.sh --calibrate 1: floor and median above 0 (or some ran backwards: ${iback:-0})" python3 - "$cal" <<'PY'
+import re, sys
+v = dict((k, float(x)) for k, x in re.findall(r"(min|p50) ([0-9.]+) us", sys.argv[1]))
+m = re.search(r"\(clock tsc, (\d+) samples(?:, (\d+) ran backwards)?\)", sys.argv[1])
+back = int(m.group(2) or 0) if m else 0
+sys.exit(not (m and int(m.group(1)) > 0 and len(v) == 2 and v["p50"] > 0 and
+              (v["min"] > 0 or back > 0)))
 PY
 fi
 

@@ -51,6 +51,7 @@ struct sim_verify {
 	uint64_t signed_frames, unsigned_frames;
 	uint64_t gaps, duplicates, reordered;
 	uint64_t lat_min, lat_max, lat_sum; /* TSC cycles */
+	uint64_t lat_backwards;             /* done "before" signed: two CPUs' TSCs */
 	struct sim_flow flows[SIM_VERIFY_STREAMS][SL_SIG_MAX_PRODUCERS];
 };
 
@@ -204,11 +205,16 @@ sim_verify(struct sl_sim *sim, struct sim_txq *q, const struct rte_mbuf *m, uint
 	}
 	v->signed_frames++;
 	lat = (sim_tsc(sim, done) - sig->tsc) & SL_SIG_TSC_MASK;
-	if (lat < v->lat_min)
-		v->lat_min = lat;
-	if (lat > v->lat_max)
-		v->lat_max = lat;
-	v->lat_sum += lat;
+	if (unlikely(lat > SL_SIG_TSC_MASK / 2)) {
+		/* On the wire before it was signed, by the clocks (sl_rx.h). */
+		v->lat_backwards++;
+	} else {
+		if (lat < v->lat_min)
+			v->lat_min = lat;
+		if (lat > v->lat_max)
+			v->lat_max = lat;
+		v->lat_sum += lat;
+	}
 
 	f = &v->flows[sig->stream][sig->producer];
 	if (!f->seen) {
@@ -1106,6 +1112,7 @@ sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st)
 		st->lost += v->gaps;
 		st->duplicates += v->duplicates;
 		st->reordered += v->reordered;
+		st->lat_backwards += v->lat_backwards;
 		lat_sum += v->lat_sum;
 		lat_min = RTE_MIN(lat_min, v->lat_min);
 		lat_max = RTE_MAX(lat_max, v->lat_max);
@@ -1115,10 +1122,11 @@ sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st)
 		st->last_start_tsc = sim_tsc(sim, last);
 		st->last_end_tsc = sim_tsc(sim, end);
 	}
-	if (st->signed_frames != 0) {
+	if (st->signed_frames > st->lat_backwards) {
 		st->lat_min_ns = (uint64_t)(lat_min * ns_per_cycle);
 		st->lat_max_ns = (uint64_t)(lat_max * ns_per_cycle);
-		st->lat_avg_ns = (uint64_t)((double)lat_sum / st->signed_frames * ns_per_cycle);
+		st->lat_avg_ns = (uint64_t)((double)lat_sum / (st->signed_frames - st->lat_backwards) *
+					    ns_per_cycle);
 	}
 }
 

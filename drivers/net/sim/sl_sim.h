@@ -102,6 +102,7 @@ struct sl_sim_stats {
 	uint64_t signed_frames, unsigned_frames;
 	uint64_t lost, duplicates, reordered;
 	uint64_t lat_min_ns, lat_max_ns, lat_avg_ns;
+	uint64_t lat_backwards; /* signed frames on the wire "before" signed: not in the latency */
 };
 
 /**

@@ -248,6 +248,7 @@ sim_verify(void *dev, struct sl_port_verify *v)
 	v->lat_min_ns = s.lat_min_ns;
 	v->lat_avg_ns = s.lat_avg_ns;
 	v->lat_max_ns = s.lat_max_ns;
+	v->lat_backwards = s.lat_backwards;
 	return true;
 }
 
