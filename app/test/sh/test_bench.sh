@@ -217,7 +217,7 @@ bidir() {
 		| length > 0 and all(.backwards == 0)' "$T/b.json" >/dev/null; then
 		ok "bidirectional: every trial's and direction's latency counts what ran backwards (0)"
 	else
-		ko "bidirectional: a latency without backwards, or some ran backwards: $(jq -c '[.bench.trials[] | (.latency_ns // empty) | .backwards]' "$T/b.json" | cut -c1-200)"
+		ko "bidirectional: a latency without backwards, or some ran backwards: $(jq -c '[.bench.trials[] | [(.latency_ns // empty | .backwards), (.directions[]?.latency_ns // empty | .backwards)]]' "$T/b.json" | cut -c1-200)"
 	fi
 }
 [ "$fast" = 1 ] && bidir
