@@ -21,9 +21,9 @@
 #  - Sluice exits 0, each run conserved, every mbuf back.
 # Captures still end while traffic flows (dumpcap's -c, dpdk-pdump's SIGINT):
 # the normal use. That can hang a sending lcore in DPDK's capture callback
-# (the tool frees its ring while the lcore is inside: seen in CI, 1 in ~10
-# runs at 500 kpps), so the rate is 50 kpps: a tenth of the time inside the
-# callback, and still 1000 frames in 20 ms.
+# (the tool frees its ring while the lcore is inside: at 500 kpps, 3 of about
+# 45 runs, one a clean-clone CI run), so the rate is 50 kpps: a tenth of the
+# time inside the callback, and still 1000 frames in 20 ms.
 # A tool is killed, and the reset frees a dead tool's rings, only while no
 # traffic flows: DPDK 22.11 does not wait for a sending lcore inside its
 # capture callback, and a ring or pool left half-way through an operation
