@@ -354,8 +354,8 @@ done
 	ko "capture order: cap1 ..$max_cap1 cap2 $min_cap2.., pd1 ..$max_pd1 pd2 $min_pd2.."
 [ "$rc" = 0 ] && ok "Sluice: exit 0" || ko "Sluice: exit $rc, $(tail -2 "$T/run.out" | tr '\n' ' ')"
 [ -s "$T/run.json" ] && cp "$T/run.json" "$T/run3.json"
+what=("" "6 captures (4 ended, 2 killed idle)" "the dead tools' hooks and a refused capture" "the reset, 2 dumpcaps and a crashed dpdk-pdump")
 for r in 1 2 3; do
-	what=("" "6 captures (4 ended, 2 killed idle)" "the dead tools' hooks and a refused capture" "the reset, 2 dumpcaps and a crashed dpdk-pdump")
 	jq -e '.totals.conserved and .totals.mempool_in_use == 0 and .totals.tx_packets > 0' "$T/run$r.json" >/dev/null 2>&1 &&
 		ok "run $r: conserved (generated $(jq .totals.generated "$T/run$r.json") = tx $(jq .totals.tx_packets "$T/run$r.json") + dropped + backlog), every mbuf back, after ${what[$r]}" ||
 		ko "run $r: $(jq -c .totals "$T/run$r.json" 2>&1 | head -1)"
