@@ -246,6 +246,16 @@ run_cli(struct sl_app *a)
 	return code;
 }
 
+/* The argument array given to rte_eal_init() (main() builds it). */
+static char **eal_argv;
+
+static void
+eal_argv_free(void)
+{
+	free(eal_argv);
+	eal_argv = NULL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -283,19 +293,23 @@ main(int argc, char **argv)
 	 * type, errors only (a new log type takes the first pattern that matches
 	 * it: one given on the command line, e.g. lib.telemetry:info, wins).
 	 */
-	char **eargv = calloc(argc + 2, sizeof(*eargv));
-
-	if (eargv == NULL)
+	/*
+	 * EAL may keep pointers into the array it was given until
+	 * rte_eal_cleanup(): it lives until then, and is freed after it on
+	 * every path (eal_argv_free()).
+	 */
+	eal_argv = calloc(argc + 2, sizeof(*eal_argv));
+	if (eal_argv == NULL)
 		return SL_EXIT_RUNTIME;
 	int at = 1;
 
 	while (at < argc && strcmp(argv[at], "--") != 0)
 		at++;
-	memcpy(eargv, argv, at * sizeof(*argv));
-	eargv[at] = (char *)"--log-level=lib.telemetry:error";
-	memcpy(eargv + at + 1, argv + at, (argc - at) * sizeof(*argv));
+	memcpy(eal_argv, argv, at * sizeof(*argv));
+	eal_argv[at] = (char *)"--log-level=lib.telemetry:error";
+	memcpy(eal_argv + at + 1, argv + at, (argc - at) * sizeof(*argv));
 	argc++;
-	argv = eargv; /* EAL may keep pointers into it: never freed */
+	argv = eal_argv;
 	/*
 	 * EAL creates the runtime directory, the telemetry and multi-process
 	 * sockets: for this user only, whatever the umask (a umask of 0 made
@@ -314,6 +328,7 @@ main(int argc, char **argv)
 			       "own --file-prefix",
 			       rte_errno ? " (" : "", rte_errno ? rte_strerror(rte_errno) : "",
 			       rte_errno ? ")" : "");
+		eal_argv_free();
 		return SL_EXIT_RUNTIME;
 	}
 	argc -= ret;
@@ -322,6 +337,7 @@ main(int argc, char **argv)
 	code = opts_action(sl_opts_parse(&app.o, argc, argv));
 	if (code >= 0) {
 		rte_eal_cleanup();
+		eal_argv_free();
 		return code;
 	}
 	/*
@@ -351,5 +367,6 @@ main(int argc, char **argv)
 	sl_session_close(&app);
 	rte_pdump_uninit();
 	rte_eal_cleanup();
+	eal_argv_free();
 	return code;
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Short runs of a sanitizer build of sluice (ASan + UBSan, as .ci/run builds
+# it in build-san): each must exit as expected with no sanitizer report.
+#   scripts/san-runs.sh build-san/app/sluice/sluice
+set -uo pipefail
+bin=${1:?usage: scripts/san-runs.sh SLUICE_BINARY}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+fail=0
+# run EXPECTED_EXIT ARGS...: one bounded run on virtual ports.
+run() {
+	local want=$1 rc
+	shift
+	timeout -k 5 120 "$bin" --no-huge -m 1024 --no-pci --file-prefix slsan$$ \
+		--log-level '*:error' "$@" >"$out" 2>&1
+	rc=$?
+	if [ "$rc" != "$want" ] || grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$out"; then
+		echo "san-runs: FAIL (exit $rc, expected $want): $*"
+		grep -A20 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$out" | head -40
+		fail=$((fail + 1))
+	else
+		echo "san-runs: ok: $*"
+	fi
+}
+run 0 -l 0-1 --vdev net_null0 -- --duration 1 --flows 100 --imix
+run 0 --lcores '0,(1-2)@1' -- --sim 10G,verify=on --map 1-2:0.0 --duration 1 --rate 1Mpps
+run 0 -l 0-1 --vdev net_ring0 -- --rx 0 --count 100000 --rate 1Mpps
+run 0 -l 0-1 -- --sim 10G,dut=0,capacity=100kpps,queue=4096 \
+	--bench mlr,trial=0.2,width=0.05,lat=0.1
+run 2 -l 0-1 --vdev net_null0 -- --rate 20Mpps --duration 1
+echo "san-runs: $((5 - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]
