@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Run Sluice's tests: build if needed, run every meson test suite except the
-# benchmarks, and print one closing line "N passed, N failed" that counts the
-# individual checks (each test program prints its own such line), then
-# ", N skipped": every "SKIP - reason" line a test printed, listed above it.
-#   scripts/test.sh                 all suites (fast, stress, net)
+# Run Sluice's tests: build if needed, run the meson test suites, and print
+# one closing line "N passed, N failed" that counts the individual checks
+# (each test program prints its own such line), then ", N skipped": every
+# "SKIP - reason" line a test printed, listed above it.
+#   scripts/test.sh                 fast, stress and net: at most 10 minutes
+#                                   on a 2-CPU machine (what CI runs)
+#   scripts/test.sh --long          those and the long suite: large counts,
+#                                   10 M frames, the full bench matrix, soak
 #   scripts/test.sh --suite fast    one suite (meson test options pass through)
 set -uo pipefail
 
@@ -17,7 +20,11 @@ fi
 ninja -C "$build" >/dev/null || { echo "test: build failed" >&2; exit 1; }
 
 args=("$@")
-[ ${#args[@]} -eq 0 ] && args=(--suite fast --suite stress --suite net)
+if [ "${1:-}" = --long ]; then
+	args=(--suite fast --suite stress --suite net --suite long "${@:2}")
+elif [ ${#args[@]} -eq 0 ]; then
+	args=(--suite fast --suite stress --suite net)
+fi
 meson test -C "$build" --print-errorlogs --no-rebuild "${args[@]}"
 rc=$?
 

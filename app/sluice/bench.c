@@ -390,6 +390,7 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 	o->count = 0;
 	o->json = NULL;
 	o->stats_period = 0;
+	o->pace_even = true;  /* RFC 2544: frames evenly spaced, no catch-up burst */
 	app->quiet = true;
 	ret = sl_session_start(app);
 	if (ret == 0) {

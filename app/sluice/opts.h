@@ -51,6 +51,7 @@ struct sl_opts {
 	struct sl_sim_conf sims[SL_MAX_SIMS];
 	uint16_t nb_sims;
 	bool direct;           /* --xmit direct: the port's plain burst call (baseline) */
+	bool pace_even;        /* a benchmark trial: frames evenly spaced (SL_PACER_EVEN_US) */
 	/* Receive side (measure.md): which ports receive, who polls them, the drain. */
 	enum { SL_RX_AUTO = 0, SL_RX_LIST, SL_RX_ALL } rx_mode;
 	bool rx_port[SL_MAX_PORTS];   /* --rx: these ports receive (SL_RX_LIST) */

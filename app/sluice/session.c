@@ -431,19 +431,26 @@ workers_create(struct sl_app *app)
 						       i, per_port_targets[i]);
 						return -EINVAL;
 					}
-					/* Catch-up after a stall: at most one burst (sl_gen.h). */
+					/*
+					 * Catch-up after a stall (sl_gen.h): up to
+					 * SL_PACER_CATCHUP_US or one burst; evenly
+					 * spaced (a trial): SL_PACER_EVEN_US or one
+					 * frame.
+					 */
 					{
 						struct sl_stream_conf c;
-						double l1, l2;
+						double l1, l2, k = o->pace_even ? 1 : o->burst;
 
 						sl_session_stream_conf(app, i, &c);
 						sl_stream_conf_mean_bits(&c, &l1, &l2);
-						t->burst_units[0] = o->burst;
-						t->burst_units[1] = o->burst * l1;
-						t->burst_units[2] = o->burst * l2;
-						sl_pacer_set_slack(&t->pacer, t->burst_units[
+						t->slack_units[0] = k;
+						t->slack_units[1] = k * l1;
+						t->slack_units[2] = k * l2;
+						t->slack_us = o->pace_even ? SL_PACER_EVEN_US :
+							      SL_PACER_CATCHUP_US;
+						sl_pacer_set_slack(&t->pacer, t->slack_units[
 							share.unit == SL_RATE_PPS ? 0 :
-							share.unit == SL_RATE_L1 ? 1 : 2]);
+							share.unit == SL_RATE_L1 ? 1 : 2], t->slack_us);
 					}
 					ntarg++;
 				}

@@ -57,9 +57,12 @@ struct sl_target {
 	uint32_t rate_seen;          /* worker only */
 	uint8_t rate_unit;
 	uint64_t rate_per_unit;
-	/* One burst in each pacer unit (packets, L1 bits, L2 bits): the
-	 * catch-up bound, set again with a new rate (sl_pacer_set_slack). */
-	double burst_units[3];
+	/* The catch-up bound in each pacer unit (packets, L1 bits, L2 bits)
+	 * and in microseconds, set again with a new rate (sl_pacer_set_slack):
+	 * one burst or SL_PACER_CATCHUP_US; one frame or SL_PACER_EVEN_US for
+	 * evenly spaced frames. */
+	double slack_units[3];
+	uint64_t slack_us;
 };
 
 /* Take a new rate published by sl_session_rate_live() (worker only). */
@@ -83,8 +86,8 @@ sl_target_rate_update(struct sl_target *t)
 	t->pacer.t0 = 0;    /* the schedule restarts at the next due() */
 	t->pacer.next = 0;
 	if (unit != SL_RATE_NONE)
-		sl_pacer_set_slack(&t->pacer, t->burst_units[unit == SL_RATE_PPS ? 0 :
-							       unit == SL_RATE_L1 ? 1 : 2]);
+		sl_pacer_set_slack(&t->pacer, t->slack_units[unit == SL_RATE_PPS ? 0 :
+							     unit == SL_RATE_L1 ? 1 : 2], t->slack_us);
 }
 
 /* A receiving port this worker polls: its burst call and its analyzer. */

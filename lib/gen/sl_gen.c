@@ -485,15 +485,15 @@ sl_pacer_init(struct sl_pacer *p, const struct sl_rate *r)
 	if (per >= 18446744073709551615.0)
 		return -ERANGE; /* below about one unit per second on a fast TSC */
 	p->per_unit = (uint64_t)per;
-	p->slack = (SL_PACER_SLACK_US * rte_get_tsc_hz() / 1000000) << 16;
+	sl_pacer_set_slack(p, 0, SL_PACER_CATCHUP_US);
 	return 0;
 }
 
 void
-sl_pacer_set_slack(struct sl_pacer *p, double units)
+sl_pacer_set_slack(struct sl_pacer *p, double units, uint64_t us)
 {
 	double burst = units * (double)p->per_unit / 65536.0; /* 1/65536 cycles */
-	uint64_t floor = (SL_PACER_SLACK_US * rte_get_tsc_hz() / 1000000) << 16;
+	uint64_t floor = (us * rte_get_tsc_hz() / 1000000) << 16;
 
 	p->slack = burst > (double)floor && burst < 0x1p62 ? (uint64_t)burst : floor;
 }

@@ -174,16 +174,28 @@ struct rte_mempool *sl_stream_pool_create(const struct sl_stream *s, const char 
 					  unsigned int n, int socket_id);
 
 /**
- * Least lag a pacer keeps, in microseconds (one burst's time if that is
- * longer, sl_pacer_set_slack()): bounded catch-up. A worker that
- * could not send for longer (a device that stopped taking frames, a link
- * down, the lcore descheduled) resumes at the set rate with at most this
- * much of the missed time still due, as a constant-bit-rate source does,
- * instead of sending everything it missed at full speed. The deadlines it
- * lets go are counted (sl_pacer.skipped): they are a shortfall of the
- * offered load, reported, never hidden.
+ * The pacer's catch-up bound, in microseconds of its rate (or one burst's
+ * time, if that is longer: sl_pacer_set_slack()). A worker that could not
+ * send for at most this long (a micro-stall: an interrupt, a short
+ * preemption, a slow driver call, the worker's own receive work) makes the
+ * whole deficit up at once, as fast as the device takes it, so the average
+ * rate over a second stays exact. A longer outage (a device that stopped
+ * taking frames, a link down, the lcore descheduled for longer) is let go
+ * whole: the worker resumes at the set rate with nothing owed, as a
+ * constant-bit-rate source does, and sends no catch-up burst. The time let
+ * go is counted (sl_pacer.skipped): a shortfall of the offered load,
+ * reported, never hidden.
  */
-#define SL_PACER_SLACK_US 10
+#define SL_PACER_CATCHUP_US 1000
+
+/**
+ * The bound for evenly spaced frames (a benchmark's trials, RFC 2544 §16:
+ * frames at a constant rate): at most one frame (or this many microseconds
+ * of the rate, if more) is made up after a stall, so that a policer's small
+ * burst allowance never sees a catch-up burst; the rest is let go and
+ * counted as above.
+ */
+#define SL_PACER_EVEN_US 10
 
 /**
  * A pacer: absolute deadlines, in 1/65536 TSC cycles since the first call
@@ -197,19 +209,20 @@ struct sl_pacer {
 	uint64_t per_unit;  /**< 2^-32 cycles per packet, or per bit */
 	uint64_t lag_max;   /**< most TSC cycles a deadline was overdue when due() ran:
 			         how late its lcore got back (descheduled, or too slow) */
-	uint64_t slack;     /**< most lag kept, 1/65536 TSC cycles (sl_pacer_set_slack) */
-	uint64_t skipped;   /**< deadlines let go beyond the slack, 1/65536 TSC cycles
+	uint64_t slack;     /**< most lag made up, 1/65536 TSC cycles (sl_pacer_set_slack) */
+	uint64_t skipped;   /**< lags beyond the slack, let go whole, 1/65536 TSC cycles
 			         in total: time at the set rate never offered */
 	uint64_t mark;      /**< next before the last due() advanced it (see sl_gen_due) */
 	uint8_t unit;       /**< SL_RATE_NONE, _PPS, _L1 or _L2 (sl_rate.h) */
 };
 
 /**
- * Bound a pacer's catch-up to one burst: the larger of SL_PACER_SLACK_US and
- * the time @p units of its unit take at its rate (a burst's packets, or
- * their bits). sl_pacer_init() sets SL_PACER_SLACK_US alone.
+ * Set a pacer's catch-up bound (sl_pacer.slack): the larger of @p us
+ * microseconds and the time @p units of its unit take at its rate (a
+ * burst's packets, or their bits). sl_pacer_init() sets
+ * SL_PACER_CATCHUP_US alone. Call after sl_pacer_init().
  */
-void sl_pacer_set_slack(struct sl_pacer *p, double units);
+void sl_pacer_set_slack(struct sl_pacer *p, double units, uint64_t us);
 
 /** Time a pacer let go (sl_pacer.skipped), in TSC cycles. */
 static inline uint64_t
@@ -465,9 +478,10 @@ sl_csum_final(uint64_t sum, bool tcp)
  * How many packets are due now, at most @p max; advances the deadlines of
  * those packets. Deadlines are absolute (next += cost), so rounding and
  * late wake-ups do not accumulate into the rate. Catch-up is bounded: a
- * deadline more than p->slack overdue is moved up to now - slack, and the
- * time let go is added to p->skipped (after p->lag_max has recorded the
- * whole lag). p->mark keeps the deadline before this call's packets, so a
+ * lag of at most p->slack is made up (what is due goes at once, @p max a
+ * call); a deadline more than p->slack overdue is moved up to now, and the
+ * whole lag is added to p->skipped (after p->lag_max has recorded it).
+ * p->mark keeps the deadline before this call's packets, so a
  * caller that cannot send them gives them back with p->next = p->mark.
  */
 static inline unsigned int
@@ -497,8 +511,8 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	if (unlikely(late > 0 && ((uint64_t)late >> 16) > p->lag_max))
 		p->lag_max = (uint64_t)late >> 16;
 	if (unlikely(late > 0 && (uint64_t)late > p->slack)) {
-		p->skipped += (uint64_t)late - p->slack;
-		p->next = now - p->slack;
+		p->skipped += (uint64_t)late;
+		p->next = now;
 	}
 	p->mark = p->next;
 	while (n < max && (int64_t)(now - p->next) >= 0) {

@@ -31,7 +31,7 @@ json_path() { # NAME JSON EXPECTED-RC INPUT-MODE ARGS...
 	case $mode in
 	none) timeout 60 "$bin" "${eal[@]}" -l 0-1 "${jp_port[@]}" --file-prefix "$prefix" -- \
 		--json "$json" "$@" </dev/null >"$T/a.out" 2>&1 && rc=0 || rc=$? ;;
-	prompt) { sleep 2; echo quit; } | timeout 60 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 \
+	prompt) { sleep 0.5; echo quit; } | timeout 60 "$bin" "${eal[@]}" -l 0-1 --vdev net_null0 \
 		--file-prefix "$prefix" -- --json "$json" "$@" >"$T/a.out" 2>&1 && rc=0 || rc=$? ;;
 	esac
 	if [ "$rc" = "$want" ]; then
