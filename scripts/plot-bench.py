@@ -37,7 +37,9 @@ def main():
     if num:
         fig, ax = plt.subplots()
         xs = [r["size"] for r in num]
-        ax.plot(xs, [r["line_pps"] / 1e6 for r in num], "k--", label="line rate")
+        # A marker too: with one size there is no line to draw.
+        ax.plot(xs, [r["line_pps"] / 1e6 for r in num], "k--", marker="_", markersize=16,
+                label="line rate")
         for key, lab in (("ndr", "NDR"), ("pdr", "PDR")):
             if key + "_pps" in num[0]:
                 ax.plot(xs, [r[key + "_pps"] / 1e6 for r in num], "o-", label=lab)
@@ -49,25 +51,29 @@ def main():
         ax.grid(True, alpha=.3)
         written.append(save(fig, out, "throughput.png"))
 
-    # 2. Loss ratio vs offered load, every trial, per size.
+    # 2. Loss ratio vs the load really offered, every search trial, per size.
     fig, ax = plt.subplots()
+    nt = [t for t in b["trials"] if t["kind"] != "latency"]
     for r in res:
-        ts = [t for t in b["trials"] if str(t["size"]) == str(r["size"]) and t["kind"] != "latency"]
-        ok = [t for t in ts if t["valid"]]
-        bad = [t for t in ts if not t["valid"]]
-        ax.scatter([t["offered_pps"] / 1e6 for t in ok], [max(t["loss_ratio"], 1e-9) for t in ok],
-                   label="size %s" % r["size"], s=14)
-        if bad:
-            ax.scatter([t["offered_pps"] / 1e6 for t in bad], [max(t["loss_ratio"], 1e-9) for t in bad],
-                       marker="x", color="grey", label="invalid (generator shortfall)" if r is res[0] else None)
+        ts = [t for t in nt if str(t["size"]) == str(r["size"]) and not t.get("interrupted")]
+        full = [t for t in ts if not t.get("short")]
+        short = [t for t in ts if t.get("short")]
+        if full:
+            ax.scatter([t["tx_pps"] / 1e6 for t in full],
+                       [max(t["loss_ratio"], 1e-9) for t in full],
+                       label="size %s" % r["size"], s=14)
+        if short:
+            ax.scatter([t["tx_pps"] / 1e6 for t in short],
+                       [max(t["loss_ratio"], 1e-9) for t in short], s=14, facecolors="none",
+                       edgecolors="grey",
+                       label="size %s, short (offered less than asked)" % r["size"])
     ax.set_yscale("log")
-    ax.set_xlabel("offered load (Mpps)")
+    ax.set_xlabel("load really offered (Mpps)")
     ax.set_ylabel("loss ratio (1e-9 = none)")
     ax.set_title("%s: every trial" % method)
-    nt = [t for t in b["trials"] if t["kind"] != "latency"]
-    print("loss-vs-load.png: %d search trial(s), %d invalid" %
-          (len(nt), sum(1 for t in nt if not t["valid"])))
-    ax.legend(fontsize="small")
+    print("loss-vs-load.png: %d search trial(s), %d short" %
+          (len(nt), sum(1 for t in nt if t.get("short"))))
+    legend_or_note(ax, "no search trial to plot")
     ax.grid(True, alpha=.3)
     written.append(save(fig, out, "loss-vs-load.png"))
 
@@ -85,7 +91,7 @@ def main():
     ax.set_xlabel("load (Mpps)")
     ax.set_ylabel("latency (us)")
     ax.set_title("latency at 0/10/50/90 % of the result")
-    ax.legend(fontsize="small")
+    legend_or_note(ax, "no latency trial to plot")
     ax.grid(True, alpha=.3)
     written.append(save(fig, out, "latency-vs-load.png"))
 
@@ -110,10 +116,19 @@ def main():
     ax.set_xlabel("percentile")
     ax.set_ylabel("latency (us)")
     ax.set_title("latency distribution")
-    ax.legend(fontsize="small")
+    legend_or_note(ax, "no latency histogram to plot")
     ax.grid(True, alpha=.3)
     written.append(save(fig, out, "latency-distribution.png"))
     print("\n".join(written))
+
+
+def legend_or_note(ax, note):
+    """A legend, or (nothing plotted) the note, on the plot and printed."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small")
+        return
+    ax.text(0.5, 0.5, note, ha="center", va="center", transform=ax.transAxes)
+    print("%s: %s" % (ax.get_title(), note))
 
 
 def save(fig, out, name):

@@ -27,14 +27,6 @@
 #define BENCH_MAX_SIZES 9
 #define BENCH_MIN_S 0.001      /* the shortest trial: a duration of 0 would mean "no end" */
 #define BENCH_TRIAL_S 10.0     /* bench trial's duration when trial= is not given */
-/*
- * A trial is invalid when the generator sent fewer frames than the load asks
- * by more than half the goal width (at most 1 %): a shortfall that small
- * cannot move the result by more than half a width, while a lcore
- * descheduled for a few milliseconds (a VM's CPU, a busy host) no longer
- * voids every trial now that the pacer does not catch up after a stall.
- */
-#define BENCH_SHORTFALL_MAX 0.01
 static const double lat_fracs[] = { 0, 0.1, 0.5, 0.9 };
 static const char *const lat_names[] = { "0%", "10%", "50%", "90%" };
 #define NB_LAT 4
@@ -56,15 +48,19 @@ struct bench_dir {
 
 struct bench_trial {
 	unsigned int size;          /* index in results */
-	const char *kind;           /* "search", "final", "latency" */
+	const char *kind;           /* "search", "final", "latency", "trial" */
 	unsigned int goal;
 	double load;                /* pps per port, asked */
 	double duration_s;          /* asked */
-	bool valid;
+	bool fell_short;            /* the generator offered less than the load (lib/bench's
+				       tolerance): a lower bound counts at what it offered */
+	bool interrupted;           /* stopped before its end: shown, not counted */
 	double offered_pps, tx_pps, rx_pps, fwd_pps, loss_ratio, eff_s;
 	uint64_t tx, rx, lost, dropped, backlog, rx_drops;
 	struct bench_lat lat;
 	double lo, hi;              /* the search's bounds after this trial (goal) */
+	double counted;             /* the load it counted at (0: not counted: interrupted, or
+				       a stall run again) */
 	unsigned int nb_dirs;       /* sending ports, in port order */
 	struct bench_dir dirs[SL_MAX_PORTS];
 };
@@ -74,9 +70,13 @@ struct bench_result {
 	double mean_l1;             /* bits per frame on the wire */
 	double line_pps;            /* aggregate line rate, pps */
 	unsigned int nb_tx;         /* sending ports */
-	double goal_pps[SL_BENCH_MAX_GOALS], goal_upper[SL_BENCH_MAX_GOALS];
-	bool goal_ok[SL_BENCH_MAX_GOALS];
+	/* per goal: sl_search_result() (per sending port) */
+	struct sl_bench_result goal[SL_BENCH_MAX_GOALS];
 	bool gen_limited, done;
+	double gen_ceiling;         /* per port: what the generator achieved at its ceiling */
+	unsigned int trials, shorts; /* the search's trials, those short of their load */
+	double spent_s;             /* the search's trial time */
+	const char *why;            /* why the search ended early; NULL: it did not */
 	struct bench_lat lat[NB_LAT];
 	double lat_load[NB_LAT];
 	unsigned int lat_trial[NB_LAT]; /* the latency trials (their directions) */
@@ -154,7 +154,8 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 		    (strcmp(tok, "min") == 0 || strcmp(tok, "max") == 0 ||
 		     strcmp(tok, "width") == 0 || strcmp(tok, "loss") == 0 ||
 		     strcmp(tok, "exceed") == 0 || strcmp(tok, "initial") == 0 ||
-		     strcmp(tok, "final") == 0 || strcmp(tok, "sum") == 0 || strcmp(tok, "lat") == 0))
+		     strcmp(tok, "final") == 0 || strcmp(tok, "sum") == 0 || strcmp(tok, "lat") == 0 ||
+		     strcmp(tok, "budget") == 0 || strcmp(tok, "max-trials") == 0))
 			search_key = tok;
 		if (strcmp(tok, "min") == 0 || strcmp(tok, "max") == 0) {
 			struct sl_rate r;
@@ -253,6 +254,24 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 				c->lat_s = d;
 			if (tok[0] == 't')
 				c->trial_s = d;
+		} else if (strcmp(tok, "budget") == 0) {
+			uint64_t us;
+
+			if (sl_parse_seconds(v, &us, err, len) != 0 || us < 1000000) {
+				snprintf(err, len, "budget: '%s' is not a duration from 1 s to %d s "
+					 "(the trial time a size's search may use)", v, SL_MAX_SECONDS);
+				return -EINVAL;
+			}
+			c->p.max_seconds = us / 1e6;
+		} else if (strcmp(tok, "max-trials") == 0) {
+			uint64_t n;
+
+			if (sl_parse_u64(v, 1, SL_BENCH_MAX_TRIALS, &n, err, len) != 0) {
+				snprintf(err, len, "max-trials: '%s' is not a number of trials from 1 to "
+					 "%d", v, SL_BENCH_MAX_TRIALS);
+				return -EINVAL;
+			}
+			c->p.max_trials = (unsigned int)n;
 		} else if (strcmp(tok, "sizes") == 0) {
 			snprintf(c->sizes, sizeof(c->sizes), "%s",
 				 strcmp(v, "rfc2544") == 0 ? "64:128:256:512:1024:1280:1518:imix" : v);
@@ -271,8 +290,8 @@ sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, 
 			}
 		} else {
 			snprintf(err, len, "unknown parameter '%s' (min, max, width, loss, exceed, "
-				 "initial, final, sum, trial, lat, sizes, tx; trial: load, total)",
-				 tok);
+				 "initial, final, sum, trial, lat, budget, max-trials, sizes, tx; "
+				 "trial: load, total)", tok);
 			return -EINVAL;
 		}
 	}
@@ -361,18 +380,21 @@ lat_clamp(struct bench_lat *l)
 }
 
 /*
- * One trial: load pps on each sending port, for duration_s. The frames
- * really sent (the drivers' count) are the base of the loss; a trial in
- * which the generator did not offer the load is marked invalid.
+ * One trial: load pps on each sending port, for duration_s, frames evenly
+ * spaced. The frames really sent (the drivers' count) are the base of the
+ * loss; a trial in which the generator offered less than the load (by more
+ * than @p tol) is marked short: what it says counts at what was offered
+ * (lib/bench). A trial stopped by the user is marked interrupted.
  */
 static int
-trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct bench_trial *t)
+trial(struct sl_app *app, const bool *tx, double load, double duration_s, double tol,
+      struct bench_trial *t)
 {
 	struct sl_opts *o = &app->o, save = *o;
 	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist)), *h1;
 	unsigned int nb_tx = 0;
 	bool drops_read[SL_MAX_PORTS] = { false };
-	double want = 0, hz = (double)rte_get_tsc_hz();
+	double want, hz = (double)rte_get_tsc_hz();
 	bool lat_any = false;
 	int ret;
 
@@ -484,12 +506,15 @@ trial(struct sl_app *app, const bool *tx, double load, double duration_s, struct
 	t->rx_pps = (double)t->rx / t->eff_s;
 	t->loss_ratio = t->tx != 0 ? (double)t->lost / (double)t->tx : 0;
 	t->fwd_pps = t->rx_pps;
-	/* Shortfall: fewer frames than the load asked (one burst per port of slack),
-	 * or frames the engine dropped or still held. */
+	/*
+	 * Shortfall: fewer frames than the load asks over the generator's
+	 * active time (the frames the engine dropped or still held were not
+	 * sent: they are part of it). lib/bench judges the same way
+	 * (sl_trial_res.achieved below the load by more than its tolerance).
+	 */
 	want = load * nb_tx * t->eff_s;
-	t->valid = (double)t->tx >= want * (1 - fmin(BENCH_SHORTFALL_MAX,
-						       B.c.p.goals[0].width / 2)) - 32.0 * nb_tx &&
-		   t->dropped == 0 && t->backlog == 0;
+	t->fell_short = (double)t->tx < want * (1 - tol);
+	t->interrupted = sl_interrupted();
 	return 0;
 }
 
@@ -574,6 +599,19 @@ print_dirs(const struct bench_trial *t)
 	printf("]");
 }
 
+/* A trial's outcome on its progress line (after "..."). */
+static void
+print_outcome(const struct bench_trial *t, unsigned int nb_tx)
+{
+	printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx, t->rx);
+	print_dirs(t);
+	if (t->fell_short)
+		printf("; short: %.6g pps a port offered, %.2f %% of the load", t->tx_pps / nb_tx,
+		       t->offered_pps > 0 ? 100 * t->tx_pps / t->offered_pps : 0);
+	if (t->interrupted)
+		printf(" (interrupted: not counted)");
+}
+
 /* bench trial's report: each trial's measurer outputs (RFC 9971 section 5). */
 static void
 print_trials(void)
@@ -595,15 +633,23 @@ print_trials(void)
 			       t->lat.max / 1e3);
 		else
 			printf(" %9s %9s %9s", "-", "-", "-");
-		printf("%s\n", t->valid ? "" : "  INVALID (generator shortfall)");
+		printf("%s%s\n", t->fell_short ? "  short (the generator offered less)" : "",
+		       t->interrupted ? "  interrupted" : "");
 	}
+}
+
+/* The goals' column title: rfc2544's one goal is the throughput. */
+static const char *
+goal_title(unsigned int g)
+{
+	return B.c.p.method == SL_BENCH_RFC2544 ? "thru" : B.c.p.goals[g].name;
 }
 
 static void
 print_table(void)
 {
 	const struct sl_bench_params *p = &B.c.p;
-	bool unconverged = false;
+	bool unconverged = false, ceiling = false;
 
 	if (B.c.single) {
 		print_trials();
@@ -614,20 +660,23 @@ print_table(void)
 	       B.res[0].nb_tx);
 	printf("%-6s", "size");
 	for (unsigned int g = 0; g < p->nb_goals; g++)
-		printf(" %5s(%-5g) Mpps    Gb/s  %%line", p->method == SL_BENCH_RFC2544 ? "thru" :
-		       p->goals[g].name, p->goals[g].loss_ratio);
+		printf(" %5s(%-5g) Mpps    Gb/s  %%line", goal_title(g), p->goals[g].loss_ratio);
 	printf("   lat p50/p99 us at 0%%  10%%  50%%  90%%\n");
 	for (unsigned int i = 0; i < B.nb_sizes; i++) {
 		const struct bench_result *r = &B.res[i];
 
-		if (!r->done && !B.interrupted)
+		if (!r->done && !(B.interrupted && r->trials != 0))
 			continue;
 		printf("%-6s", r->name);
 		for (unsigned int g = 0; g < p->nb_goals; g++) {
-			double pps = r->goal_pps[g] * r->nb_tx;
+			const struct sl_bench_result *x = &r->goal[g];
+			double pps = x->achieved * r->nb_tx;
+			const char *mark = !x->converged ? "?" : x->at_ceiling ? ">" : " ";
 
-			printf(" %12.4f%s %7.3f %6.2f", pps / 1e6, r->goal_ok[g] ? " " : "?",
-			       pps * r->mean_l1 / 1e9, r->line_pps > 0 ? 100 * pps / r->line_pps : 0);
+			printf(" %12.4f%s %7.3f %6.2f", pps / 1e6, mark, pps * r->mean_l1 / 1e9,
+			       r->line_pps > 0 ? 100 * pps / r->line_pps : 0);
+			unconverged |= !x->converged;
+			ceiling |= x->converged && x->at_ceiling;
 		}
 		printf("  ");
 		for (unsigned int k = 0; k < NB_LAT; k++)
@@ -635,7 +684,7 @@ print_table(void)
 				printf(" %.1f/%.1f", r->lat[k].p50 / 1e3, r->lat[k].p99 / 1e3);
 			else
 				printf(" -");
-		printf("%s\n", r->gen_limited ? "  (generator-limited)" : "");
+		printf("\n");
 		/* Each direction's latency at the same loads, under the aggregate. */
 		for (unsigned int d = 0; r->nb_tx > 1 && d < r->nb_tx; d++) {
 			const struct bench_dir *x = NULL;
@@ -662,12 +711,23 @@ print_table(void)
 			}
 			printf("\n");
 		}
+		printf("  %u trial(s), %.1f s of trial time (budget %u trials, %g s)%s%s", r->trials,
+		       r->spent_s, p->max_trials != 0 ? p->max_trials : SL_BENCH_MAX_TRIALS,
+		       p->max_seconds > 0 ? p->max_seconds : SL_BENCH_MAX_SECONDS,
+		       r->why != NULL ? "; ended: " : "", r->why != NULL ? r->why : "");
+		if (r->shorts != 0)
+			printf("; the generator fell short in %u", r->shorts);
+		printf("\n");
+		if (r->gen_limited)
+			printf("  generator-limited at %.4f Mpps (%.6g pps a port): the loads searched "
+			       "stop there\n", r->gen_ceiling * r->nb_tx / 1e6, r->gen_ceiling);
 	}
-	for (unsigned int i = 0; i < B.nb_sizes; i++)
-		for (unsigned int g = 0; g < p->nb_goals; g++)
-			unconverged |= (B.res[i].done || B.interrupted) && !B.res[i].goal_ok[g];
 	if (unconverged)
-		printf("(? : the search ended before the goal width; see show bench)\n");
+		printf("(? : the search ended before the goal width: the lower bound so far; "
+		       "show bench)\n");
+	if (ceiling)
+		printf("(> : the generator's ceiling: the DUT forwarded all the generator could "
+		       "offer; its own result is at least that)\n");
 }
 
 static void
@@ -690,6 +750,17 @@ warn_nothing_back(const struct bench_trial *t)
 	       "port: is the DUT wired to a receiving port, and --eth-peer its MAC?\n", t->tx);
 }
 
+/* The shortfall that still counts as the load asked (lib/bench's rule). */
+static double
+shortfall_tol(const struct sl_bench_params *p)
+{
+	double w = 1;
+
+	for (unsigned int i = 0; i < p->nb_goals; i++)
+		w = fmin(w, p->goals[i].width);
+	return fmin(SL_BENCH_SHORTFALL_MAX, w / 2);
+}
+
 /* bench trial: size i's one trial, at the load asked on every sending port. */
 static int
 one_trial(struct sl_app *app, const struct sl_bench_conf *conf, const bool *tx,
@@ -710,17 +781,153 @@ one_trial(struct sl_app *app, const struct sl_bench_conf *conf, const bool *tx,
 	printf("bench trial: size %s (%u/%u): %.6g pps x %u port(s) for %g s ...", r->name, i + 1,
 	       nb, load, nb_tx, conf->trial_s);
 	fflush(stdout);
-	ret = trial(app, tx, load, conf->trial_s, t);
+	ret = trial(app, tx, load, conf->trial_s, shortfall_tol(&conf->p), t);
 	if (ret != 0)
 		return ret;
 	record(t, i, "trial", 0);
+	r->trials = 1;
+	r->spent_s = conf->trial_s;
+	r->shorts = t->fell_short;
 	warn_nothing_back(t);
-	printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx, t->rx);
-	print_dirs(t);
-	printf("%s\n", t->valid ? "" : " INVALID: the generator did not offer the load "
-		"(not the DUT's loss)");
+	print_outcome(t, nb_tx);
+	printf("\n");
 	snprintf(B.status, sizeof(B.status), "size %s (%u/%u), one trial", r->name, i + 1, nb);
 	return 0;
+}
+
+/* Has port pid a TX lcore in the map in force (--map, or the default: every port)? */
+static bool
+port_has_lcore(const struct sl_opts *o, uint16_t pid)
+{
+	if (o->nb_map == 0)
+		return true;
+	for (uint16_t i = 0; i < o->nb_map; i++)
+		if (o->map[i].port == pid)
+			return true;
+	return false;
+}
+
+/*
+ * One size's search: trials until the search ends (converged, or out of
+ * its budget), or the user stops it (the trial in flight is shown, not
+ * counted). Returns 0 or a negative errno (a trial could not start).
+ */
+static int
+search_size(struct sl_app *app, const bool *tx, unsigned int nb_tx, unsigned int i,
+	    unsigned int nb, const struct sl_bench_params *p, struct sl_search *s)
+{
+	struct bench_result *r = &B.res[i];
+	struct sl_trial_req q;
+	bool said_ceiling = false;
+
+	sl_search_init(s, p);
+	while (!sl_interrupted() && sl_search_next(s, &q)) {
+		struct bench_trial *t = trial_slot();
+		struct sl_bench_result b;
+		struct sl_trial_res tr;
+		const char *gname = B.c.p.method == SL_BENCH_RFC2544 ? "throughput" :
+				    p->goals[q.goal].name;
+		int ret;
+
+		if (t == NULL)
+			return -ENOMEM;
+		printf("bench %s: size %s (%u/%u) trial %u (%.4g of %g s): %s, %.6g pps x %u "
+		       "port(s) for %g s ...", method_name(&B.c), r->name, i + 1, nb, s->trials + 1,
+		       s->spent_s, s->p.max_seconds, gname, q.load, nb_tx, q.duration_s);
+		fflush(stdout);
+		ret = trial(app, tx, q.load, q.duration_s, s->tol, t);
+		if (ret != 0)
+			return ret;
+		if (t->interrupted) {
+			/* Shown, not counted: it ran for less than its duration. */
+			record(t, i, q.final ? "final" : "search", q.goal);
+			t->lo = t->hi = t->counted = 0;
+			print_outcome(t, nb_tx);
+			printf("\n");
+			break;
+		}
+		tr.loss_ratio = t->loss_ratio;
+		tr.achieved = t->tx_pps / nb_tx;
+		tr.forwarding = t->rx_pps / nb_tx;
+		sl_search_record(s, &q, &tr);
+		sl_search_result(s, q.goal, &b);
+		t->lo = b.lower;
+		t->hi = b.upper;
+		t->counted = s->last_at;
+		record(t, i, q.final ? "final" : "search", q.goal);
+		warn_nothing_back(t);
+		print_outcome(t, nb_tx);
+		if (s->last_at == 0)
+			printf("; a stall: run again, this one not counted");
+		else if (s->last_at != q.load)
+			printf("; counted at %.6g pps", s->last_at);
+		printf("; %s bounds [%.6g, %.6g]\n", gname, b.lower, b.upper);
+		if (s->gen_limited && !said_ceiling) {
+			said_ceiling = true;
+			printf("bench: size %s: generator-limited at %.4f Mpps (%.6g pps a port): the "
+			       "search's loads stop there\n", r->name, s->gen_ceiling * nb_tx / 1e6,
+			       s->gen_ceiling);
+		}
+		snprintf(B.status, sizeof(B.status), "size %s (%u/%u), trial %u, %.4g of %g s, %s "
+			 "bounds [%.6g, %.6g] pps per port", r->name, i + 1, nb, s->trials,
+			 s->spent_s, s->p.max_seconds, gname, b.lower, b.upper);
+	}
+	for (unsigned int g = 0; g < p->nb_goals; g++)
+		sl_search_result(s, g, &r->goal[g]);
+	r->gen_limited = s->gen_limited;
+	r->gen_ceiling = s->gen_ceiling;
+	r->trials = s->trials;
+	r->shorts = s->shorts;
+	r->spent_s = s->spent_s;
+	r->why = s->why;
+	if (s->why != NULL)
+		printf("bench: size %s: the search ended %s after %u trial(s), %.4g s of trial "
+		       "time: the results are the bounds it found\n", r->name, s->why, s->trials,
+		       s->spent_s);
+	return 0;
+}
+
+/*
+ * Latency at 0 %, 10, 50 and 90 % of the last goal's result: 0 % is a
+ * low-rate baseline below every other point (the min load, or 1 % of the
+ * result if that is lower).
+ */
+static void
+latency_size(struct sl_app *app, const bool *tx, unsigned int nb_tx, unsigned int i,
+	     const struct sl_bench_params *p, double lat_s)
+{
+	struct bench_result *r = &B.res[i];
+	double ref = r->goal[p->nb_goals - 1].achieved;
+
+	for (unsigned int k = 0; k < NB_LAT && ref > 0 && !sl_interrupted(); k++) {
+		struct bench_trial *t = trial_slot();
+		double l = k == 0 ? fmin(p->min_load, ref / 100) : ref * lat_fracs[k];
+
+		if (t == NULL)
+			break;
+		printf("bench: size %s latency at %s of %s: %.6g pps x %u for %g s ...", r->name,
+		       lat_names[k], goal_title(p->nb_goals - 1), l, nb_tx, lat_s);
+		fflush(stdout);
+		if (trial(app, tx, l, lat_s, shortfall_tol(p), t) != 0)
+			break;
+		r->lat_trial[k] = B.nb_trials;
+		record(t, i, "latency", p->nb_goals - 1);
+		if (t->interrupted) {
+			print_outcome(t, nb_tx);
+			printf("\n");
+			break;
+		}
+		r->lat[k] = t->lat;
+		r->lat_load[k] = l;
+		if (t->lat.valid)
+			printf(" p50 %.1f us p99 %.1f us,", t->lat.p50 / 1e3, t->lat.p99 / 1e3);
+		else
+			printf(" no latency sample,");
+		if (t->lat.backwards != 0)
+			printf(" %" PRIu64 " ran backwards (docs/measure.md),", t->lat.backwards);
+		print_outcome(t, nb_tx);
+		printf("\n");
+	}
 }
 
 int
@@ -733,6 +940,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 	unsigned int nb = 0, nb_tx = 0;
 	bool tx[SL_MAX_PORTS] = { false };
 	char list[128];
+	int code = SL_EXIT_OK;
 
 	if (app->running) {
 		sl_err("bench: traffic is running (stop first)");
@@ -741,17 +949,29 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 	app->json_extra = sl_bench_json; /* the JSON summary gets the bench section */
 	sl_session_address(app);         /* where each port's stream goes, before any start */
 	/* Which ports send, and does each have a receiver? */
-	for (uint16_t p = 0; p < app->ports.n; p++) {
-		tx[p] = conf->tx_given ? conf->tx[p] : !o->pc[p].stopped;
-		nb_tx += tx[p];
-	}
 	for (unsigned int p = app->ports.n; p < 32; p++)
 		if (conf->tx_given && conf->tx[p]) {
 			sl_err("bench: tx: there is no port %u (ports 0..%u)", p, app->ports.n - 1);
 			return SL_EXIT_USAGE;
 		}
+	for (uint16_t p = 0; p < app->ports.n; p++) {
+		tx[p] = conf->tx_given ? conf->tx[p] : !o->pc[p].stopped;
+		if (tx[p] && !port_has_lcore(o, p)) {
+			/* No lcore sends on it: named, an error; by default, left out. */
+			if (conf->tx_given) {
+				sl_err("bench: tx: port %u has no TX lcore in --map: map one to it "
+				       "(e.g. --map 1:0.0,2:%u.0) or leave it out of tx=", p, p);
+				return SL_EXIT_USAGE;
+			}
+			printf("bench: port %u has no TX lcore in --map: it does not send (tx= "
+			       "names the sending ports)\n", p);
+			tx[p] = false;
+		}
+		nb_tx += tx[p];
+	}
 	if (nb_tx == 0) {
-		sl_err("bench: no sending port");
+		sl_err("bench: no sending port: map a TX lcore to a port (--map) and name it with "
+		       "tx=");
 		return SL_EXIT_USAGE;
 	}
 	for (uint16_t s = 0; s < app->ports.n; s++) {
@@ -866,9 +1086,6 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		struct bench_result *r = &B.res[i];
 		struct sl_bench_params p = conf->p;
 		struct sl_search *s = calloc(1, sizeof(*s));
-		struct sl_trial_req q;
-		unsigned int est = 0;
-		double ref = 0, ub;
 		int ret = 0;
 
 		if (s == NULL)
@@ -886,107 +1103,44 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			p.max_load = p.max_load == 0 ? rate_pps(&conf->max, lb, r->mean_l1, l2) :
 					fmin(p.max_load, rate_pps(&conf->max, lb, r->mean_l1, l2));
 		}
-		if (conf->single) {
+		if (conf->single)
 			ret = one_trial(app, conf, tx, nb_tx, i, nb);
-			free(s);
-			if (ret != 0) {
-				o->sc = sc_save;
-				B.running = false;
-				sl_err("bench: the trial could not start");
-				return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
-			}
-			r->done = !sl_interrupted();
-			continue;
-		}
-		for (unsigned int g = 0; g < p.nb_goals; g++)
-			est += (unsigned int)ceil(log2(1 / p.goals[g].width)) + 3;
-		sl_search_init(s, &p);
-		while (!sl_interrupted() && sl_search_next(s, &q)) {
-			struct bench_trial *t = trial_slot();
-			struct sl_trial_res tr;
-			double lo, hi;
-
-			if (t == NULL) {
-				ret = -ENOMEM;
-				break;
-			}
-			printf("bench %s: size %s (%u/%u) trial %u of ~%u: %s, %.6g pps x %u port(s) "
-			       "for %g s ...", method_name(conf), r->name, i + 1, nb,
-			       s->trials + 1, RTE_MAX(est, s->trials + 1), p.goals[q.goal].name,
-			       q.load, nb_tx, q.duration_s);
-			fflush(stdout);
-			ret = trial(app, tx, q.load, q.duration_s, t);
-			if (ret != 0)
-				break;
-			tr.valid = t->valid;
-			tr.loss_ratio = t->loss_ratio;
-			tr.achieved = t->tx_pps / nb_tx;
-			sl_search_record(s, &q, &tr);
-			sl_search_result(s, q.goal, &lo, &hi);
-			t->lo = lo;
-			t->hi = hi;
-			record(t, i, q.final ? "final" : "search", q.goal);
-			warn_nothing_back(t);
-			printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx,
-			       t->rx);
-			print_dirs(t);
-			printf("%s; %s bounds [%.6g, %.6g]\n",
-			       t->valid ? "" : " INVALID: the generator did not offer the load "
-					       "(not the DUT's loss)", p.goals[q.goal].name, lo, hi);
-			snprintf(B.status, sizeof(B.status), "size %s (%u/%u), trial %u of ~%u, %s "
-				 "bounds [%.6g, %.6g] pps per port", r->name, i + 1, nb, s->trials,
-				 RTE_MAX(est, s->trials), p.goals[q.goal].name, lo, hi);
-		}
+		else
+			ret = search_size(app, tx, nb_tx, i, nb, &p, s);
+		free(s);
 		if (ret != 0) {
-			free(s);
 			o->sc = sc_save;
 			B.running = false;
 			sl_err("bench: a trial could not start");
 			return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
 		}
-		for (unsigned int g = 0; g < p.nb_goals; g++) {
-			r->goal_ok[g] = sl_search_result(s, g, &r->goal_pps[g], &ub);
-			r->goal_upper[g] = ub;
-		}
-		r->gen_limited = s->gen_limited;
-		/* Latency at 0 % (min load), 10, 50, 90 % of the highest goal's result. */
-		ref = r->goal_pps[p.nb_goals - 1];
-		for (unsigned int k = 0; k < NB_LAT && ref > 0 && !sl_interrupted(); k++) {
-			struct bench_trial *t = trial_slot();
-			double l = k == 0 ? fmin(p.min_load, ref) : ref * lat_fracs[k];
-
-			if (t == NULL)
-				break;
-			printf("bench: size %s latency at %s of %s: %.6g pps x %u for %g s ...",
-			       r->name, lat_names[k], p.goals[p.nb_goals - 1].name, l, nb_tx,
-			       conf->lat_s);
-			fflush(stdout);
-			if (trial(app, tx, l, conf->lat_s, t) != 0)
-				break;
-			r->lat_trial[k] = B.nb_trials;
-			record(t, i, "latency", p.nb_goals - 1);
-			r->lat[k] = t->lat;
-			r->lat_load[k] = l;
-			if (t->lat.valid)
-				printf(" p50 %.1f us p99 %.1f us,", t->lat.p50 / 1e3, t->lat.p99 / 1e3);
-			else
-				printf(" no latency sample,");
-			if (t->lat.backwards != 0)
-				printf(" %" PRIu64 " ran backwards (docs/measure.md),", t->lat.backwards);
-			printf(" loss %.4g%%", 100 * t->loss_ratio);
-			print_dirs(t);
-			printf("\n");
-		}
+		if (!conf->single)
+			latency_size(app, tx, nb_tx, i, &p, conf->lat_s);
 		r->done = !sl_interrupted();
-		free(s);
 	}
 	o->sc = sc_save;
 	B.running = false;
 	B.interrupted = sl_interrupted();
 	print_table();
+	/* A search that ended without its goal says so in its exit code. */
+	if (!conf->single) {
+		bool reached = !B.interrupted;
+
+		for (unsigned int i = 0; i < nb; i++)
+			for (unsigned int g = 0; g < conf->p.nb_goals; g++)
+				reached &= B.res[i].done && B.res[i].goal[g].converged &&
+					   !B.res[i].goal[g].at_ceiling;
+		if (!reached) {
+			printf("bench: ended without its goal (%s): exit %d\n",
+			       B.interrupted ? "interrupted" :
+			       "a result short of its width, or the generator's ceiling",
+			       SL_EXIT_BENCH_GOAL);
+			code = SL_EXIT_BENCH_GOAL;
+		}
+	}
 	if (o->json != NULL && sl_report_json(app, o->json) != 0)
 		return SL_EXIT_RUNTIME;
-	return SL_EXIT_OK;
+	return code;
 }
 
 void
@@ -996,9 +1150,8 @@ sl_bench_show(void)
 		printf("no benchmark has run (bench mlr|rfc2544|trial [<params>])\n");
 		return;
 	}
-	printf("bench %s: %s, %u trial(s)%s\n", method_name(&B.c),
-	       B.running ? "running" : B.interrupted ? "interrupted" : "done", B.nb_trials,
-	       B.running ? "" : "");
+	printf("bench %s: %s, %u trial(s)\n", method_name(&B.c),
+	       B.running ? "running" : B.interrupted ? "interrupted" : "done", B.nb_trials);
 	if (B.status[0] != '\0')
 		printf("  last: %s\n", B.status);
 	if (!B.running)
@@ -1070,6 +1223,8 @@ sl_bench_json(struct sl_json *j)
 	sl_json_dbl(j, "sum_s", p->goals[0].sum_s);
 	sl_json_dbl(j, "exceed_ratio", p->goals[0].exceed_ratio);
 	sl_json_dbl(j, "latency_s", B.c.lat_s);
+	sl_json_u64(j, "budget_trials", p->max_trials != 0 ? p->max_trials : SL_BENCH_MAX_TRIALS);
+	sl_json_dbl(j, "budget_s", p->max_seconds > 0 ? p->max_seconds : SL_BENCH_MAX_SECONDS);
 	sl_json_arr_open(j, "goals");
 	for (unsigned int g = 0; g < p->nb_goals; g++) {
 		sl_json_obj_open(j, NULL);
@@ -1092,7 +1247,8 @@ trials:
 			sl_json_str(j, "goal", p->goals[t->goal].name);
 		sl_json_dbl(j, "load_pps", t->load);
 		sl_json_dbl(j, "duration_s", t->duration_s);
-		sl_json_bool(j, "valid", t->valid);
+		sl_json_bool(j, "short", t->fell_short);   /* the generator offered less */
+		sl_json_bool(j, "interrupted", t->interrupted); /* not counted */
 		sl_json_dbl(j, "offered_pps", t->offered_pps);
 		sl_json_dbl(j, "tx_pps", t->tx_pps);
 		sl_json_dbl(j, "rx_pps", t->rx_pps);
@@ -1108,6 +1264,7 @@ trials:
 		if (t->lat.valid || t->lat.backwards != 0)
 			json_lat(j, "latency_ns", &t->lat);
 		if (strcmp(t->kind, "latency") != 0 && !B.c.single) {
+			sl_json_dbl(j, "counted_pps", t->counted); /* 0: not counted */
 			sl_json_dbl(j, "lower_pps", t->lo);
 			sl_json_dbl(j, "upper_pps", t->hi);
 		}
@@ -1130,6 +1287,13 @@ trials:
 		sl_json_dbl(j, "mean_l1_bits", r->mean_l1);
 		sl_json_dbl(j, "line_pps", r->line_pps);
 		sl_json_bool(j, "generator_limited", r->gen_limited);
+		if (r->gen_limited)
+			sl_json_dbl(j, "generator_ceiling_pps", r->gen_ceiling * r->nb_tx);
+		sl_json_u64(j, "trials", r->trials);
+		sl_json_u64(j, "short_trials", r->shorts);
+		sl_json_dbl(j, "trial_s", r->spent_s);
+		if (r->why != NULL)
+			sl_json_str(j, "ended", r->why);
 		if (B.c.single) {
 			/* One trial per size, in size order: its n. */
 			if (i < B.nb_trials)
@@ -1140,23 +1304,29 @@ trials:
 		for (unsigned int g = 0; g < p->nb_goals; g++) {
 			const char *nm = p->method == SL_BENCH_RFC2544 ? "ndr" :
 					 g == 0 ? "ndr" : g == 1 ? "pdr" : NULL;
-			double pps = r->goal_pps[g] * r->nb_tx;
+			const struct sl_bench_result *x = &r->goal[g];
+			double pps = x->achieved * r->nb_tx;
 			char nb[16];
 
 			if (nm == NULL) {
 				snprintf(nb, sizeof(nb), "goal%u", g);
 				nm = nb;
 			}
+			/* The result: what the DUT was seen to forward, the load really offered. */
 			snprintf(k, sizeof(k), "%s_pps", nm);
 			sl_json_dbl(j, k, pps);
 			snprintf(k, sizeof(k), "%s_bps_l1", nm);
 			sl_json_dbl(j, k, pps * r->mean_l1);
 			snprintf(k, sizeof(k), "%s_pct_line", nm);
 			sl_json_dbl(j, k, r->line_pps > 0 ? 100 * pps / r->line_pps : 0);
+			snprintf(k, sizeof(k), "%s_lower_pps", nm); /* the load asked there */
+			sl_json_dbl(j, k, x->lower * r->nb_tx);
 			snprintf(k, sizeof(k), "%s_upper_pps", nm);
-			sl_json_dbl(j, k, r->goal_upper[g] * r->nb_tx);
+			sl_json_dbl(j, k, x->upper * r->nb_tx);
 			snprintf(k, sizeof(k), "%s_converged", nm);
-			sl_json_bool(j, k, r->goal_ok[g]);
+			sl_json_bool(j, k, x->converged);
+			snprintf(k, sizeof(k), "%s_at_ceiling", nm);
+			sl_json_bool(j, k, x->at_ceiling);
 		}
 		sl_json_obj_open(j, "latency_at");
 		for (unsigned int l = 0; l < NB_LAT; l++)

@@ -380,6 +380,11 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 		static struct sl_bench_conf bc;
 		char m[16], *comma = strchr(arg, ',');
 
+		if (o->bench != NULL) {
+			snprintf(err, len, "given twice: one benchmark a run (several sizes: "
+				 "sizes=64:1518; at the prompt, one bench after the other)");
+			return -EINVAL;
+		}
 		snprintf(m, sizeof(m), "%.*s", comma != NULL ? (int)(comma - arg) : (int)strlen(arg),
 			 arg);
 		if (sl_bench_parse(m, comma != NULL ? comma + 1 : NULL, &bc, err, len) != 0)

@@ -567,6 +567,11 @@ sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 			   strcmp(tok, "lltx=fine") == 0) {
 			s.lltx = strcmp(tok, "lltx=off") != 0;
 			s.fine = strcmp(tok, "lltx=fine") == 0;
+		} else if (strncmp(tok, "wire=", 5) == 0) {
+			if (sl_rate_parse_bps(tok + 5, &s.wire_bps) != 0 || s.wire_bps == 0) {
+				snprintf(err, len, "wire: '%s' is not a bit rate such as 9.6G", tok + 5);
+				return -EINVAL;
+			}
 		} else if (strcmp(tok, "verify=on") == 0 || strcmp(tok, "verify=off") == 0) {
 			s.verify = tok[8] == 'n';
 		} else if (key == 0) {
@@ -649,10 +654,15 @@ sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 			s.dut.queue = (uint32_t)v;
 		} else {
 			snprintf(err, len, "unknown parameter '%s' (txd=N, lltx=on|off|fine, verify=on|off, "
-				 "dut=PORT, capacity=RATE, queue=N, loss=P, dup=P, reorder=P, "
+				 "wire=RATE, dut=PORT, capacity=RATE, queue=N, loss=P, dup=P, reorder=P, "
 				 "delay=US[:JITTER_US], seed=N)", tok);
 			return -EINVAL;
 		}
+	}
+	if (s.wire_bps > s.speed_bps) {
+		snprintf(err, len, "wire: the wire's rate is above the line rate (it sends at most "
+			 "that)");
+		return -EINVAL;
 	}
 	if (impair != NULL && s.dut.port < 0) {
 		snprintf(err, len, "%.*s needs dut=PORT (the sim port the wire delivers to)",

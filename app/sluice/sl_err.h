@@ -11,6 +11,8 @@
 #define SL_EXIT_RUNTIME 1
 #define SL_EXIT_USAGE 2
 #define SL_EXIT_LOSS 3    /* the run went as asked, and the analyzer counted lost frames */
+#define SL_EXIT_BENCH_GOAL 4 /* a benchmark ended without its goal: a result short of its
+				width (out of budget, interrupted) or at the generator's ceiling */
 
 /* Print "sluice: <msg>" on stderr. */
 void sl_err(const char *fmt, ...) __rte_format_printf(1, 2);

@@ -20,25 +20,34 @@ struct syn {
 	unsigned int every, n;
 	double gen_max;    /* the generator offers at most this (0: any) */
 	double jitter;     /* the first trial forwards this much more (timing) */
+	double short_by;   /* the generator falls this much short of every load ... */
+	unsigned int short_every; /* ... or of every k-th trial's only (a stall) */
 };
 
+/*
+ * A trial on the synthetic DUT: the generator offers the load (at most
+ * gen_max, less short_by where it falls short), the DUT forwards up to its
+ * capacity of what it was offered, then loses floor of that.
+ */
 static struct sl_trial_res
 syn_trial(struct syn *d, const struct sl_trial_req *q)
 {
-	struct sl_trial_res r = { .valid = true, .achieved = q->load };
-	double over = q->load > d->cap ? (q->load - d->cap) / q->load : 0;
+	struct sl_trial_res r;
+	double off = q->load, over;
 
 	d->n++;
-	if (d->gen_max != 0 && q->load > d->gen_max) {
-		r.valid = false;
-		r.achieved = d->gen_max;
-		return r;
-	}
+	if (d->gen_max != 0)
+		off = fmin(off, d->gen_max);
+	if (d->short_by != 0 && (d->short_every == 0 || d->n % d->short_every == 0))
+		off *= 1 - d->short_by;
+	over = off > d->cap ? (off - d->cap) / off : 0;
 	r.loss_ratio = 1 - (1 - over) * (1 - d->floor);
 	if (d->n == 1 && r.loss_ratio > 0)
 		r.loss_ratio = 1 - (1 - r.loss_ratio) * (1 + d->jitter);
 	if (d->every != 0 && d->n % d->every == 0)
 		r.loss_ratio = fmin(1, r.loss_ratio + d->noise);
+	r.achieved = off;
+	r.forwarding = off * (1 - r.loss_ratio);
 	return r;
 }
 
@@ -56,6 +65,18 @@ syn_search(struct sl_search *s, const struct sl_bench_params *p, struct syn *d, 
 		sl_search_record(s, &q, &r);
 	}
 	return s->trials;
+}
+
+/* The result's load (what the DUT was seen to forward) and upper bound. */
+static bool
+result(const struct sl_search *s, unsigned int goal, double *load, double *upper)
+{
+	struct sl_bench_result r;
+	bool ok = sl_search_result(s, goal, &r);
+
+	*load = r.achieved;
+	*upper = r.upper;
+	return ok;
 }
 
 static void
@@ -84,12 +105,12 @@ SL_TEST(bench_mlr_capacity, "fast")
 
 		fast_params(&p, SL_BENCH_MLR);
 		n = syn_search(&s, &p, &d, &secs);
-		CHECK(sl_search_result(&s, 0, &ndr, &ub), "NDR converged");
+		CHECK(result(&s, 0, &ndr, &ub), "NDR converged");
 		NOTE("C %.0f: NDR %.0f (upper %.0f, width %.3f %%), %u trials, %.1f s", caps[i],
 		     ndr, ub, 100 * (ub - ndr) / ub, n, secs);
 		CHECK(ndr <= caps[i] * (1 + 1e-9) && ndr >= caps[i] * (1 - p.goals[0].width),
 		      "NDR %.0f not within the width of C %.0f", ndr, caps[i]);
-		CHECK(sl_search_result(&s, 1, &pdr, &ub), "PDR converged");
+		CHECK(result(&s, 1, &pdr, &ub), "PDR converged");
 		/* Loss (L - C) / L <= 0.005: PDR up to C / 0.995. */
 		CHECK(pdr > ndr && pdr <= caps[i] / 0.995 + 1 &&
 		      pdr >= caps[i] / 0.995 * (1 - p.goals[1].width),
@@ -112,7 +133,7 @@ SL_TEST(bench_rfc2544_capacity, "fast")
 
 		fast_params(&p, SL_BENCH_RFC2544);
 		n = syn_search(&s, &p, &d, &secs);
-		CHECK(sl_search_result(&s, 0, &ndr, &ub), "converged");
+		CHECK(result(&s, 0, &ndr, &ub), "converged");
 		NOTE("C %.0f: throughput %.0f (failing %.0f), %u trials, %.1f s", caps[i], ndr, ub,
 		     n, secs);
 		CHECK(ndr <= caps[i] * (1 + 1e-9) && ndr >= caps[i] * (1 - p.goals[0].width),
@@ -128,7 +149,7 @@ SL_TEST(bench_rfc2544_capacity, "fast")
 		fast_params(&p, SL_BENCH_RFC2544);
 		p.goals[0].loss_ratio = 0.01;
 		syn_search(&s, &p, &d, &secs);
-		CHECK(sl_search_result(&s, 0, &t, &ub) && t <= 1e6 / 0.99 &&
+		CHECK(result(&s, 0, &t, &ub) && t <= 1e6 / 0.99 &&
 		      t >= 1e6 / 0.99 * 0.995, "tolerance 1 %%: %.0f", t);
 	}
 	return 0;
@@ -147,10 +168,10 @@ SL_TEST(bench_edge_cases, "fast")
 
 		fast_params(&p, SL_BENCH_MLR);
 		syn_search(&s, &p, &d, &secs);
-		CHECK(sl_search_result(&s, 0, &r, &ub) && r == p.max_load, "max: %.0f", r);
+		CHECK(result(&s, 0, &r, &ub) && r == p.max_load, "max: %.0f", r);
 		fast_params(&p, SL_BENCH_RFC2544);
 		syn_search(&s, &p, &d, &secs);
-		CHECK(sl_search_result(&s, 0, &r, &ub) && r == p.max_load, "2544 max: %.0f", r);
+		CHECK(result(&s, 0, &r, &ub) && r == p.max_load, "2544 max: %.0f", r);
 	}
 	/* A DUT that loses 0.1 % at any load: no NDR (0), PDR = C. */
 	{
@@ -158,21 +179,33 @@ SL_TEST(bench_edge_cases, "fast")
 
 		fast_params(&p, SL_BENCH_MLR);
 		syn_search(&s, &p, &d, &secs);
-		CHECK(sl_search_result(&s, 0, &r, &ub) && r == 0, "floor NDR %.0f upper %.0f trials %u why %s", r, ub, s.trials, s.why ? s.why : "-");
-		CHECK(sl_search_result(&s, 1, &r, &ub) && r > 2e6 && r < 2e6 / 0.996,
+		CHECK(result(&s, 0, &r, &ub) && r == 0, "floor NDR %.0f upper %.0f trials %u why %s", r, ub, s.trials, s.why ? s.why : "-");
+		CHECK(result(&s, 1, &r, &ub) && r > 2e6 && r < 2e6 / 0.996,
 		      "floor PDR %.0f", r);
 		NOTE("loss floor 0.1 %%, C 2 Mpps: NDR 0, PDR %.0f in %u trials", r, s.trials);
 	}
-	/* The generator cannot offer more than 3 Mpps: trials above are invalid,
-	 * not DUT loss; the search ends at what the generator can offer. */
-	{
+	/*
+	 * The generator cannot offer more than 3 Mpps, the DUT could forward
+	 * 5: the search's max comes down to the generator's ceiling after the
+	 * first trial, the result is that ceiling, and it says so (at_ceiling:
+	 * not the DUT's own result, and sl_search_result() is false).
+	 */
+	for (int m = SL_BENCH_RFC2544; m <= SL_BENCH_MLR; m++) {
 		struct syn d = { .cap = 5e6, .gen_max = 3e6 };
+		struct sl_bench_result b;
+		bool ok;
 
-		fast_params(&p, SL_BENCH_MLR);
+		fast_params(&p, m);
 		syn_search(&s, &p, &d, &secs);
-		CHECK(s.gen_limited && s.invalid == SL_BENCH_RETRIES + 1, "invalid %u", s.invalid);
-		CHECK(sl_search_result(&s, 0, &r, &ub) && r <= 3e6 && r >= 2.99e6,
-		      "generator-limited NDR %.0f", r);
+		ok = sl_search_result(&s, 0, &b);
+		NOTE("%s, generator ceiling 3 Mpps, DUT 5 Mpps: result %.0f (asked %.0f), "
+		     "converged %d, at ceiling %d, %u trials, max now %.0f", sl_bench_method_name(m),
+		     b.achieved, b.lower, b.converged, b.at_ceiling, s.trials, s.gen_max);
+		CHECK(!ok && b.converged && b.at_ceiling && s.gen_limited, "at the ceiling");
+		CHECK(b.achieved <= 3e6 && b.achieved >= 3e6 * (1 - 2 * s.tol),
+		      "generator-limited result %.0f", b.achieved);
+		CHECK(s.gen_ceiling == 3e6 && s.trials <= 8, "ceiling %.0f after %u trials",
+		      s.gen_ceiling, s.trials);
 	}
 	/* Exceed ratio: one noisy trial in four at a load that is otherwise
 	 * clean does not make it an upper bound when the goal allows 50 %. */
@@ -181,7 +214,7 @@ SL_TEST(bench_edge_cases, "fast")
 
 		fast_params(&p, SL_BENCH_MLR);
 		syn_search(&s, &p, &d, &secs);
-		CHECK(sl_search_result(&s, 0, &r, &ub), "noisy converged");
+		CHECK(result(&s, 0, &r, &ub), "noisy converged");
 		NOTE("noisy SUT (every 4th trial +1 %% loss), C 1 Mpps: NDR %.0f, %u trials", r,
 		     s.trials);
 		CHECK(r >= 1e6 * (1 - 2 * p.goals[0].width) && r <= 1e6, "noisy NDR %.0f", r);
@@ -220,5 +253,150 @@ SL_TEST(bench_edge_cases, "fast")
 	      "%s", err);
 	fast_params(&p, SL_BENCH_MLR);
 	CHECK(sl_bench_params_check(&p, err, sizeof(err)) == 0, "%s", err);
+	return 0;
+}
+
+/*
+ * Issue 33: a generator that falls short must not stall the search. The
+ * generator reaches 96.7 % of line rate (14.39 of 14.88 Mpps), the DUT
+ * forwards 1,234,567 pps. (a) every third trial also falls 3 % short (a
+ * stall): the result is within the goal width of the capacity; (b) every
+ * trial falls 1.7 % short: the result is within the width less that
+ * shortfall, and the search is no longer than with a full generator. Both
+ * methods; every trial counts (none is thrown away).
+ */
+SL_TEST(bench_generator_short, "fast")
+{
+	const double cap = 1234567, line = 14880952;
+
+	for (int m = SL_BENCH_RFC2544; m <= SL_BENCH_MLR; m++) {
+		for (int v = 0; v < 3; v++) {
+			struct syn d = { .cap = cap, .gen_max = v == 0 ? 0 : line * 0.967,
+					 .short_by = v == 0 ? 0 : v == 1 ? 0.03 : 0.017,
+					 .short_every = v == 1 ? 3 : 0 };
+			struct sl_bench_params p;
+			struct sl_bench_result b;
+			struct sl_search s;
+			double secs, w, lo;
+
+			fast_params(&p, m);
+			w = p.goals[0].width;
+			syn_search(&s, &p, &d, &secs);
+			sl_search_result(&s, 0, &b);
+			NOTE("%s, %s: NDR %.0f (asked %.0f, upper %.0f), %u trials (%u short), "
+			     "%.1f s, converged %d", sl_bench_method_name(m),
+			     v == 0 ? "a full generator" : v == 1 ? "ceiling 96.7 %, a 3 % stall "
+			     "every third trial" : "ceiling 96.7 %, 1.7 % short in every trial",
+			     b.achieved, b.lower, b.upper, s.trials, s.shorts, secs, b.converged);
+			lo = cap * (1 - w) * (v == 2 ? 1 - d.short_by : 1) * (1 - 1e-9);
+			CHECK(b.converged && !b.at_ceiling && s.why == NULL, "converged (%s)",
+			      s.why ? s.why : "-");
+			CHECK(b.achieved <= cap * (1 + 1e-9) && b.achieved >= lo,
+			      "NDR %.0f not within [%.0f, %.0f]", b.achieved, lo, cap);
+			CHECK(s.trials <= 60, "%u trials", s.trials);
+			CHECK(v == 0 || (s.gen_limited && s.gen_max < line), "the ceiling (%.0f)",
+			      s.gen_max);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The budget: a search ends within its trials and its seconds, with the
+ * bounds it found; every passing load is a lower bound at once (rfc2544
+ * too, before its final trial).
+ */
+SL_TEST(bench_budget, "fast")
+{
+	for (int m = SL_BENCH_RFC2544; m <= SL_BENCH_MLR; m++) {
+		struct sl_bench_params p;
+		struct sl_bench_result b;
+		struct sl_search s;
+		struct syn d = { .cap = 1e6 };
+		double secs;
+
+		fast_params(&p, m);
+		p.max_seconds = 4;
+		syn_search(&s, &p, &d, &secs);
+		sl_search_result(&s, 0, &b);
+		NOTE("%s with 4 s: %u trials, %.1f s, ended '%s', bounds [%.0f, %.0f]",
+		     sl_bench_method_name(m), s.trials, s.spent_s, s.why ? s.why : "-", b.lower,
+		     b.upper);
+		CHECK(s.why != NULL && strcmp(s.why, "out of time") == 0, "ended %s",
+		      s.why ? s.why : "converged");
+		CHECK(s.spent_s <= 4 + 1e-9 && secs == s.spent_s, "%.2f s used", s.spent_s);
+		CHECK(!b.converged && b.lower > 0 && b.lower < 1e6 && b.upper > 1e6,
+		      "the bounds found: [%.0f, %.0f]", b.lower, b.upper);
+		fast_params(&p, m);
+		p.max_trials = 5;
+		syn_search(&s, &p, &d, &secs);
+		CHECK(s.trials == 5 && s.why != NULL && strcmp(s.why, "out of trials") == 0,
+		      "%u trials, ended %s", s.trials, s.why ? s.why : "converged");
+	}
+	/* rfc2544's progress: a pass is the lower bound before the final trial. */
+	{
+		struct sl_bench_params p;
+		struct sl_bench_result b;
+		struct sl_search s;
+		struct sl_trial_req q;
+		struct syn d = { .cap = 1e6 };
+		bool seen = false;
+
+		fast_params(&p, SL_BENCH_RFC2544);
+		sl_search_init(&s, &p);
+		while (sl_search_next(&s, &q)) {
+			struct sl_trial_res r = syn_trial(&d, &q);
+
+			sl_search_record(&s, &q, &r);
+			sl_search_result(&s, 0, &b);
+			if (r.loss_ratio == 0 && !q.final)
+				seen |= b.lower == q.load;
+			CHECK(r.loss_ratio != 0 || q.final || b.lower >= q.load,
+			      "a pass at %.0f, lower bound %.0f", q.load, b.lower);
+		}
+		CHECK(seen, "no pass was reported as the lower bound");
+	}
+	return 0;
+}
+
+/*
+ * Only a trial at the search's max sets the generator's ceiling (once): a
+ * stall at a lower load does not; the trial short at the max counts at what
+ * it achieved.
+ */
+SL_TEST(bench_ceiling_at_max_only, "fast")
+{
+	struct sl_bench_params p;
+	struct sl_search s;
+	struct sl_trial_req q = { .load = 2e6, .duration_s = 1 };
+	struct sl_trial_res r = { .loss_ratio = 0, .achieved = 1.9e6, .forwarding = 1.9e6 };
+
+	fast_params(&p, SL_BENCH_MLR);
+	sl_search_init(&s, &p);
+	sl_search_record(&s, &q, &r);
+	CHECK(!s.gen_limited && s.gen_max == p.max_load && s.shorts == 1,
+	      "short at 2 Mpps (not the max): max %.0f, limited %d", s.gen_max, s.gen_limited);
+	/* A stall with low loss: asked again, not counted; a second one counts. */
+	{
+		struct sl_trial_req n;
+
+		CHECK(s.retrying && s.nb_loads == 0 && sl_search_next(&s, &n) && n.load == 2e6,
+		      "the stalled trial is asked again (%d, %u loads)", s.retrying, s.nb_loads);
+		sl_search_record(&s, &q, &r);
+		CHECK(!s.retrying && s.nb_loads == 1 && s.loads[0].load == 2e6 && s.retries == 1,
+		      "the second short trial counts (%u loads, %u retries)", s.nb_loads, s.retries);
+	}
+	q.load = p.max_load;
+	r.achieved = 12e6;
+	r.forwarding = 1e6;
+	r.loss_ratio = 11.0 / 12;
+	sl_search_record(&s, &q, &r);
+	CHECK(s.gen_limited && s.gen_max == 12e6 && s.gen_ceiling == 12e6 &&
+	      s.loads[1].load == 12e6, "short at the max: max %.0f, counted at %.0f", s.gen_max,
+	      s.loads[1].load);
+	q.load = 12e6;
+	r.achieved = 10e6;
+	sl_search_record(&s, &q, &r);
+	CHECK(s.gen_max == 12e6, "the ceiling is set once: %.0f", s.gen_max);
 	return 0;
 }

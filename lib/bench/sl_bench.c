@@ -31,7 +31,8 @@ sl_bench_params_default(struct sl_bench_params *p, enum sl_bench_method m)
 		p->nb_goals = 1;
 		p->goals[0] = (struct sl_bench_goal){ .loss_ratio = 0, .exceed_ratio = 0,
 						      .width = 0.005, .initial_s = 1,
-						      .final_s = 60, .sum_s = 60, .name = "NDR" };
+						      .final_s = 60, .sum_s = 60,
+						      .name = "throughput" };
 	} else {
 		p->nb_goals = 2;
 		p->goals[0] = (struct sl_bench_goal){ .loss_ratio = 0, .exceed_ratio = 0.5,
@@ -98,11 +99,22 @@ sl_bench_params_check(const struct sl_bench_params *p, char *err, size_t len)
 void
 sl_search_init(struct sl_search *s, const struct sl_bench_params *p)
 {
+	double w = 1;
+
 	memset(s, 0, sizeof(*s));
 	s->p = *p;
 	if (s->p.max_trials == 0 || s->p.max_trials > SL_BENCH_MAX_TRIALS)
 		s->p.max_trials = SL_BENCH_MAX_TRIALS;
+	if (!(s->p.max_seconds > 0))
+		s->p.max_seconds = SL_BENCH_MAX_SECONDS;
 	s->gen_max = p->max_load;
+	/*
+	 * A shortfall of half the narrowest goal width (at most 1 %) moves a
+	 * result by at most half a width: such a trial counts at the load asked.
+	 */
+	for (unsigned int i = 0; i < p->nb_goals; i++)
+		w = fmin(w, p->goals[i].width);
+	s->tol = fmin(SL_BENCH_SHORTFALL_MAX, w / 2);
 }
 
 static double
@@ -163,7 +175,7 @@ load_find(struct sl_search *s, double load, bool add)
 	return &s->loads[s->nb_loads++];
 }
 
-/* The relevant bounds of goal gi (phase 0 or 1); *und: the lowest undecided load between. */
+/* The relevant bounds of goal gi (phase 0 or 1); *und: the undecided load to try next. */
 static void
 bounds(const struct sl_search *s, unsigned int gi, int phase, double *rlb, double *rub,
        double *und)
@@ -199,8 +211,13 @@ bounds(const struct sl_search *s, unsigned int gi, int phase, double *rlb, doubl
 		if (c != SL_LOAD_UNDECIDED || l->load <= *rlb || l->trials == 0 ||
 		    (*rub != 0 && l->load >= *rub) || l->load > max_eff(s) + EPS)
 			continue;
-		if (l->load > *und)
-			*und = l->load; /* the one that would become the lower bound */
+		/*
+		 * Between two bounds, the highest (the one that would become the
+		 * lower bound); with no upper bound, the lowest above the lower
+		 * one (the nearest that could become the upper bound).
+		 */
+		if (*und == 0 || (*rub != 0 ? l->load > *und : l->load < *und))
+			*und = l->load;
 	}
 }
 
@@ -229,6 +246,32 @@ mlr_next_load(struct sl_search *s, unsigned int gi, int ph)
 	double rlb, rub, und, mx = max_eff(s), mn = s->p.min_load;
 
 	bounds(s, gi, ph, &rlb, &rub, &und);
+	if (ph == 1 && (rub == 0 || rlb == 0)) {
+		/*
+		 * The final phase starts where the initial one ended (as CSIT
+		 * does): its relevant upper bound, then its lower bound, each
+		 * until the final trials classify it; not every load it tried.
+		 */
+		double l0, u0, x0;
+
+		bounds(s, gi, 0, &l0, &u0, &x0);
+		if (rub == 0) {
+			/* The lowest load above rlb the initial trials found an upper bound. */
+			u0 = 0;
+			for (unsigned int i = 0; i < s->nb_loads; i++) {
+				const struct sl_bench_load *l = &s->loads[i];
+
+				if (l->load > rlb && l->load <= mx + EPS * mx &&
+				    (u0 == 0 || l->load < u0) &&
+				    classify_initial(g, l, gi) == SL_LOAD_UPPER)
+					u0 = l->load;
+			}
+			if (u0 != 0)
+				return u0;
+		}
+		if (rlb == 0 && l0 != 0 && (rub == 0 || l0 < rub))
+			return l0;
+	}
 	if (und != 0)
 		return und;
 	if (rub > mx + EPS * mx)
@@ -288,33 +331,37 @@ rfc2544_next(struct sl_search *s, struct sl_trial_req *req)
 		req->duration_s = g->final_s;
 		return true;
 	}
-	if (s->hi == 0 && s->lo == 0) {
+	if (s->lo == 0 && (s->hi == 0 || s->hi > mx + EPS * mx) && !s->final_failed &&
+	    s->max_tried != mx) {
+		/* The max first (again, if the generator's ceiling came down). */
+		s->max_tried = mx;
 		req->load = mx;
 		return true;
 	}
-	if (s->hi == 0 && s->lo < mx - EPS * mx) {
-		req->load = mx;  /* the generator's ceiling came down: try it */
-		return true;
-	}
-	if (s->hi == 0 || (s->lo != 0 && s->hi - s->lo <= g->width * s->hi + EPS * s->hi)) {
+	if (s->lo != 0 && (s->lo >= mx - EPS * mx ||
+			   (s->hi != 0 && s->hi - s->lo <= g->width * s->hi + EPS * s->hi))) {
 		s->need_final = true;
 		return rfc2544_next(s, req);
 	}
 	if (s->lo == 0) {
-		if (s->hi <= mn + EPS * mn) {
+		double hi = s->hi != 0 ? fmin(s->hi, mx) : mx;
+
+		if (hi <= mn + EPS * mn) {
 			s->done = true;  /* even the min load fails */
 			return false;
 		}
-		req->load = s->hi - mn <= g->width * s->hi ? mn : (mn + s->hi) / 2;
+		req->load = hi - mn <= g->width * hi ? mn : (mn + hi) / 2;
 		return true;
 	}
-	req->load = (s->lo + s->hi) / 2;
+	req->load = fmin((s->lo + s->hi) / 2, mx);
 	return true;
 }
 
 bool
 sl_search_next(struct sl_search *s, struct sl_trial_req *req)
 {
+	bool more = false;
+
 	memset(req, 0, sizeof(*req));
 	if (s->done)
 		return false;
@@ -323,110 +370,145 @@ sl_search_next(struct sl_search *s, struct sl_trial_req *req)
 		s->why = "out of trials";
 		return false;
 	}
-	if (s->p.method == SL_BENCH_RFC2544)
-		return rfc2544_next(s, req);
-	while (s->goal < s->p.nb_goals) {
-		const struct sl_bench_goal *g = &s->p.goals[s->goal];
-		double l;
+	if (s->retrying) {
+		*req = s->retry;
+		more = true;
+	} else if (s->p.method == SL_BENCH_RFC2544) {
+		more = rfc2544_next(s, req);
+	} else {
+		while (s->goal < s->p.nb_goals) {
+			const struct sl_bench_goal *g = &s->p.goals[s->goal];
+			double l;
 
-		/* Phase 0 only when it differs from the final phase. */
-		if (s->phase == 0 && g->initial_s >= g->final_s && g->sum_s <= g->final_s) {
-			s->phase = 1;
-			continue;
-		}
-		l = mlr_next_load(s, s->goal, (int)s->phase);
-		if (l == 0) {
-			s->expand = 0;
-			if (s->phase == 0) {
+			/* Phase 0 only when it differs from the final phase. */
+			if (s->phase == 0 && g->initial_s >= g->final_s && g->sum_s <= g->final_s) {
 				s->phase = 1;
-			} else {
-				s->phase = 0;
-				s->goal++;
+				continue;
 			}
-			continue;
+			l = mlr_next_load(s, s->goal, (int)s->phase);
+			if (l == 0) {
+				s->expand = 0;
+				if (s->phase == 0) {
+					s->phase = 1;
+				} else {
+					s->phase = 0;
+					s->goal++;
+				}
+				continue;
+			}
+			if (s->nb_loads == SL_BENCH_MAX_LOADS && load_find(s, l, false) == NULL) {
+				s->done = true;
+				s->why = "out of loads";
+				return false;
+			}
+			req->load = l;
+			req->goal = s->goal;
+			req->duration_s = s->phase == 0 ? g->initial_s : g->final_s;
+			more = true;
+			break;
 		}
-		if (s->nb_loads == SL_BENCH_MAX_LOADS && load_find(s, l, false) == NULL) {
+		if (!more)
 			s->done = true;
-			s->why = "out of loads";
-			return false;
-		}
-		req->load = l;
-		req->goal = s->goal;
-		req->duration_s = s->phase == 0 ? g->initial_s : g->final_s;
-		return true;
 	}
-	s->done = true;
-	return false;
+	if (more && s->spent_s + req->duration_s > s->p.max_seconds + EPS) {
+		s->done = true;
+		s->why = "out of time";
+		return false;
+	}
+	return more;
+}
+
+/* Is load l's trial short of it by more than the tolerance? */
+static bool
+is_short(const struct sl_search *s, double load, double achieved)
+{
+	return achieved < load * (1 - s->tol);
 }
 
 void
 sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 		 const struct sl_trial_res *res)
 {
-	s->trials++;
-	if (!res->valid) {
-		/* The generator could not offer the load: the loads it can offer
-		 * stop below what it managed; this trial says nothing of the DUT. */
-		double cap = res->achieved * 0.999;
+	bool fell_short = is_short(s, req->load, res->achieved);
+	double at = req->load;       /* the load the trial counts at */
 
-		s->invalid++;
-		/* A stall is not a ceiling: the same trial again, up to
-		 * SL_BENCH_RETRIES times, before the loads come down. */
-		if (s->inv_load == req->load && s->inv_streak < SL_BENCH_RETRIES) {
-			s->inv_streak++;
-			return;
-		}
-		if (s->inv_load != req->load) {
-			s->inv_load = req->load;
-			s->inv_streak = 1;
-			return;
-		}
-		s->inv_streak = 0;
-		s->inv_load = 0;
+	s->trials++;
+	s->spent_s += req->duration_s;
+	s->last_at = 0;
+	if (fell_short)
+		s->shorts++;
+	/*
+	 * The generator's ceiling: short at the search's max, it cannot offer
+	 * the max; what it achieved becomes the max (once), and the trial
+	 * counts there.
+	 */
+	if (fell_short && !s->gen_limited && req->load >= s->gen_max * (1 - EPS)) {
+		s->gen_max = res->achieved;
+		s->gen_ceiling = res->achieved;
 		s->gen_limited = true;
-		if (cap < s->gen_max)
-			s->gen_max = cap;
-		if (s->gen_max < s->p.min_load) {
+		at = s->gen_max;
+		if (s->gen_max < s->p.min_load * (1 - EPS)) {
 			s->done = true;
 			s->why = "the generator cannot offer the min load";
 		}
-		if (s->p.method == SL_BENCH_RFC2544 && req->final)
-			s->need_final = false;
-		if (s->p.method == SL_BENCH_RFC2544 && s->lo > s->gen_max)
-			s->lo = 0;
-		if (s->p.method == SL_BENCH_RFC2544 && (s->hi == 0 || s->hi > s->gen_max))
-			s->hi = 0;
-		return;
 	}
-	s->inv_streak = 0;
-	s->inv_load = 0;
+	/*
+	 * A stall (short of a load below the max) with low loss for a goal:
+	 * that verdict would count at a load the DUT was not offered. The
+	 * trial runs once more, this one not counted (its time is); a second
+	 * short one counts, at the load it offered on average (the result).
+	 */
+	else if (fell_short && !s->retrying) {
+		double most = 0;
+
+		for (unsigned int gi = 0; gi < s->p.nb_goals; gi++)
+			most = fmax(most, s->p.goals[gi].loss_ratio);
+		if (res->loss_ratio <= most + EPS) {
+			s->retry = *req;
+			s->retrying = true;
+			s->retries++;
+			return;
+		}
+	}
+	s->retrying = false;
+	s->last_at = at;
 	if (s->p.method == SL_BENCH_RFC2544) {
 		bool pass = res->loss_ratio <= s->p.goals[0].loss_ratio + EPS;
+		double ach = fmin(res->achieved, at);
 
 		if (req->final) {
 			s->need_final = false;
 			if (pass) {
+				s->lo_offered[0] += ach * req->duration_s;
+				s->lo_offered[1] += req->duration_s;
 				s->done = true;
 				return;
 			}
 			s->final_failed = true;
 			s->hi = s->lo;
 			s->lo = 0;
+			s->lo_offered[0] = s->lo_offered[1] = 0;
 			return;
 		}
-		if (pass)
-			s->lo = req->load;
-		else
-			s->hi = req->load;
-		if (pass && req->load >= max_eff(s) - EPS * max_eff(s))
-			s->need_final = true;
+		if (pass && at > s->lo) {
+			s->lo = at;
+			s->lo_offered[0] = ach * req->duration_s;
+			s->lo_offered[1] = req->duration_s;
+		} else if (!pass && (s->hi == 0 || at < s->hi)) {
+			s->hi = at;
+		}
+		if (s->hi != 0 && s->lo >= s->hi) {
+			/* A pass above a failure (a noisy DUT): the failure stands. */
+			s->lo = 0;
+			s->lo_offered[0] = s->lo_offered[1] = 0;
+		}
 		return;
 	}
 	{
-		struct sl_bench_load *l = load_find(s, req->load, true);
+		struct sl_bench_load *l = load_find(s, at, true);
 
 		if (l == NULL)
-			return;
+			return; /* out of loads: sl_search_next() ends the search */
 		l->trials++;
 		for (unsigned int gi = 0; gi < s->p.nb_goals; gi++) {
 			const struct sl_bench_goal *g = &s->p.goals[gi];
@@ -434,34 +516,60 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 			int high = res->loss_ratio > g->loss_ratio + EPS;
 
 			l->dur[gi][full][high] += req->duration_s;
-		}
-		if (s->trials == 1 || (s->fwd_at_max == 0 && res->loss_ratio > 0)) {
-			double fwd = req->load * (1 - res->loss_ratio);
+			if (!high) {
+				double ach = fmin(res->achieved, l->load);
 
-			if (res->loss_ratio > 0)
-				s->fwd_at_max = fwd;
+				l->low_offered[gi][0] += ach * req->duration_s;
+				l->low_offered[gi][1] += req->duration_s;
+			}
 		}
 	}
+	if (s->fwd_at_max == 0 && res->loss_ratio > 0 && res->forwarding > 0)
+		s->fwd_at_max = res->forwarding;
 }
 
 bool
-sl_search_result(const struct sl_search *s, unsigned int goal, double *load, double *upper)
+sl_search_result(const struct sl_search *s, unsigned int goal, struct sl_bench_result *r)
 {
-	double rlb, rub, und;
+	double rlb, rub, und, mx = max_eff(s);
 
+	memset(r, 0, sizeof(*r));
 	if (s->p.method == SL_BENCH_RFC2544) {
-		*load = s->done && s->why == NULL ? s->lo : 0;
-		*upper = s->hi;
-		return s->done && s->why == NULL;
+		r->lower = s->lo;
+		r->achieved = s->lo != 0 && s->lo_offered[1] > 0 ?
+			      fmin(s->lo, s->lo_offered[0] / s->lo_offered[1]) : s->lo;
+		r->upper = s->hi;
+		r->converged = s->done && s->why == NULL;
+	} else {
+		const struct sl_bench_load *l;
+
+		bounds(s, goal, 1, &rlb, &rub, &und);
+		/* Converged: the final trials' bounds within the width, or at a limit. */
+		if (rub > mx + EPS * mx)
+			rub = 0;
+		if (rub == 0)
+			r->converged = rlb != 0 && rlb >= mx - EPS * mx;
+		else if (rub <= s->p.min_load + EPS * s->p.min_load)
+			r->converged = true;
+		else
+			r->converged = rlb != 0 && rub - rlb <= s->p.goals[goal].width * rub + EPS * rub;
+		bounds(s, goal, 1, &rlb, &rub, &und);
+		if (rlb == 0 || rub == 0) {
+			/* Before the final trials decide: what the initial ones found. */
+			double l0, u0, x;
+
+			bounds(s, goal, 0, &l0, &u0, &x);
+			if (rlb == 0 && (rub == 0 || l0 < rub))
+				rlb = l0;
+			if (rub == 0 && u0 > rlb)
+				rub = u0;
+		}
+		r->lower = rlb;
+		r->upper = rub;
+		l = rlb != 0 ? load_find((struct sl_search *)s, rlb, false) : NULL;
+		r->achieved = l != NULL && l->low_offered[goal][1] > 0 ?
+			      fmin(rlb, l->low_offered[goal][0] / l->low_offered[goal][1]) : rlb;
 	}
-	bounds(s, goal, 1, &rlb, &rub, &und);
-	*load = rlb;
-	*upper = rub;
-	if (rub > max_eff(s) + EPS * max_eff(s))
-		rub = 0;
-	if (rub == 0)
-		return rlb >= max_eff(s) - EPS * max_eff(s);
-	if (rub <= s->p.min_load + EPS * s->p.min_load)
-		return true;
-	return rlb != 0 && rub - rlb <= s->p.goals[goal].width * rub + EPS * rub;
+	r->at_ceiling = s->gen_limited && r->lower != 0 && r->lower >= s->gen_max - EPS * s->gen_max;
+	return r->converged && !r->at_ceiling;
 }

@@ -26,8 +26,9 @@ enum sl_bench_method { SL_BENCH_NONE = 0, SL_BENCH_RFC2544, SL_BENCH_MLR };
 
 #define SL_BENCH_MAX_GOALS 4
 #define SL_BENCH_MAX_LOADS 256   /* distinct loads one search may measure */
-#define SL_BENCH_MAX_TRIALS 512  /* trials one search may run */
-#define SL_BENCH_RETRIES 3       /* invalid trials in a row at one load before it is out of reach */
+#define SL_BENCH_MAX_TRIALS 512  /* trials one search may run (the default budget) */
+#define SL_BENCH_MAX_SECONDS 3600.0 /* trial time one search may use (the default budget) */
+#define SL_BENCH_SHORTFALL_MAX 0.01 /* most shortfall that counts as the load asked */
 
 /** An RFC 9971 search goal. */
 struct sl_bench_goal {
@@ -37,7 +38,7 @@ struct sl_bench_goal {
 	double initial_s;      /**< goal initial trial duration */
 	double final_s;        /**< goal final trial duration */
 	double sum_s;          /**< goal duration sum (>= final_s) */
-	char name[16];         /**< "NDR", "PDR" */
+	char name[16];         /**< "NDR", "PDR"; rfc2544: "throughput" */
 };
 
 struct sl_bench_params {
@@ -48,7 +49,8 @@ struct sl_bench_params {
 	 * duration (initial_s) and the final trial's (final_s). */
 	struct sl_bench_goal goals[SL_BENCH_MAX_GOALS];
 	unsigned int nb_goals;
-	unsigned int max_trials;    /**< 0: SL_BENCH_MAX_TRIALS */
+	unsigned int max_trials;    /**< the budget in trials; 0: SL_BENCH_MAX_TRIALS */
+	double max_seconds;         /**< the budget in trial time; 0: SL_BENCH_MAX_SECONDS */
 };
 
 /** What the search asks for. */
@@ -61,15 +63,17 @@ struct sl_trial_req {
 
 /** What a trial measured (the caller's measurer fills it). */
 struct sl_trial_res {
-	bool valid;          /**< false: the generator did not offer the load */
-	double loss_ratio;   /**< (sent - received) / sent; ignored if !valid */
+	double loss_ratio;   /**< (sent - received) / sent: against the frames really sent */
 	double achieved;     /**< pps per port the generator really offered */
+	double forwarding;   /**< pps per port received (the forwarding rate) */
 };
 
 /** Per load: every trial's duration, by outcome, per goal. */
 struct sl_bench_load {
 	double load;
 	double dur[SL_BENCH_MAX_GOALS][2][2]; /**< [goal][full-length?][high-loss?] seconds */
+	double low_offered[SL_BENCH_MAX_GOALS][2]; /**< low-loss trials here: [0] the sum of
+						      load offered x duration, [1] their duration */
 	unsigned int trials;
 };
 
@@ -80,12 +84,19 @@ struct sl_search {
 	struct sl_bench_params p;
 	struct sl_bench_load loads[SL_BENCH_MAX_LOADS];
 	unsigned int nb_loads;
-	unsigned int trials;         /**< trials recorded (valid or not) */
-	unsigned int invalid;        /**< trials the generator could not offer */
-	double gen_max;              /**< highest load the generator managed (0: max_load) */
-	bool gen_limited;            /**< the generator capped max_load */
-	double inv_load;             /**< the load of the invalid trials in a row */
-	unsigned int inv_streak;     /**< invalid trials in a row at inv_load */
+	unsigned int trials;         /**< trials recorded */
+	unsigned int shorts;         /**< trials in which the generator fell short of the load */
+	unsigned int retries;        /**< of those, run again (a stall): not counted */
+	double last_at;              /**< the load the last trial recorded counts at (its load
+				          asked, or the generator's ceiling); 0: not counted */
+	bool retrying;               /**< the next trial is retry, again */
+	struct sl_trial_req retry;
+	double spent_s;              /**< trial time used (the budget's seconds) */
+	double tol;                  /**< shortfall that still counts as the load asked */
+	double gen_max;              /**< the highest load the search asks: max_load, or the
+				          generator's measured ceiling */
+	double gen_ceiling;          /**< what the generator achieved when it set gen_max */
+	bool gen_limited;            /**< the generator's ceiling lowered the search's max */
 	double fwd_at_max;           /**< forwarding rate of the first lossy trial (mlr's start) */
 	unsigned int goal;           /**< the goal being searched */
 	unsigned int phase;          /**< mlr: 0 initial-duration trials, 1 final */
@@ -94,7 +105,20 @@ struct sl_search {
 	const char *why;             /**< why it ended early (NULL: it converged) */
 	/* rfc2544 state */
 	double lo, hi;               /**< passing and failing loads (lo 0: none) */
+	double lo_offered[2];        /**< the passing trials at lo: sum of load offered x
+				          duration, and their duration */
+	double max_tried;            /**< the max (gen_max) last tried */
 	bool need_final, final_failed;
+};
+
+/** A goal's result (sl_search_result()). */
+struct sl_bench_result {
+	double lower;      /**< relevant lower bound, the load asked (0: none) */
+	double achieved;   /**< the load really offered by lower's low-loss trials, their
+			        mean weighted by duration (<= lower): the result */
+	double upper;      /**< relevant upper bound (0: none) */
+	bool converged;    /**< within the goal width, or at the max, or even min fails */
+	bool at_ceiling;   /**< the result is the generator's ceiling: the DUT's is higher */
 };
 
 /**
@@ -109,18 +133,37 @@ int sl_bench_params_check(const struct sl_bench_params *p, char *err, size_t len
 void sl_bench_params_default(struct sl_bench_params *p, enum sl_bench_method m);
 
 void sl_search_init(struct sl_search *s, const struct sl_bench_params *p);
-/** The next trial to run; false when the search is over. */
+/**
+ * The next trial to run; false when the search is over (converged, or out
+ * of its budget: s->why says which budget). A trial is never asked above
+ * the generator's ceiling, nor one whose duration would pass the budget's
+ * seconds.
+ */
 bool sl_search_next(struct sl_search *s, struct sl_trial_req *req);
-/** Record what the trial asked by req measured. */
+/**
+ * Record what the trial asked by req measured. Every trial counts (RFC
+ * 9971: loss is counted against the frames really sent; frames the
+ * generator did not send are its shortfall, not the DUT's loss): at the
+ * load asked, a trial whose loss exceeds a goal's loss ratio is high-loss
+ * for it, else low-loss, whatever the shortfall. The search runs on the
+ * loads asked; a goal's result is the load really offered by the low-loss
+ * trials of its relevant lower bound, their mean weighted by duration
+ * (sl_bench_result.achieved),
+ * so a generator that falls short moves the loads asked, not the truth of
+ * the result. The generator's ceiling: a trial at the search's max that
+ * falls short (by more than s->tol) makes what it achieved the max, once,
+ * and counts there. A stall: a trial short of a lower load, with low loss
+ * for a goal, runs once more (sl_search_next() asks it again) and is not
+ * counted; a second short one counts.
+ */
 void sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 		      const struct sl_trial_res *res);
 /**
- * A goal's result: the relevant lower bound (pps per port), 0 when even
- * min_load failed. Returns true when the result meets its width (or is the
- * max load itself, or the min load failed), false when the search ended
- * before (out of trials, interrupted).
+ * A goal's result. The lower bound is reported as soon as there is one
+ * (progress, partial reports); converged says whether it is the goal's
+ * answer. Returns r->converged && !r->at_ceiling: the DUT's own result.
  */
-bool sl_search_result(const struct sl_search *s, unsigned int goal, double *load, double *upper);
+bool sl_search_result(const struct sl_search *s, unsigned int goal, struct sl_bench_result *r);
 /** A load's class for a goal (RFC 9971 appendix A, simplified as documented). */
 enum sl_load_class sl_bench_classify(const struct sl_bench_goal *g, const struct sl_bench_load *l,
 				     unsigned int gi);

@@ -195,7 +195,7 @@ struct rte_mempool *sl_stream_pool_create(const struct sl_stream *s, const char 
  * burst allowance never sees a catch-up burst; the rest is let go and
  * counted as above.
  */
-#define SL_PACER_EVEN_US 10
+#define SL_PACER_EVEN_US 50
 
 /**
  * A pacer: absolute deadlines, in 1/65536 TSC cycles since the first call

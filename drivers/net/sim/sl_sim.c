@@ -1168,7 +1168,7 @@ sl_sim_create(const struct sl_sim_conf *c)
 	sim->speed_bps = c->speed_bps;
 	/* fixed-point time of one byte: 8 bits * hz / bps, scaled. */
 	sim->fp_per_byte = (uint64_t)((8.0 * (double)rte_get_tsc_hz() * (1 << SIM_FP_SHIFT)) /
-				      (double)c->speed_bps + 0.5);
+				      (double)(c->wire_bps != 0 ? c->wire_bps : c->speed_bps) + 0.5);
 	sim->txd = c->txd;
 	sim->nb_txq = c->nb_txq;
 	sim->lltx = c->lltx || c->fine;

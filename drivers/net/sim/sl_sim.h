@@ -74,6 +74,9 @@ struct sl_sim_dut {
 
 struct sl_sim_conf {
 	uint64_t speed_bps;  /**< line rate, bit/s (> 0) */
+	uint64_t wire_bps;   /**< the rate its wire really sends at (0: speed_bps): a port
+			          that advertises more than it can send, for tests of a
+			          generator that falls short of its load (at most speed_bps) */
 	uint32_t txd;        /**< descriptors per queue (1..65536) */
 	uint16_t nb_txq;     /**< queues (1..1024) */
 	bool lltx;           /**< MT-safe, SL_DRV_CAP_LLTX: internal trylock (coarse) */
