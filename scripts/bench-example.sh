@@ -5,7 +5,7 @@
 # 64, 512 and 1518 bytes, then scripts/plot-bench.py on its JSON. Writes
 # OUTDIR/{report.txt,bench.json,*.png} (default docs/bench-example) and
 # prints the command it ran. Takes about 2 minutes; run it on a quiet
-# machine (a busy CPU makes invalid trials: docs/benchmarking.md).
+# machine (a busy CPU makes the generator fall short: docs/benchmarking.md).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
