@@ -382,9 +382,29 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		s->sip0 = rte_be_to_cpu_32(*(const unaligned_uint32_t *)(c->src_ip6 + 12));
 	else
 		s->sip0 = c->src_ip;
-	if ((uint64_t)s->sip0 + (s->flows - 1) / s->port_span > UINT32_MAX) {
-		snprintf(err, errlen, "%u flows from this source address would wrap it", s->flows);
-		return -EINVAL;
+	/*
+	 * The source addresses the flows walk never include the destination
+	 * (a router drops a packet from its own destination as a martian): one
+	 * above the user's source, it is skipped.
+	 */
+	s->sip_skip = UINT32_MAX;
+	{
+		uint32_t nb_addr = (s->flows - 1) / s->port_span + 1, dip;
+		bool same_net = true;
+
+		if (c->ipv6) {
+			dip = rte_be_to_cpu_32(*(const unaligned_uint32_t *)(c->dst_ip6 + 12));
+			same_net = memcmp(c->src_ip6, c->dst_ip6, 12) == 0;
+		} else {
+			dip = c->dst_ip;
+		}
+		if (same_net && dip > s->sip0 && (uint64_t)dip < (uint64_t)s->sip0 + nb_addr)
+			s->sip_skip = dip - s->sip0;
+		if ((uint64_t)s->sip0 + nb_addr - 1 + (s->sip_skip != UINT32_MAX) > UINT32_MAX) {
+			snprintf(err, errlen, "%u flows from this source address would wrap it",
+				 s->flows);
+			return -EINVAL;
+		}
 	}
 	be = rte_cpu_to_be_32(s->sip0);
 	s->sip_sum0 = (be & 0xffff) + (be >> 16);

@@ -138,6 +138,8 @@ struct sl_stream {
 	uint32_t flows, port_span;
 	uint16_t sport0;
 	uint32_t sip0;                    /**< IPv4 source, or the low 32 bits of IPv6's */
+	uint32_t sip_skip;                /**< the flows' address index from which they skip
+					       the destination (one more); UINT32_MAX: never */
 	uint32_t sip_sum0;                /**< partial sum of those 32 bits, one flow */
 	uint16_t sport_be0;               /**< source port as stored, one flow */
 	uint16_t nb_sizes, nb_order;
@@ -580,7 +582,8 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 		}
 		bytes += sz->pkt_len;
 		if (flows) {
-			uint32_t sip = rte_cpu_to_be_32(s->sip0 + c.flow / s->port_span);
+			uint32_t a = c.flow / s->port_span;
+			uint32_t sip = rte_cpu_to_be_32(s->sip0 + a + (a >= s->sip_skip));
 			uint16_t sport = rte_cpu_to_be_16(s->sport0 + c.flow % s->port_span);
 
 			memcpy(p + s->sip_off, &sip, 4);
