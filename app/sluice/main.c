@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "bench.h"
+#include "eal_check.h"
 #include "session.h"
 #include "metrics.h"
 #include "telemetry.h"
@@ -281,6 +282,8 @@ main(int argc, char **argv)
 	 */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	if (sl_eal_lcores_check(argc, argv) != 0)
+		return SL_EXIT_USAGE;
 	if (!eal_no_huge(argc, argv) && free_hugepages(NULL) == 0) {
 		sl_err("no free hugepages: 'scripts/sl-nic.sh hugepages 1G' reserves and mounts "
 		       "them (docs/nics.md), or run without them: --no-huge -m 512");

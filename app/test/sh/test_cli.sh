@@ -81,6 +81,22 @@ usage_error "--sim 10G,bogus=1" "--sim" "${NULL1[@]}" --sim 10G,bogus=1
 usage_error "--txq 1 with --map 1:0.1" "--txq" "${NULL1[@]}" --txq 1 --map 1:0.1
 usage_error "a stray argument" "stray" "${NULL1[@]}" --count 5 stray
 
+# An lcore on a CPU the machine does not have (issue 35): exit 2, one line
+# that suggests --lcores with '@', EAL's usage text not printed.
+ncpu=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+run -l "0-$ncpu" --vdev net_null0 -- --count 10
+check "-l 0-$ncpu on $ncpu CPUs: exit 2" rc_is 2
+check "-l 0-$ncpu: exactly one 'sluice: ' line, nothing else" \
+	test "$(wc -l <"$T/err")" = 1 -a ! -s "$T/out"
+check "-l 0-$ncpu: ... naming lcore $ncpu and suggesting --lcores with '@'" \
+	err_has "lcore $ncpu has no CPU $ncpu here"
+check "-l 0-$ncpu: ... the suggestion runs" err_has "--lcores '0,(1-$ncpu)@("
+run --lcores "0,(1-$ncpu)@(0-$((ncpu - 1)))" --vdev net_null0 -- --count 10
+check "--lcores '0,(1-$ncpu)@(0-$((ncpu - 1)))', the suggestion: exit 0" rc_is 0
+run --lcores "0,1@$ncpu" --vdev net_null0 -- --count 10
+check "--lcores 0,1@$ncpu: exit 2, one line naming CPU $ncpu" \
+	test "$rc" = 2 -a "$(wc -l <"$T/err")" = 1 -a -n "$(sluice_lines | grep "CPU $ncpu is not on this machine")"
+
 # No port at all: exit 1, says how to get one.
 run -l 0-1 -- --json "$T/run.json" --count 10
 check "no ports (no --vdev, no --sim, --no-pci): exit 1" rc_is 1
