@@ -713,3 +713,28 @@ sl_cli_u64(struct sl_cli *cli, const char *what, const char *s, uint64_t min, ui
 	}
 	return 0;
 }
+
+/*
+ * The streams' checks name the setting at fault as its option ("--size:
+ * ..."); at the prompt the command that sets it is named instead.
+ */
+const char *
+sl_cli_opt_name(const char *err, int *skip)
+{
+	static const char *const names[][2] = {
+		{ "--size", "set size" }, { "--flows", "set flows" }, { "--field", "set field" },
+		{ "--vlan", "set vlan" }, { "--mtu", "port config mtu" }, { "--tx-ip", "set tx-ip" },
+		{ "--tx-udp", "set tx-udp" }, { "--eth-peer", "set eth-peer" },
+	};
+
+	for (unsigned int i = 0; i < RTE_DIM(names); i++) {
+		size_t n = strlen(names[i][0]);
+
+		if (strncmp(err, names[i][0], n) == 0 && (err[n] == ':' || err[n] == ' ')) {
+			*skip = (int)n;
+			return names[i][1];
+		}
+	}
+	*skip = 0;
+	return "";
+}

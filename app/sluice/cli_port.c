@@ -44,7 +44,15 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
 		pc = cli->app->o.pc[i];
-		if (strcmp(argv[3], "txq") == 0) {
+		if (strcmp(argv[4], "auto") == 0 && strcmp(argv[3], "lltx") != 0) {
+			/* The default: as the map needs, the driver's, the port's own. */
+			if (strcmp(argv[3], "txq") == 0)
+				pc.txq = 0;
+			else if (strcmp(argv[3], "txd") == 0)
+				pc.txd = 0;
+			else
+				pc.mtu = 0;
+		} else if (strcmp(argv[3], "txq") == 0) {
 			if (sl_cli_u64(cli, "txq", argv[4], 1, SL_MAX_TXQ, &v) != 0)
 				return;
 			pc.txq = (uint16_t)v;
@@ -72,8 +80,11 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 		char err[320];
 
 		if (sl_session_streams_check(cli->app, err, sizeof(err)) != 0) {
+			int skip;
+			const char *name = sl_cli_opt_name(err, &skip);
+
 			memcpy(cli->app->o.pc, saved, sizeof(saved));
-			sl_cli_error(cli, "port config mtu: %s", err);
+			sl_cli_error(cli, "port config mtu: %s%s", name, err + skip);
 		}
 	}
 }
@@ -148,6 +159,7 @@ const struct sl_cmd sl_cmds_port[] = {
 	  "use a port (or all) in the next start, or leave it out", "port" },
 	{ "port config <port> txq|txd|lltx|mtu <value>", cmd_port_config,
 	  "TX queues, descriptors, LLTX on|off|auto, or the MTU (68..9000) of a port (or all); "
+	  "auto: back to the default (as the map needs, the driver's, the port's own MTU); "
 	  "needs stopped traffic",
 	  "port" },
 	{ "set link-up|link-down port <port>", cmd_port_link,

@@ -39,11 +39,14 @@ static void
 keep_if_builds(struct sl_cli *cli, const char *what)
 {
 	char err[320];
+	const char *name;
+	int skip;
 
 	if (cli->failed || sl_session_streams_check(cli->app, err, sizeof(err)) == 0)
 		return;
 	cli->app->o = saved;
-	sl_cli_error(cli, "set %s: %s", what, err);
+	name = sl_cli_opt_name(err, &skip);
+	sl_cli_error(cli, "set %s: %s%s", what, name, err + skip);
 }
 
 static void
@@ -56,6 +59,13 @@ cmd_set_size(struct sl_cli *cli, int argc, char **argv)
 	if (!stopped(cli, "size", "the frame size"))
 		return;
 	saved = *o;
+	if (strcmp(argv[1], "imix") != 0 && strcmp(argv[2], "auto") == 0) {
+		/* The default: the smallest frame the headers fit (64 B for IPv4/UDP). */
+		sl_parse_sizes(&o->sc, "64", err, sizeof(err));
+		o->size_given = false;
+		keep_if_builds(cli, argv[1]);
+		return;
+	}
 	if (sl_parse_sizes(&o->sc, strcmp(argv[1], "imix") == 0 ? SL_GEN_IMIX : argv[2],
 			   err, sizeof(err)) != 0) {
 		sl_cli_error(cli, "set %s: %s", argv[1], err);
@@ -217,6 +227,11 @@ cmd_set_eth_peer(struct sl_cli *cli, int argc, char **argv)
 	RTE_SET_USED(argc);
 	if (!stopped(cli, "eth-peer", "the destination MAC") || (port = sl_cli_port(cli, argv[2], false)) < 0)
 		return;
+	if (strcmp(argv[3], "auto") == 0) {
+		/* The default: the receiving port's MAC, or 02:00:00:00:00:00. */
+		cli->app->o.peer_set[port] = false;
+		return;
+	}
 	char err[160];
 
 	if (sl_parse_mac(argv[3], &mac, err, sizeof(err)) != 0) {
@@ -332,7 +347,8 @@ cmd_set_stats_period(struct sl_cli *cli, int argc, char **argv)
 
 const struct sl_cmd sl_cmds_set[] = {
 	{ "set size <sizes>", cmd_set_size,
-	  "frame sizes with FCS: 64, 64,128 (in turn), 64:7,594:4 (weighted), 64-1518 (range)", "set" },
+	  "frame sizes with FCS: 64, 64,128 (in turn), 64:7,594:4 (weighted), 64-1518 (range); "
+	  "auto: the smallest the headers allow (the default)", "set" },
 	{ "set txpkts <sizes>", cmd_set_size, "testpmd's name for set size", "set" },
 	{ "set imix", cmd_set_size, "the classic IMIX: " SL_GEN_IMIX, "set" },
 	{ "set flows <n>", cmd_set_flows, "vary the source port, then the source address, over n flows", "set" },
@@ -345,7 +361,9 @@ const struct sl_cmd sl_cmds_set[] = {
 	{ "set tx-ip <src> <dst>", cmd_set_tx_ip, "IPv4 or IPv6 source and destination", "set" },
 	{ "set tx-udp <sport> [<dport>]", cmd_set_tx_udp, "UDP ports (one: both)", "set" },
 	{ "set tx-tcp <sport> [<dport>]", cmd_set_tx_udp, "TCP instead of UDP, with these ports", "set" },
-	{ "set eth-peer <port> <mac>", cmd_set_eth_peer, "destination MAC of a port", "set" },
+	{ "set eth-peer <port> <mac>", cmd_set_eth_peer,
+	  "destination MAC of a port; auto: the default (a receiving port's, else 02:00:00:00:00:00)",
+	  "set" },
 	{ "set vlan <port> <id>", cmd_set_vlan, "802.1Q tag of a port (or all); off removes it", "set" },
 	{ "set duration <seconds>", cmd_set_duration, "stop after this long (off: no limit)", "set" },
 	{ "set count <n>", cmd_set_count, "stop after n packets per port (off: no limit)", "set" },

@@ -29,10 +29,18 @@ port_info(const struct sl_app *app, uint16_t i)
 	       p->info.min_mtu, p->info.max_mtu, sl_session_max_frame(app, i, false),
 	       sl_session_max_frame(app, i, true),
 	       pc->stopped ? ", stopped (port start to use it)" : "");
-	printf("  txq %u (0: as the map needs), txd %u (0: the driver's default), lltx %s%s\n",
-	       pc->txq, pc->txd,
-	       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
-	       (p->caps & SL_DRV_CAP_LLTX) ? " (driver is LLTX)" : "");
+	{
+		char q[32], d[32];
+
+		snprintf(q, sizeof(q), "%u", pc->txq);
+		snprintf(d, sizeof(d), "%u", pc->txd);
+		printf("  txq %s, txd %s, mtu %s, lltx %s%s\n",
+		       pc->txq != 0 ? q : "auto (as the map needs)",
+		       pc->txd != 0 ? d : "auto (the driver's default)",
+		       pc->mtu != 0 ? "set" : "auto (the port's own)",
+		       pc->lltx == SL_LLTX_ON ? "on" : pc->lltx == SL_LLTX_OFF ? "off" : "auto",
+		       (p->caps & SL_DRV_CAP_LLTX) ? " (driver is LLTX)" : "");
+	}
 }
 
 /*

@@ -96,6 +96,53 @@ while read -r same nlines nhelp helps first; do
 done <"$T/bad.res"
 [ "$i" = "${#bad[@]}" ] || ko "only $i of ${#bad[@]} bad commands answered"
 
+# 1b. Every setting the prompt changes can be set back to its default
+# (issue 35): change each, set each back, and show config is what it was.
+# Also: an error at the prompt names the prompt's command, not an option.
+changes=(
+	"set size 128" "set imix" "set flows 100" "set rate all 1Mpps" "set stats-period 2"
+	"set burst 16" "set tx-ip 198.18.5.1 198.18.5.2" "set tx-tcp 1000 2000"
+	"set eth-peer 0 02:00:00:00:00:99" "set vlan all 7" "set duration 5" "set count 100"
+	"set field dst-ip=inc:198.18.0.2,10" "set map 1:0.0" "port stop all"
+	"port config all txq 2" "port config all txd 1024" "port config all lltx on"
+	"port config all mtu 9000"
+)
+back=(
+	"set size auto" "set flows 1" "set rate all max" "set stats-period off" "set burst 32"
+	"set tx-ip 198.18.0.1 198.18.0.2" "set tx-udp 9" "set eth-peer 0 auto" "set vlan all off"
+	"set duration off" "set count off" "set field off" "set map default" "port start all"
+	"port config all txq auto" "port config all txd auto" "port config all lltx auto"
+	"port config all mtu auto"
+)
+{
+	echo "show config"
+	for c in "${changes[@]}"; do echo "$c"; done
+	echo "show config"
+	for c in "${back[@]}"; do echo "$c"; done
+	echo "show config"
+	echo "set imix"
+	echo "set tx-ip 2001:2::1 2001:2::2"
+	echo quit
+} >"$T/back.in"
+timeout 60 "$bin" "${eal[@]}" --file-prefix "slpb$$" -- -i <"$T/back.in" >"$T/back.out" 2>&1 || true
+python3 - "$T/back.out" "${#changes[@]}" "${#back[@]}" <<'PY' >"$T/back.res"
+import sys
+parts = open(sys.argv[1]).read().split("sluice> ")[1:]
+nc, nb = int(sys.argv[2]), int(sys.argv[3])
+body = lambda p: p.split("\n", 1)[1] if "\n" in p else ""
+first, changed, last = body(parts[0]), body(parts[1 + nc]), body(parts[2 + nc + nb])
+errs = [l for p in parts[:3 + nc + nb] for l in body(p).split("\n") if l.startswith("error")]
+print(int(first == last), int(first != changed), len(errs))
+print(body(parts[4 + nc + nb]).strip().split("\n")[0])
+PY
+{ read -r same moved nerr; read -r v6err; } <"$T/back.res"
+[ "$same" = 1 ] && [ "$moved" = 1 ] && [ "$nerr" = 0 ] &&
+	ok "every setting changed (${#changes[@]} commands) and set back (${#back[@]}): show config as at start" ||
+	ko "settings set back: same as at start $same, changed between $moved, $nerr error lines: $(diff <(python3 -c 'import sys; p=open(sys.argv[1]).read().split("sluice> ")[1:]; print(p[0])' "$T/back.out") <(python3 -c 'import sys; p=open(sys.argv[1]).read().split("sluice> ")[1:]; print(p[-3])' "$T/back.out") | head -8)"
+[[ $v6err == "error: set tx-ip: set size:"* ]] &&
+	ok "an IPv6 address with IMIX: the error names 'set size', not --size ($v6err)" ||
+	ko "an IPv6 address with IMIX: '$v6err'"
+
 # 2. A real terminal session in tmux.
 cat >"$T/tty.sh" <<EOF
 #!/bin/bash
