@@ -260,10 +260,13 @@ SL_TEST(bench_edge_cases, "fast")
  * Issue 33: a generator that falls short must not stall the search. The
  * generator reaches 96.7 % of line rate (14.39 of 14.88 Mpps), the DUT
  * forwards 1,234,567 pps. (a) every third trial also falls 3 % short (a
- * stall): the result is within the goal width of the capacity; (b) every
- * trial falls 1.7 % short: the result is within the width less that
- * shortfall, and the search is no longer than with a full generator. Both
- * methods; every trial counts (none is thrown away).
+ * stall, run again): the result is within the goal width of the capacity;
+ * (b) every trial falls 1.7 % short, more than the width: the search cannot
+ * get within the width honestly (no trial offers the loads between its
+ * bounds: the app's measurer compensates for such a generator, bench.c),
+ * so it ends early, saying why, not converged, with a result no higher
+ * than what was offered and within twice the width and the shortfall.
+ * Both methods; the search always ends, in few trials.
  */
 SL_TEST(bench_generator_short, "fast")
 {
@@ -283,19 +286,28 @@ SL_TEST(bench_generator_short, "fast")
 			w = p.goals[0].width;
 			syn_search(&s, &p, &d, &secs);
 			sl_search_result(&s, 0, &b);
-			NOTE("%s, %s: NDR %.0f (asked %.0f, upper %.0f), %u trials (%u short), "
-			     "%.1f s, converged %d", sl_bench_method_name(m),
-			     v == 0 ? "a full generator" : v == 1 ? "ceiling 96.7 %, a 3 % stall "
-			     "every third trial" : "ceiling 96.7 %, 1.7 % short in every trial",
-			     b.achieved, b.lower, b.upper, s.trials, s.shorts, secs, b.converged);
-			lo = cap * (1 - w) * (v == 2 ? 1 - d.short_by : 1) * (1 - 1e-9);
-			CHECK(b.converged && !b.at_ceiling && s.why == NULL, "converged (%s)",
-			      s.why ? s.why : "-");
-			CHECK(b.achieved <= cap * (1 + 1e-9) && b.achieved >= lo,
-			      "NDR %.0f not within [%.0f, %.0f]", b.achieved, lo, cap);
+			NOTE("%s, %s: NDR %.0f (lower %.0f, upper %.0f), %u trials (%u short, %u run "
+			     "again), %.1f s, converged %d%s%s", sl_bench_method_name(m),
+			     v == 0 ? "a full generator" : v == 1 ? "ceiling 96.7 %, a 3 % stall every "
+			     "third trial" : "ceiling 96.7 %, 1.7 % short in every trial",
+			     b.achieved, b.lower, b.upper, s.trials, s.shorts, s.retries, secs,
+			     b.converged, s.why ? ", ended: " : "", s.why ? s.why : "");
+			CHECK(b.achieved <= cap * (1 + 1e-9), "NDR %.0f above C", b.achieved);
 			CHECK(s.trials <= 60, "%u trials", s.trials);
 			CHECK(v == 0 || (s.gen_limited && s.gen_max < line), "the ceiling (%.0f)",
 			      s.gen_max);
+			if (v < 2) {
+				lo = cap * (1 - w) * (1 - 1e-9);
+				CHECK(b.converged && !b.at_ceiling && s.why == NULL, "converged (%s)",
+				      s.why ? s.why : "-");
+				CHECK(b.achieved >= lo, "NDR %.0f below %.0f", b.achieved, lo);
+			} else {
+				lo = cap * (1 - 2 * (w + d.short_by));
+				CHECK(!b.converged && s.why != NULL && b.upper > cap,
+				      "ended early, not converged (%s), upper %.0f", s.why ? s.why : "-",
+				      b.upper);
+				CHECK(b.achieved >= lo, "NDR %.0f below %.0f", b.achieved, lo);
+			}
 		}
 	}
 	return 0;
@@ -383,17 +395,21 @@ SL_TEST(bench_ceiling_at_max_only, "fast")
 		CHECK(s.retrying && s.nb_loads == 0 && sl_search_next(&s, &n) && n.load == 2e6,
 		      "the stalled trial is asked again (%d, %u loads)", s.retrying, s.nb_loads);
 		sl_search_record(&s, &q, &r);
-		CHECK(!s.retrying && s.nb_loads == 1 && s.loads[0].load == 2e6 && s.retries == 1,
-		      "the second short trial counts (%u loads, %u retries)", s.nb_loads, s.retries);
+		CHECK(!s.retrying && s.nb_loads == 1 && s.loads[0].load == 1.9e6 && s.retries == 1,
+		      "the second short trial counts, at the load it offered (%u loads, at %.0f, "
+		      "%u retries)", s.nb_loads, s.loads[0].load, s.retries);
 	}
 	q.load = p.max_load;
 	r.achieved = 12e6;
 	r.forwarding = 1e6;
 	r.loss_ratio = 11.0 / 12;
 	sl_search_record(&s, &q, &r);
+	CHECK(!s.gen_limited && s.retrying, "short at the max: run again first");
+	r.achieved = 11e6;
+	sl_search_record(&s, &q, &r);
 	CHECK(s.gen_limited && s.gen_max == 12e6 && s.gen_ceiling == 12e6 &&
-	      s.loads[1].load == 12e6, "short at the max: max %.0f, counted at %.0f", s.gen_max,
-	      s.loads[1].load);
+	      s.loads[1].load == 12e6, "short at the max twice: max %.0f (the better), counted at "
+	      "%.0f", s.gen_max, s.loads[1].load);
 	q.load = 12e6;
 	r.achieved = 10e6;
 	sl_search_record(&s, &q, &r);

@@ -425,57 +425,115 @@ is_short(const struct sl_search *s, double load, double achieved)
 	return achieved < load * (1 - s->tol);
 }
 
+/*
+ * Counted short trials in a row that moved no lower bound (their load
+ * really offered at or below it) that end a search: the generator cannot
+ * offer the loads left between the bounds.
+ */
+#define STUCK_MAX 2
+
+static void record_counted(struct sl_search *s, const struct sl_trial_req *req,
+			   const struct sl_trial_res *res, bool fell_short, double ceil_at);
+
+/* The relevant lower bounds of every goal (mlr: the final phase's, else the initial's). */
+static void
+lowers(const struct sl_search *s, double *lo)
+{
+	for (unsigned int gi = 0; gi < s->p.nb_goals; gi++) {
+		double rlb, rub, und;
+
+		if (s->p.method == SL_BENCH_RFC2544) {
+			lo[gi] = s->lo;
+			continue;
+		}
+		bounds(s, gi, 1, &rlb, &rub, &und);
+		if (rlb == 0)
+			bounds(s, gi, 0, &rlb, &rub, &und);
+		lo[gi] = rlb;
+	}
+}
+
 void
 sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 		 const struct sl_trial_res *res)
 {
 	bool fell_short = is_short(s, req->load, res->achieved);
-	double at = req->load;       /* the load the trial counts at */
+	bool at_max = req->load >= s->gen_max * (1 - EPS), was_retry = s->retrying;
+	double most = 0, ceil_at = 0, lo_before[SL_BENCH_MAX_GOALS], lo_after[SL_BENCH_MAX_GOALS];
 
 	s->trials++;
 	s->spent_s += req->duration_s;
 	s->last_at = 0;
+	s->last_retry = false;
 	if (fell_short)
 		s->shorts++;
+	for (unsigned int gi = 0; gi < s->p.nb_goals; gi++)
+		most = fmax(most, s->p.goals[gi].loss_ratio);
 	/*
-	 * The generator's ceiling: short at the search's max, it cannot offer
-	 * the max; what it achieved becomes the max (once), and the trial
-	 * counts there.
+	 * A trial short of its load runs once more, this one not counted (its
+	 * time is): at the max, before its shortfall is taken for the
+	 * generator's ceiling; below it, when its loss is low for a goal (a
+	 * low-loss verdict counts at the load really offered: one stall must
+	 * not move it). Not when the trial before fell short too: a generator
+	 * that always does is not stalling.
 	 */
-	if (fell_short && !s->gen_limited && req->load >= s->gen_max * (1 - EPS)) {
-		s->gen_max = res->achieved;
-		s->gen_ceiling = res->achieved;
+	if (fell_short && !was_retry && s->stuck == 0 &&
+	    (at_max ? !s->gen_limited : res->loss_ratio <= most + EPS)) {
+		s->retry = *req;
+		s->retry_achieved = res->achieved;
+		s->retrying = true;
+		s->retries++;
+		s->last_retry = true;
+		return;
+	}
+	s->retrying = false;
+	lowers(s, lo_before);
+	/*
+	 * The generator's ceiling: short at the search's max (twice), it cannot
+	 * offer the max; the better of what it achieved becomes the max, once,
+	 * and the trial counts there whatever its loss.
+	 */
+	if (fell_short && at_max && !s->gen_limited) {
+		s->gen_max = was_retry ? fmax(res->achieved, s->retry_achieved) : res->achieved;
+		s->gen_ceiling = s->gen_max;
 		s->gen_limited = true;
-		at = s->gen_max;
+		ceil_at = s->gen_max;
 		if (s->gen_max < s->p.min_load * (1 - EPS)) {
 			s->done = true;
 			s->why = "the generator cannot offer the min load";
 		}
 	}
-	/*
-	 * A stall (short of a load below the max) with low loss for a goal:
-	 * that verdict would count at a load the DUT was not offered. The
-	 * trial runs once more, this one not counted (its time is); a second
-	 * short one counts, at the load it offered on average (the result).
-	 */
-	else if (fell_short && !s->retrying) {
-		double most = 0;
+	record_counted(s, req, res, fell_short, ceil_at);
+	/* A short trial that moved no lower bound: the generator is not getting there. */
+	lowers(s, lo_after);
+	if (fell_short && ceil_at == 0 && res->loss_ratio <= most + EPS) {
+		bool moved = false;
 
+		/* By a quarter of the goal's width at least: less is no progress. */
 		for (unsigned int gi = 0; gi < s->p.nb_goals; gi++)
-			most = fmax(most, s->p.goals[gi].loss_ratio);
-		if (res->loss_ratio <= most + EPS) {
-			s->retry = *req;
-			s->retrying = true;
-			s->retries++;
-			return;
+			moved |= lo_after[gi] > lo_before[gi] * (1 + s->p.goals[gi].width / 4);
+		s->stuck = moved ? 0 : s->stuck + 1;
+		if (s->stuck >= STUCK_MAX && !s->done) {
+			s->done = true;
+			s->why = "the generator fell short of the loads left to try";
 		}
+	} else {
+		s->stuck = 0;
 	}
-	s->retrying = false;
-	s->last_at = at;
+}
+
+/* The counting part of sl_search_record(): the trial at the loads it counts at. */
+static void
+record_counted(struct sl_search *s, const struct sl_trial_req *req,
+	       const struct sl_trial_res *res, bool fell_short, double ceil_at)
+{
 	if (s->p.method == SL_BENCH_RFC2544) {
 		bool pass = res->loss_ratio <= s->p.goals[0].loss_ratio + EPS;
+		/* A pass counts at the load really offered, a failure at the load asked. */
+		double at = ceil_at != 0 ? ceil_at : pass && fell_short ? res->achieved : req->load;
 		double ach = fmin(res->achieved, at);
 
+		s->last_at = at;
 		if (req->final) {
 			s->need_final = false;
 			if (pass) {
@@ -505,16 +563,21 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 		return;
 	}
 	{
-		struct sl_bench_load *l = load_find(s, at, true);
+		struct sl_bench_load *touched[2] = { NULL, NULL };
 
-		if (l == NULL)
-			return; /* out of loads: sl_search_next() ends the search */
-		l->trials++;
 		for (unsigned int gi = 0; gi < s->p.nb_goals; gi++) {
 			const struct sl_bench_goal *g = &s->p.goals[gi];
 			int full = req->duration_s >= g->final_s - EPS;
 			int high = res->loss_ratio > g->loss_ratio + EPS;
+			/* High-loss at the load asked, low-loss at the load really offered. */
+			double at = ceil_at != 0 ? ceil_at : !high && fell_short ? res->achieved :
+				    req->load;
+			struct sl_bench_load *l = load_find(s, at, true);
 
+			if (l == NULL)
+				continue; /* out of loads: sl_search_next() ends the search */
+			if (touched[0] != l && touched[1] != l)
+				touched[touched[0] == NULL ? 0 : 1] = l;
 			l->dur[gi][full][high] += req->duration_s;
 			if (!high) {
 				double ach = fmin(res->achieved, l->load);
@@ -522,7 +585,12 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 				l->low_offered[gi][0] += ach * req->duration_s;
 				l->low_offered[gi][1] += req->duration_s;
 			}
+			if (gi == s->goal || s->last_at == 0)
+				s->last_at = l->load;
 		}
+		for (int k = 0; k < 2; k++)
+			if (touched[k] != NULL)
+				touched[k]->trials++;
 	}
 	if (s->fwd_at_max == 0 && res->loss_ratio > 0 && res->forwarding > 0)
 		s->fwd_at_max = res->forwarding;
@@ -570,6 +638,17 @@ sl_search_result(const struct sl_search *s, unsigned int goal, struct sl_bench_r
 		r->achieved = l != NULL && l->low_offered[goal][1] > 0 ?
 			      fmin(rlb, l->low_offered[goal][0] / l->low_offered[goal][1]) : rlb;
 	}
+	/*
+	 * Converged on the result too: the load really offered at the lower
+	 * bound within the width (and the shortfall tolerated) of the upper.
+	 * A goal the search did not finish (out of budget, the generator) is
+	 * not converged, whatever its bounds.
+	 */
+	if (r->converged && r->upper != 0 && r->lower != 0 && r->upper - r->achieved >
+	    (s->p.goals[goal].width + s->tol) * r->upper + EPS * r->upper)
+		r->converged = false;
+	if (s->why != NULL && (s->p.method == SL_BENCH_RFC2544 || goal >= s->goal))
+		r->converged = false;
 	r->at_ceiling = s->gen_limited && r->lower != 0 && r->lower >= s->gen_max - EPS * s->gen_max;
 	return r->converged && !r->at_ceiling;
 }

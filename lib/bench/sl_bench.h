@@ -89,8 +89,11 @@ struct sl_search {
 	unsigned int retries;        /**< of those, run again (a stall): not counted */
 	double last_at;              /**< the load the last trial recorded counts at (its load
 				          asked, or the generator's ceiling); 0: not counted */
+	unsigned int stuck;          /**< counted short trials in a row that moved no lower bound */
 	bool retrying;               /**< the next trial is retry, again */
+	bool last_retry;             /**< the last trial recorded is run again, not counted */
 	struct sl_trial_req retry;
+	double retry_achieved;       /**< what the trial run again achieved */
 	double spent_s;              /**< trial time used (the budget's seconds) */
 	double tol;                  /**< shortfall that still counts as the load asked */
 	double gen_max;              /**< the highest load the search asks: max_load, or the
@@ -142,19 +145,22 @@ void sl_search_init(struct sl_search *s, const struct sl_bench_params *p);
 bool sl_search_next(struct sl_search *s, struct sl_trial_req *req);
 /**
  * Record what the trial asked by req measured. Every trial counts (RFC
- * 9971: loss is counted against the frames really sent; frames the
- * generator did not send are its shortfall, not the DUT's loss): at the
- * load asked, a trial whose loss exceeds a goal's loss ratio is high-loss
- * for it, else low-loss, whatever the shortfall. The search runs on the
- * loads asked; a goal's result is the load really offered by the low-loss
- * trials of its relevant lower bound, their mean weighted by duration
- * (sl_bench_result.achieved),
- * so a generator that falls short moves the loads asked, not the truth of
- * the result. The generator's ceiling: a trial at the search's max that
- * falls short (by more than s->tol) makes what it achieved the max, once,
- * and counts there. A stall: a trial short of a lower load, with low loss
- * for a goal, runs once more (sl_search_next() asks it again) and is not
- * counted; a second short one counts.
+ * 9971, but loss is counted against the frames really sent; frames the
+ * generator did not send are its shortfall, not the DUT's loss). For each
+ * goal, a trial whose loss exceeds the goal's loss ratio is high-loss at
+ * the load asked, whatever the shortfall; one within it is low-loss at the
+ * load asked, or, when the generator fell short of it (by more than
+ * s->tol), at the load it really offered: never low-loss at a load that
+ * was not offered. A goal's result is the load really offered by the
+ * low-loss trials of its relevant lower bound (their mean by duration).
+ *
+ * A short trial runs again once, not counted (sl_search_next() asks it):
+ * at the max, before its shortfall becomes the generator's ceiling (the
+ * better of the two achieved loads becomes the max, once, and the trial
+ * counts there); below it, when it is low-loss for a goal (one stall must
+ * not move a result). Not when the trial before fell short and moved no
+ * lower bound; after two such trials in a row the search ends ("the
+ * generator fell short of the loads left to try").
  */
 void sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 		      const struct sl_trial_res *res);
