@@ -42,6 +42,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "# Sluice vs testpmd txonly, net_null, 1 worker lcore, ${secs}s runs, median of $rounds ($(nproc) CPUs, $(date -u +%F))"
 printf "%-24s %12s %12s %8s\n" workload "testpmd Mpps" "sluice Mpps" ratio
+runs=()
 for w in single multi imix; do
 	: >"$tmp/t"
 	: >"$tmp/s"
@@ -65,10 +66,13 @@ for w in single multi imix; do
 	multi) name="64 B, 1024 flows" ;;
 	imix) name="IMIX 64/594/1518 7:4:1" ;;
 	esac
+	runs_t=$(tr '\n' ' ' <"$tmp/t" | head -c 200)
 	if [ -z "$t" ] || awk -v t="$t" 'BEGIN { exit !(t + 0 == 0) }'; then
 		printf "%-24s %12s %12s %8s\n" "$name" "n/a" "$s" "-"
+		runs_t="n/a (testpmd cannot mix sizes per packet)"
 	else
 		printf "%-24s %12s %12s %8.2f\n" "$name" "$t" "$s" "$(echo "$s / $t" | bc -l)"
 	fi
+	runs+=("  $name runs: testpmd ${runs_t% }; sluice $(tr '\n' ' ' <"$tmp/s" | head -c 200 | sed 's/ $//')")
 done
-echo "(runs: testpmd $(tr '\n' ' ' <"$tmp/t" | head -c 200); sluice $(tr '\n' ' ' <"$tmp/s" | head -c 200))"
+printf "%s\n" "${runs[@]}"

@@ -524,6 +524,20 @@ tty_output(struct sl_app *app, bool begin)
 }
 
 /*
+ * Ctrl-C at the prompt drops the line being typed, as a shell does: the
+ * line stays on the screen with ^C after it; the caller prints its note and
+ * a fresh, empty prompt (rdline_newline()).
+ */
+static void
+tty_cancel_line(struct sl_cli *cli)
+{
+	if (cli->rdl == NULL)
+		return;
+	if (write(STDOUT_FILENO, "^C\r\n", 4) < 0)
+		return;
+}
+
+/*
  * Input that is not a terminal (a pipe, a file): whole lines, each echoed
  * after the prompt and run as a --cmdline-file's line would be, without
  * rdline: its 512-byte buffer would cut a longer line and its editing keys
@@ -665,16 +679,26 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 				continue;
 			next_turn = now + turn;
 			if (!sl_session_poll(cli->app)) {
-				tty_output(cli->app, true);
-				if (__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED))
+				bool intr = __atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED);
+
+				if (intr && tty)
+					tty_cancel_line(cli);
+				else
+					tty_output(cli->app, true);
+				if (intr)
 					printf("(Ctrl-C: run stopped; quit, exit or Ctrl-D leaves)\n");
 				sl_cli_stop_run(cli);
-				tty_output(cli->app, false);
+				if (intr && tty)
+					rdline_newline(cli->rdl, "sluice> ");
+				else
+					tty_output(cli->app, false);
 			}
 		} else if (__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED)) {
-			tty_output(cli->app, true);
+			if (tty)
+				tty_cancel_line(cli);
 			printf("(Ctrl-C stops a run or a benchmark; quit, exit or Ctrl-D leaves)\n");
-			tty_output(cli->app, false);
+			if (tty)
+				rdline_newline(cli->rdl, "sluice> ");
 		}
 	}
 	if (cli->app->running)

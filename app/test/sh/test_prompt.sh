@@ -302,11 +302,22 @@ pane | tail -1 >"$T/typing"
 nlive=$(( $(grep -c "\] port 0:" "$T/tty2.log" || true) - n ))
 tmux send-keys -t "$sess" C-a C-k
 sendw "set stats-period 0"
+# Ctrl-C with a half-typed line: the run stops and the line is dropped (as a
+# shell does), so the next command is not appended to it (issue 35).
+tmux send-keys -t "$sess" "show con"
+sleep 0.3
 tmux send-keys -t "$sess" C-c
 waitlog "Ctrl-C: run stopped" && waitlog "sluice summary" || true
 sleep 0.5
 sendw "show config ports"
 waitlog "port 0: rate" || true
+# The same with no run: the line is dropped, the prompt stays.
+tmux send-keys -t "$sess" "set bur"
+sleep 0.3
+tmux send-keys -t "$sess" C-c
+waitlog "Ctrl-C stops a run or a benchmark" || true
+sleep 0.3
+sendw "show config map"
 tmux send-keys -t "$sess" C-d
 for _ in $(seq 50); do [ -s "$T/tty2.exit" ] && break; sleep 0.1; done
 sess=$sess_save
@@ -386,6 +397,10 @@ awk -v l="$live" -v j="$jpkts" -v p="$pre" 'BEGIN { exit !(p > 0 && l >= 0 && l 
 [ "$nlive" -ge 2 ] && grep -q "^sluice> show txq *$" "$T/typing" &&
 	ok "$nlive live lines printed while typing, the typed line redrawn below them: '$(cat "$T/typing")'" ||
 	ko "typing during live output: $nlive live lines, last line '$(cat "$T/typing")'"
+! grep -q "unknown command" "$T/tty2.log" && grep -q "set bur^C" "$T/tty2.log" &&
+	grep -q "^(Ctrl-C stops a run or a benchmark" "$T/tty2.log" &&
+	ok "Ctrl-C drops the half-typed line (running and idle): the next command runs alone" ||
+	ko "Ctrl-C and a half-typed line: $(grep -E "unknown command|\^C" "$T/tty2.log" | head -3 | tr '\n' ' ')"
 grep -q "Ctrl-C: run stopped" "$T/tty2.log" && grep -q "port 0: rate 100 kpps" "$T/tty2.log" &&
 	ok "Ctrl-C stopped the run, the prompt stayed (show config after it: rate 100 kpps)" ||
 	ko "Ctrl-C: $(grep -c 'sluice summary' "$T/tty2.log") summaries, show config after it: $(grep -c 'port 0: rate' "$T/tty2.log")"
