@@ -719,9 +719,7 @@ print_table(void)
 		       r->spent_s, p->max_trials != 0 ? p->max_trials : SL_BENCH_MAX_TRIALS,
 		       p->max_seconds > 0 ? p->max_seconds : SL_BENCH_MAX_SECONDS,
 		       r->why != NULL ? "; ended: " : "", r->why != NULL ? r->why : "");
-		if (r->shorts != 0)
-			printf("; the generator fell short in %u", r->shorts);
-		printf("\n");
+		printf("; the generator fell short in %u\n", r->shorts);
 		if (r->gen_limited)
 			printf("  generator-limited at %.4f Mpps (%.6g pps a port): the loads searched "
 			       "stop there\n", r->gen_ceiling * r->nb_tx / 1e6, r->gen_ceiling);
@@ -825,6 +823,7 @@ search_size(struct sl_app *app, const bool *tx, unsigned int nb_tx, unsigned int
 	bool said_ceiling = false;
 	double ratio[3] = { 1, 1, 1 };  /* offered / paced of the last trials below the max */
 	unsigned int nr = 0;
+	double last_pace = 0;
 
 	sl_search_init(s, p);
 	while (!sl_interrupted() && sl_search_next(s, &q)) {
@@ -845,23 +844,28 @@ search_size(struct sl_app *app, const bool *tx, unsigned int nb_tx, unsigned int
 		 * A generator that falls short of its loads below the max (its
 		 * lcore stalls, its driver is slow) is paced a little faster, by
 		 * what it achieved in the last trials: the least shortfall of the
-		 * last three (one stall does not raise the pace), at most 5 %,
-		 * never above the line. So the load it really offers is the load
-		 * asked, and the search can reach its width.
+		 * last three (a shortfall in all three, not one stall), at most
+		 * 1/0.95, never above the line or the search's max. So the load
+		 * it really offers is the load asked, and the search can reach its
+		 * width; a trial that offers more than asked counts at what it
+		 * offered (lib/bench).
 		 */
 		{
-			double comp = 1, line = r->line_pps / nb_tx;
+			double comp = fmax(ratio[0], fmax(ratio[1], ratio[2]));
+			double top = fmin(r->line_pps / nb_tx, p->max_load), pace;
 
-			for (unsigned int k = 0; k < RTE_MIN(nr, 3u); k++)
-				comp = k == 0 ? ratio[k] : fmax(comp, ratio[k]);
 			comp = fmin(1, fmax(0.95, comp));
-			ret = trial(app, tx, q.load, fmin(q.load / comp, line > 0 ? line : q.load),
-				    q.duration_s, s->tol, t);
+			pace = fmin(q.load / comp, top > 0 ? top : q.load);
+			/* A trial run again is paced as the one it repeats. */
+			if (s->retrying && last_pace > 0)
+				pace = last_pace;
+			ret = trial(app, tx, q.load, fmax(pace, q.load), q.duration_s, s->tol, t);
 		}
 		if (ret != 0)
 			return ret;
+		last_pace = t->paced;
 		if (!t->interrupted && q.load < s->gen_max * (1 - 1e-9) && t->paced > 0)
-			ratio[nr++ % 3] = t->tx_pps / nb_tx / t->paced;
+			ratio[nr++ % 3] = fmin(1, t->tx_pps / nb_tx / t->paced);
 		if (t->interrupted) {
 			/* Shown, not counted: it ran for less than its duration. */
 			record(t, i, q.final ? "final" : "search", q.goal);

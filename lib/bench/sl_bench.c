@@ -365,11 +365,6 @@ sl_search_next(struct sl_search *s, struct sl_trial_req *req)
 	memset(req, 0, sizeof(*req));
 	if (s->done)
 		return false;
-	if (s->trials >= s->p.max_trials) {
-		s->done = true;
-		s->why = "out of trials";
-		return false;
-	}
 	if (s->retrying) {
 		*req = s->retry;
 		more = true;
@@ -410,11 +405,19 @@ sl_search_next(struct sl_search *s, struct sl_trial_req *req)
 		if (!more)
 			s->done = true;
 	}
+	if (more && s->trials >= s->p.max_trials) {
+		s->done = true;
+		s->why = "out of trials";
+		return false;
+	}
 	if (more && s->spent_s + req->duration_s > s->p.max_seconds + EPS) {
 		s->done = true;
 		s->why = "out of time";
 		return false;
 	}
+	/* Never below the min (a load really offered may be): the search's range. */
+	if (more && req->load < s->p.min_load)
+		req->load = s->p.min_load;
 	return more;
 }
 
@@ -425,12 +428,19 @@ is_short(const struct sl_search *s, double load, double achieved)
 	return achieved < load * (1 - s->tol);
 }
 
+/* Did load l's trial offer more than it by more than the tolerance? */
+static bool
+over(const struct sl_search *s, double load, double achieved)
+{
+	return achieved > load * (1 + s->tol);
+}
+
 /*
  * Counted short trials in a row that moved no lower bound (their load
  * really offered at or below it) that end a search: the generator cannot
  * offer the loads left between the bounds.
  */
-#define STUCK_MAX 2
+#define STUCK_MAX 3
 
 static void record_counted(struct sl_search *s, const struct sl_trial_req *req,
 			   const struct sl_trial_res *res, bool fell_short, double ceil_at);
@@ -460,6 +470,7 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 	bool fell_short = is_short(s, req->load, res->achieved);
 	bool at_max = req->load >= s->gen_max * (1 - EPS), was_retry = s->retrying;
 	double most = 0, ceil_at = 0, lo_before[SL_BENCH_MAX_GOALS], lo_after[SL_BENCH_MAX_GOALS];
+	struct sl_trial_res r = *res;
 
 	s->trials++;
 	s->spent_s += req->duration_s;
@@ -474,13 +485,12 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 	 * time is): at the max, before its shortfall is taken for the
 	 * generator's ceiling; below it, when its loss is low for a goal (a
 	 * low-loss verdict counts at the load really offered: one stall must
-	 * not move it). Not when the trial before fell short too: a generator
-	 * that always does is not stalling.
+	 * not move it).
 	 */
-	if (fell_short && !was_retry && s->stuck == 0 &&
+	if (fell_short && !was_retry &&
 	    (at_max ? !s->gen_limited : res->loss_ratio <= most + EPS)) {
 		s->retry = *req;
-		s->retry_achieved = res->achieved;
+		s->retry_res = *res;
 		s->retrying = true;
 		s->retries++;
 		s->last_retry = true;
@@ -488,28 +498,42 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 	}
 	s->retrying = false;
 	lowers(s, lo_before);
-	/*
-	 * The generator's ceiling: short at the search's max (twice), it cannot
-	 * offer the max; the better of what it achieved becomes the max, once,
-	 * and the trial counts there whatever its loss.
-	 */
 	if (fell_short && at_max && !s->gen_limited) {
-		s->gen_max = was_retry ? fmax(res->achieved, s->retry_achieved) : res->achieved;
-		s->gen_ceiling = s->gen_max;
+		/*
+		 * The generator's ceiling: short at the search's max twice, it
+		 * cannot offer the max. The trial that offered more of the two
+		 * counts, with its own loss, at what it offered, which becomes
+		 * the search's max (once).
+		 */
+		if (was_retry && s->retry_res.achieved > res->achieved)
+			r = s->retry_res;
+		s->gen_max = r.achieved;
+		s->gen_ceiling = r.achieved;
 		s->gen_limited = true;
 		ceil_at = s->gen_max;
 		if (s->gen_max < s->p.min_load * (1 - EPS)) {
 			s->done = true;
 			s->why = "the generator cannot offer the min load";
 		}
+	} else if (at_max && s->gen_limited) {
+		/*
+		 * A trial at the ceiling is one at the generator's full speed,
+		 * which varies a little from trial to trial: it counts at the
+		 * ceiling, and the result is what it really offered.
+		 */
+		ceil_at = s->gen_max;
 	}
-	record_counted(s, req, res, fell_short, ceil_at);
-	/* A short trial that moved no lower bound: the generator is not getting there. */
+	record_counted(s, req, &r, fell_short, ceil_at);
+	/*
+	 * The search is stuck when short trials with low loss (each short
+	 * twice: run again) move no lower bound by a quarter of the goal's
+	 * width, STUCK_MAX counted in a row: the generator cannot offer the
+	 * loads left between the bounds.
+	 */
 	lowers(s, lo_after);
 	if (fell_short && ceil_at == 0 && res->loss_ratio <= most + EPS) {
 		bool moved = false;
 
-		/* By a quarter of the goal's width at least: less is no progress. */
 		for (unsigned int gi = 0; gi < s->p.nb_goals; gi++)
 			moved |= lo_after[gi] > lo_before[gi] * (1 + s->p.goals[gi].width / 4);
 		s->stuck = moved ? 0 : s->stuck + 1;
@@ -529,8 +553,13 @@ record_counted(struct sl_search *s, const struct sl_trial_req *req,
 {
 	if (s->p.method == SL_BENCH_RFC2544) {
 		bool pass = res->loss_ratio <= s->p.goals[0].loss_ratio + EPS;
-		/* A pass counts at the load really offered, a failure at the load asked. */
-		double at = ceil_at != 0 ? ceil_at : pass && fell_short ? res->achieved : req->load;
+		/*
+		 * A pass counts at the load really offered when it fell short, a
+		 * failure at the load asked, or at the load offered when more was
+		 * offered (a pace compensated too far).
+		 */
+		double at = ceil_at != 0 ? ceil_at : pass && fell_short ? res->achieved :
+			    !pass && over(s, req->load, res->achieved) ? res->achieved : req->load;
 		double ach = fmin(res->achieved, at);
 
 		s->last_at = at;
@@ -569,8 +598,12 @@ record_counted(struct sl_search *s, const struct sl_trial_req *req,
 			const struct sl_bench_goal *g = &s->p.goals[gi];
 			int full = req->duration_s >= g->final_s - EPS;
 			int high = res->loss_ratio > g->loss_ratio + EPS;
-			/* High-loss at the load asked, low-loss at the load really offered. */
+			/*
+			 * High-loss at the load asked (or at the load offered when
+			 * more was), low-loss at the load really offered when less was.
+			 */
 			double at = ceil_at != 0 ? ceil_at : !high && fell_short ? res->achieved :
+				    high && over(s, req->load, res->achieved) ? res->achieved :
 				    req->load;
 			struct sl_bench_load *l = load_find(s, at, true);
 

@@ -93,7 +93,7 @@ struct sl_search {
 	bool retrying;               /**< the next trial is retry, again */
 	bool last_retry;             /**< the last trial recorded is run again, not counted */
 	struct sl_trial_req retry;
-	double retry_achieved;       /**< what the trial run again achieved */
+	struct sl_trial_res retry_res; /**< what the trial run again measured */
 	double spent_s;              /**< trial time used (the budget's seconds) */
 	double tol;                  /**< shortfall that still counts as the load asked */
 	double gen_max;              /**< the highest load the search asks: max_load, or the
@@ -148,19 +148,22 @@ bool sl_search_next(struct sl_search *s, struct sl_trial_req *req);
  * 9971, but loss is counted against the frames really sent; frames the
  * generator did not send are its shortfall, not the DUT's loss). For each
  * goal, a trial whose loss exceeds the goal's loss ratio is high-loss at
- * the load asked, whatever the shortfall; one within it is low-loss at the
- * load asked, or, when the generator fell short of it (by more than
- * s->tol), at the load it really offered: never low-loss at a load that
- * was not offered. A goal's result is the load really offered by the
- * low-loss trials of its relevant lower bound (their mean by duration).
+ * the load asked, or at the load really offered when that was more (by more
+ * than s->tol); one within it is low-loss at the load asked, or at the load
+ * really offered when that was less: never low-loss at a load that was not
+ * offered, never high-loss at one below what was. A goal's result is the
+ * load really offered by the low-loss trials of its relevant lower bound
+ * (their mean by duration).
  *
  * A short trial runs again once, not counted (sl_search_next() asks it):
- * at the max, before its shortfall becomes the generator's ceiling (the
- * better of the two achieved loads becomes the max, once, and the trial
- * counts there); below it, when it is low-loss for a goal (one stall must
- * not move a result). Not when the trial before fell short and moved no
- * lower bound; after two such trials in a row the search ends ("the
- * generator fell short of the loads left to try").
+ * at the max, before its shortfall is taken for the generator's ceiling
+ * (the trial of the two that offered more counts, with its own loss, at
+ * what it offered, which becomes the search's max, once; later trials at
+ * the ceiling count there, their result what they offered); below the max,
+ * when it is low-loss for a goal (one stall must not move a result). The
+ * search ends ("the generator fell short of the loads left to try") after
+ * three such trials counted in a row that moved no lower bound. Loads
+ * asked are never below the min.
  */
 void sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 		      const struct sl_trial_res *res);
