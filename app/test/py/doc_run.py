@@ -27,7 +27,9 @@ Only three things are changed: build/app/sluice/sluice is SLUICE_BIN,
 its --duration cut to 2 s (what it prints is not compared). Commands that
 need a NIC, the veth testbed (outside an sh block that sets it up),
 hugepages or a value from the reader are checked for --no-pci only and
-said SKIP with the reason. Prints "ok   - ", "FAIL - " and "SKIP - " lines
+said SKIP with the reason, and so are the benchmark scripts
+(scripts/bench-*: minutes each) unless SL_DOCS_BENCH=1 (the long suite).
+Prints "ok   - ", "FAIL - " and "SKIP - " lines
 and "test_docs: N passed, M failed, K skipped".
 """
 import glob
@@ -161,10 +163,12 @@ def is_command(text, rel):
     """A transcript line "# TEXT" is a command to run (else a comment)."""
     if is_sluice(text):
         return True
-    return rel in ALL_CMDS and re.match(r"(rm|tshark|scripts/|jq|cat|printf|echo) ", text)
+    return rel in ALL_CMDS and re.match(r"(rm |tshark |scripts/|jq |cat |printf |echo )", text)
 
 
 def skip_reason(cmd, in_sh):
+    if cmd.startswith("scripts/bench-") and os.environ.get("SL_DOCS_BENCH") != "1":
+        return "a benchmark of minutes: the long suite runs it (SL_DOCS_BENCH=1)"
     if "-a 0000:" in cmd:
         return "needs a NIC bound to DPDK (docs/nics.md)"
     if not in_sh and ("net_af_packet" in cmd or "net_af_xdp" in cmd):
@@ -252,7 +256,9 @@ def main():
     if len(todo) < 10:
         ko("only %d commands found in the docs" % len(todo))
     cwd = tempfile.mkdtemp()
-    os.symlink(os.path.join(TOP, "config"), os.path.join(cwd, "config"))
+    for d in ("config", "scripts"):
+        os.symlink(os.path.join(TOP, d), os.path.join(cwd, d))
+    os.environ["SLUICE_BIN"] = BIN  # the scripts' own sluice
     for rel, it in todo:
         where = "%s:%d" % (rel, it["line"])
         if it["kind"] == "sh":
