@@ -15,7 +15,7 @@ pkgs=(
 	dpdk dpdk-dev libdpdk-dev libnuma-dev libpcap-dev
 	python3 python3-scapy python3-matplotlib tshark jq bc tmux iproute2 ethtool procps nftables
 	binutils clang libclang-rt-14-dev
-	# the net suite's test_prometheus.sh: ~19 MB download, ~94 MB installed
+	# the long suite's test_prometheus.sh: ~19 MB download, ~94 MB installed
 	prometheus
 )
 

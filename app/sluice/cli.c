@@ -697,6 +697,7 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 			if (tty)
 				tty_cancel_line(cli);
 			printf("(Ctrl-C stops a run or a benchmark; quit, exit or Ctrl-D leaves)\n");
+			fflush(stdout);
 			if (tty)
 				rdline_newline(cli->rdl, "sluice> ");
 		}

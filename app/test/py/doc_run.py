@@ -78,9 +78,14 @@ RATE = re.compile(r"(?<!link )(?<![\w.])\d+(\.\d+)?(e[+-]?\d+)? ?[kMGT]?(pps|b/s
 NUM = re.compile(r"\d+(\.\d+)?(e[+-]?\d+)?")
 
 
+# A measured share of the line: printed where the rate is below it.
+SHARE = re.compile(r"\s*\(\d+(\.\d+)?%( of line)?\)")
+
+
 def norm(line):
-    """A line's shape: figures, MACs and measured rates replaced."""
+    """A line's shape: figures, MACs, measured rates and shares replaced."""
     line = ANSI.sub("", line)
+    line = SHARE.sub("", line)
     line = MAC.sub("MAC", line)
     line = RATE.sub("RATE", line)
     line = NUM.sub("#", line)

@@ -56,14 +56,29 @@ def flow_of(raw):
 
 
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--many":
+        # pcap_check.py --many N FILE...: FILE.j for each (one scapy import)
+        limit = int(sys.argv[2])
+        for path in sys.argv[3:]:
+            with open(path[:-len(".pcap")] + ".j" if path.endswith(".pcap") else path + ".j",
+                      "w") as out:
+                json.dump(check(path, limit), out)
+                out.write("\n")
+        return
     limit = int(sys.argv[2]) if len(sys.argv) > 2 else 3000
+    json.dump(check(sys.argv[1], limit), sys.stdout)
+    print()
+
+
+def check(path, limit):
+    """The facts of one capture, as a dict."""
     lens = Counter()
     flows = Counter()
     bad_ip = bad_l4 = 0
     fields = defaultdict(set)
     seqs = defaultdict(list)
     n = 0
-    for raw in frames(sys.argv[1]):
+    for raw in frames(path):
         n += 1
         lens[len(raw)] += 1
         fl = flow_of(raw)
@@ -108,8 +123,7 @@ def main():
         "signed": sum(len(v) for v in seqs.values()),
         "seq_contiguous_from_0": all(contiguous.values()) if contiguous else False,
     }
-    json.dump(out, sys.stdout)
-    print()
+    return out
 
 
 if __name__ == "__main__":

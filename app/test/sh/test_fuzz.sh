@@ -2,13 +2,13 @@
 # test_fuzz.sh - every libFuzzer target (scripts/fuzz.sh --list) runs for a
 # few seconds from its seed corpus and finds nothing (no crash, leak,
 # sanitizer report, broken contract or hang), and every input a campaign
-# ever found (app/fuzz/regress/TARGET/*) replays clean. About 30 s; CI builds
+# ever found (app/fuzz/regress/TARGET/*) replays clean. About 20 s; CI builds
 # the targets first (scripts/fuzz.sh --build). SL_FUZZ_SECONDS: per target
-# (2; the long suite runs 30).
+# (1; the long suite runs 30).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-secs=${SL_FUZZ_SECONDS:-2}
+secs=${SL_FUZZ_SECONDS:-1}
 build=${SLUICE_FUZZ_BUILD:-$top/build-fuzz}
 pass=0 fail=0
 
