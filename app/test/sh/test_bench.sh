@@ -256,7 +256,8 @@ repro() {
 
 # A generator that falls short (issue 33): port 0's wire really sends 9.6 of
 # its 10 Gb/s (14.29 of 14.88 Mpps at 64 B) into a DUT of 1,234,567 pps,
-# the user's own command line (port 1 only receives, tx=0), short trials.
+# the user's own command line (port 1 only receives, and has no TX lcore:
+# issue 24 item 4, it is left out, saying so), short trials.
 # The first trial, at line rate, falls short: the search's max becomes what
 # it achieved, said once; every trial counts; NDR within the goal width of
 # the capacity (the DUT's queue adds at most Q/T); the search ends within
@@ -266,8 +267,11 @@ short_gen() { # METHOD
 	pfx
 	timeout 300 "$bin" "${eal[@]}" -- --sim 10G,wire=9.6G,dut=1,capacity=1234567pps,queue=512 \
 		--sim 10G --map 1:0.0 --rx 1 --drain 0.05 --size 64 \
-		--bench "$m,tx=0,width=$w,trial=0.5,final=0.5,exceed=0,lat=0.1" \
+		--bench "$m,width=$w,trial=0.5,final=0.5,exceed=0,lat=0.1" \
 		--json "$T/g.json" >"$T/g.out" 2>&1 && rc=0 || rc=$?
+	check "$m, a port without a TX lcore: left out, said ('$(grep -m1 'has no TX lcore' "$T/g.out")')" \
+		grep -q "port 1 has no TX lcore in --map: it does not send" "$T/g.out"
+	check "$m, a port without a TX lcore: one sending port" jqe '.bench.results[0].ports == 1' "$T/g.json"
 	if { [ "$rc" != 0 ] && [ "$rc" != 4 ]; } || [ ! -s "$T/g.json" ]; then
 		ko "$m, generator short of line rate: exit $rc: $(tail -3 "$T/g.out")"
 		return
@@ -298,22 +302,6 @@ short_gen() { # METHOD
 # rfc2544 (and each method against the synthetic DUTs: test_bench.c) in the long suite.
 [ "$fast" = 1 ] && short_gen mlr
 [ "$fast" = 0 ] && short_gen rfc2544
-
-# Issue 24: port 1 has no TX lcore (--map 1:0.0) and is not named in tx=:
-# left out, saying so; the search converges.
-if [ "$fast" = 1 ]; then
-	pfx
-	timeout 300 "$bin" "${eal[@]}" -- --sim 10G,dut=1,capacity=1Mpps,queue=512 --sim 10G \
-		--map 1:0.0 --rx 1 --drain 0.05 \
-		--bench "mlr,width=0.02,trial=0.5,exceed=0,lat=0.1" --json "$T/m.json" >"$T/m.out" 2>&1 &&
-		rc=0 || rc=$?
-	check "a port without a TX lcore: left out, said ('$(grep -m1 'has no TX lcore' "$T/m.out")')" \
-		grep -q "port 1 has no TX lcore in --map: it does not send" "$T/m.out"
-	ndr=$(jq '.bench.results[0].ndr_pps' "$T/m.json" 2>/dev/null)
-	check "a port without a TX lcore: exit $rc, one sending port, NDR $ndr within the width of 1 Mpps" \
-		jqe '.bench.results[0].ports == 1 and .bench.results[0].ndr_converged and
-			.bench.results[0].ndr_pps >= 980000 and .bench.results[0].ndr_pps <= 1001024' "$T/m.json"
-fi
 
 # The budget: 3 s of 0.5 s trials (final-phase sums of 5 s) ends the search
 # out of time, with the bounds found, exit 4 (a search without its goal).
@@ -374,7 +362,7 @@ if [ "${SL_BENCH_FULL:-0}" = 1 ]; then
 		done
 	done
 else
-	search 100000 64 4096 1 0.02
+	search 100000 64 4096 0.5 0.02
 fi
 echo "test_bench: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -401,7 +401,9 @@ check "(f) after a SIGKILL with telemetry in use, the next run (exit $rc) serves
 
 fi
 
-if want g; then
+# (g) in the long suite (SL_LONG=1): test_session.sh (b) keeps a telemetry
+# client busy through 50 runs in the fast one.
+if want g && [ "${SL_LONG:-0}" = 1 ]; then
 # (g) Six telemetry clients at once, in tight loops, during a run at the prompt.
 sess_open --lcores '0,(1-2)@(0-1)' -- --sim 10G,verify=on --map 1-2:0.0 --rate 2Mpps
 hammers=()

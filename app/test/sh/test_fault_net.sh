@@ -30,7 +30,7 @@ trap '"$tb" down >/dev/null 2>&1 || true; cleanup' EXIT
 jqe() { jq -e "$@" >/dev/null 2>&1; }
 eal=(--no-huge -m 512 --no-pci --log-level '*:error')
 RATE=200000
-DUR=10 # s: (a)'s runs
+DUR=7 # s: (a)'s runs: 1.5 s before the flap, 2 s down, 2 s after, and its start
 
 # (a) flap PMD
 flap() {
