@@ -306,11 +306,11 @@ for i in 1 2 3 4 5; do
 done
 check "(e) SIGINT and SIGTERM caught once EAL has its runtime config, in $early_ok of 5 starts" \
 	test "$early_ok" = 5
-# 12 signals (SL_LONG=1: 50). Odd ones land in the start/stop cycles (sent
+# 8 signals (SL_LONG=1: 50). Odd ones land in the start/stop cycles (sent
 # after the first summary), even ones at a random moment from the start
 # (before the first run or in the cycles, as the machine's speed has it).
 RANDOM=$$
-nsig=12
+nsig=8
 [ "${SL_LONG:-0}" = 1 ] && nsig=50
 bad=0 early=0 inrun=0 slow=0
 for i in $(seq "$nsig"); do

@@ -281,7 +281,8 @@ trials() { jq -c '[.bench.trials[] | [(.load_pps|floor), (.tx_pps|floor), .short
 if [ -z "${KDUT_NO_BENCH:-}" ]; then
 	N=10000 B=200
 	impair rate $N $B
-	if bench bench-rate10k-afp 20kpps; then
+	# (the long suite: SL_LONG=1; the fast one runs (e2) below)
+	if [ "${SL_LONG:-0}" = 1 ] && bench bench-rate10k-afp 20kpps; then
 		ndr=$(jq '.bench.results[0].ndr_pps' "$T/bench-rate10k-afp.json")
 		lo=$(awk -v n=$N -v w=$BW 'BEGIN { print n * (1 - 2 * w) }')
 		hi=$(awk -v n=$N -v w=$BW -v b=$B 'BEGIN { print n * (1 + w) + b }')

@@ -7,7 +7,7 @@
 #   duplicates == duplicated
 #   reordered  == reordered (RFC 4737 per (stream, producer))
 # and exit 3 (frames lost) when the DUT dropped any, 0 when it did not.
-# SL_RX_DUT_COUNT frames per run: 200000 by default (the fast suite), 10
+# SL_RX_DUT_COUNT frames per run: 100000 by default (the fast suite), 10
 # million in the stress suite (receive-dut-10m: each impairment alone with 2
 # producers, all together with 1, 2 and 4: 9 runs; SL_RX_DUT_ALONE_NP).
 set -euo pipefail
@@ -16,7 +16,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
 # shellcheck source=app/test/sh/lib.sh
 . "$(dirname "$0")/lib.sh"
-count=${SL_RX_DUT_COUNT:-200000}
+count=${SL_RX_DUT_COUNT:-100000}
 n=0
 pfx() { n=$((n + 1)); prefix=slrd$$x$n; prefixes+=("$prefix"); }
 
