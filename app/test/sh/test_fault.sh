@@ -42,6 +42,7 @@ trap 'exec 3>&- 2>/dev/null || true; [ -n "$spid" ] && kill -9 "$spid" 2>/dev/nu
 sess_open() {
 	pfx
 	rm -f "$T/in" "$T/s.json"
+	json_ino=
 	mkfifo "$T/in"
 	timeout 120 "$bin" "${eal[@]}" --file-prefix "$prefix" "$@" -i --json "$T/s.json" \
 		<"$T/in" >"$T/s.out" 2>&1 &
@@ -55,10 +56,20 @@ sess_close() {
 	wait "$spid" && rc=0 || rc=$?
 	spid=""
 }
-# summaries N: wait (up to 20 s) until the session has printed N summaries.
+# summaries N: wait (up to 20 s) until the session has printed N summaries
+# and written the Nth JSON (after its summary: a new file renamed into place:
+# its inode and time change; the last ones seen are kept in json_ino).
+json_ino=
 summaries() {
+	local i
 	for _ in $(seq 200); do
-		[ "$(grep -c 'sluice summary' "$T/s.out" || true)" -ge "$1" ] && return 0
+		if [ "$(grep -c 'sluice summary' "$T/s.out" || true)" -ge "$1" ]; then
+			i=$(stat -c '%i %y' "$T/s.json" 2>/dev/null || true)
+			if [ -n "$i" ] && [ "$i" != "$json_ino" ]; then
+				json_ino=$i
+				return 0
+			fi
+		fi
 		sleep 0.1
 	done
 	return 1
