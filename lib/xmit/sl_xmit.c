@@ -185,7 +185,12 @@ txq_unlock(struct sl_txq *q)
 	__atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE);
 }
 
-/* Protocol 2: an RMW, never a plain store (release sequence, see above). */
+/*
+ * Protocol 2: an RMW, never a plain store (release sequence, see above).
+ * Only a weakly ordered machine (Arm, POWER) can show a plain store's harm:
+ * on x86 both are ordered alike and no test here can fail for it
+ * (scripts/mutate.sh lists that mutant, missed-rmw, apart).
+ */
 static inline void
 txq_set_missed(struct sl_txq *q)
 {
@@ -240,7 +245,12 @@ txq_wait_lock(struct txq_ctx *c)
 	}
 }
 
-/* Producer side of protocol 2: the caller has already queued its work. */
+/*
+ * Producer side of protocol 2: the caller has already queued its work. The
+ * fence after the RMW costs nothing on x86, where a lock-prefixed RMW is a
+ * full fence already, and no test here can fail without it; Arm and POWER
+ * need it (scripts/mutate.sh lists miss-fence apart).
+ */
 static int
 txq_trylock_or_miss(struct sl_txq *q)
 {
@@ -316,9 +326,12 @@ txq_enqueue(struct sl_txq *q, struct rte_mbuf **pkts, unsigned int n)
 	return n;
 }
 #define TXQ_TEST_FLAG(q, f) (unlikely(((q)->test_flags & (f)) != 0))
+/* How the last release ended (struct sl_txq's test_last_release). */
+#define TXQ_TEST_NOTE(q, v) __atomic_store_n(&(q)->test_last_release, (v), __ATOMIC_RELAXED)
 #else
 #define txq_enqueue(q, pkts, n) rte_ring_enqueue_burst((q)->backlog, (void **)(pkts), (n), NULL)
 #define TXQ_TEST_FLAG(q, f) 0
+#define TXQ_TEST_NOTE(q, v) do { } while (0)
 #endif
 
 /*
@@ -416,6 +429,8 @@ txq_drain(struct txq_ctx *c)
 			 * Protocol 3: a direct sender holds the driver's lock.
 			 * Flag (RMW), fence, retry once: either we get in, or
 			 * the holder, after its own fence, sees the flag.
+			 * (The fence after the RMW: as in trylock-or-miss,
+			 * only a weakly ordered machine shows it missing.)
 			 */
 			txq_count_refusal(c, st);
 			__atomic_fetch_or(&q->drv_missed, 1, __ATOMIC_RELEASE);
@@ -458,11 +473,14 @@ txq_release(struct txq_ctx *c)
 		if (TXQ_TEST_FLAG(q, SL_TXQ_T_NO_RECHECK))
 			return total;
 		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-		if (likely(!__atomic_load_n(&q->missed, __ATOMIC_ACQUIRE)))
+		if (likely(!__atomic_load_n(&q->missed, __ATOMIC_ACQUIRE))) {
+			TXQ_TEST_NOTE(q, 2);
 			return total;
+		}
 		if (i == SL_RECHECK_MAX) {
 			/* Bounded: missed stays set for the next producer or the poll. */
 			__atomic_fetch_add(&q->release_bound, 1, __ATOMIC_RELAXED);
+			TXQ_TEST_NOTE(q, 1);
 			return total;
 		}
 		if (!txq_trylock(q))

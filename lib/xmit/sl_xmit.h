@@ -168,6 +168,8 @@ struct sl_txq {
 	uint64_t drop_flush;
 	uint64_t release_bound;   /* see struct sl_txq_stats (atomic add; rare) */
 	uint32_t test_flags;  /**< sl_xmit_pvt.h: fault switches, read by the test build only */
+	uint32_t test_last_release; /**< test build only: 1 when the last release stopped at
+				     * its bound (missed left set), 2 when it ended normally */
 	/** Slot RTE_MAX_LCORE is shared by unregistered threads (atomic adds). */
 	struct sl_txq_lcore lc[RTE_MAX_LCORE + 1];
 };
