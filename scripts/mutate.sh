@@ -85,10 +85,11 @@ fi
 run() {
 	local rc failed crashed
 	: >"$work/inconclusive"
+	local limit=600 # the litmus tests (each at most 120 s); then the suites: 900 s, as meson
 	for args in "litmus_missed_recheck litmus_missed_recheck_waited litmus_driver_locked litmus_unregistered_lltx" \
 		"--suite fast --suite stress"; do
 		# shellcheck disable=SC2086
-		timeout -k 10 300 "$work/build/app/test/sluice-test" $args >"$work/run.log" 2>&1
+		timeout -k 10 "$limit" "$work/build/app/test/sluice-test" $args >"$work/run.log" 2>&1
 		rc=$?
 		# CHECK prints its reason on the line before the test's "FAIL name".
 		failed=$(awk -v inc="$work/inconclusive" '
@@ -97,10 +98,11 @@ run() {
 			/^SKIP / { print >> inc }' "$work/run.log" | paste -sd, -)
 		crashed=
 		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-			crashed="hung: killed after 300 s"
-		elif [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$work/run.log"; then
-			crashed="crashed (exit $rc)"
+			crashed="hung: killed after $limit s"
+		elif [ $rc -ne 0 ] && ! grep -qE '^[0-9]+ passed, [0-9]+ failed' "$work/run.log"; then
+			crashed="crashed (exit $rc)" # it never reached its closing line
 		fi
+		limit=900
 		failed=$failed${crashed:+${failed:+, }$crashed}
 		if [ -n "$failed" ]; then
 			cp "$work/run.log" "$work/run-$name.log"

@@ -370,6 +370,8 @@ no_strand(enum sl_txq_mode mode)
 			};
 			rte_eal_remote_launch(producer_main, &p[n], lcore);
 		}
+		/* How this round's last release ended (set by each release). */
+		__atomic_store_n(&q->test_last_release, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 		/* Sleep, do not spin: leave both CPUs to the producers. */
 		for (unsigned int done = 0; done < 8;) {

@@ -303,12 +303,25 @@ if [ -z "${KDUT_NO_BENCH:-}" ]; then
 	if bench bench-rate61k-afp 100kpps 0.5; then
 		ndr=$(jq '.bench.results[0].ndr_pps' "$T/bench-rate61k-afp.json")
 		nt=$(jq '.bench.trials | length' "$T/bench-rate61k-afp.json")
-		awk -v x="$ndr" -v n=$N 'BEGIN { exit !(x >= 0.95 * n && x <= n + 5) }' &&
-			ok "bench-rate61k-afp: NDR $ndr pps within 5 % of the nft limit $N/s (burst 5; $nt trials)" ||
+		if awk -v x="$ndr" -v n=$N 'BEGIN { exit !(x >= 0.95 * n && x <= n + 5) }'; then
+			ok "bench-rate61k-afp: NDR $ndr pps within 5 % of the nft limit $N/s (burst 5; $nt trials)"
+			jq -e '.bench.results[0].ndr_converged' "$T/bench-rate61k-afp.json" >/dev/null &&
+				ok "bench-rate61k-afp: the search converged" ||
+				ko "bench-rate61k-afp: not converged: $(jq -c '.bench.results[0] | del(.latency_at)' "$T/bench-rate61k-afp.json")"
+		elif jq -e '.bench.results[0].ended == "the generator fell short of the loads left to try"' \
+			"$T/bench-rate61k-afp.json" >/dev/null; then
+			# A busy machine: af_packet fell short of the loads near the
+			# limit (seen with two busy loops beside the suite). What holds
+			# anyway: the search said so, claims no convergence, and its
+			# result is no more than the limit.
+			jq -e --argjson n $N '.bench.results[0] | .ndr_converged == false and .ndr_pps <= $n + 5' \
+				"$T/bench-rate61k-afp.json" >/dev/null &&
+				ok "bench-rate61k-afp: the generator fell short: said, not converged, NDR $ndr <= $N" ||
+				ko "bench-rate61k-afp: fell short, NDR $ndr, yet claims more: $(jq -c '.bench.results[0] | del(.latency_at)' "$T/bench-rate61k-afp.json")"
+			echo "SKIP - bench-rate61k-afp: the NDR within 5 % of $N: this machine's generator fell short of the loads near it (ceiling $(jq '.bench.results[0].generator_ceiling_pps' "$T/bench-rate61k-afp.json") pps)"
+		else
 			ko "bench-rate61k-afp: NDR $ndr not within 5 % of $N: $(trials bench-rate61k-afp)"
-		jq -e '.bench.results[0].ndr_converged' "$T/bench-rate61k-afp.json" >/dev/null &&
-			ok "bench-rate61k-afp: the search converged" ||
-			ko "bench-rate61k-afp: not converged: $(jq -c '.bench.results[0] | del(.latency_at)' "$T/bench-rate61k-afp.json")"
+		fi
 	fi
 	# (f) No limit: the search still ends, at a finite NDR its trials support
 	# (the long suite: SL_LONG=1).
