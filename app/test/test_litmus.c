@@ -286,27 +286,42 @@ lit_run(struct litmus *l, const char *name)
 	return i - 1;
 }
 
-static int
-lit_setup(struct litmus *l, enum sl_txq_mode mode, const char *name)
+/* A litmus test's state: its queue, driver, pool and steps; NULL on failure. */
+static struct litmus *
+lit_new(enum sl_txq_mode mode, const char *name, lit_step_t prep, lit_step_t act_a,
+	lit_step_t act_b)
 {
+	struct litmus *l = calloc(1, sizeof(*l));
 	char pn[32];
 	struct rte_mempool *mp;
 
+	if (l == NULL)
+		return NULL;
 	snprintf(pn, sizeof(pn), "t_lit_%s_%u", name, (unsigned int)(rte_rdtsc() & 0xffff));
 	mp = test_pool(pn, 1023);
-	CHECK(mp != NULL, "pool");
+	if (mp == NULL) {
+		free(l);
+		return NULL;
+	}
 	l->gen_a = (struct sl_gen){ .s = test_stream(), .mp = mp, .producer = 1 };
 	l->gen_b = (struct sl_gen){ .s = test_stream(), .mp = mp, .producer = 2 };
 	l->d.lltx = mode == SL_TXQ_LLTX;
 	l->d.hold_lcore = RTE_MAX_LCORE; /* no call stays inside unless a test says */
 	l->q = test_txq(ldrv_xmit, &l->d, l->d.lltx ? SL_DRV_CAP_LLTX : 0, mode, 0, 0);
-	CHECK(l->q != NULL, "queue");
+	if (l->q == NULL) {
+		rte_mempool_free(mp);
+		free(l);
+		return NULL;
+	}
 	/* No bounded wait: a collision goes to the hand-off at once. */
 	l->q->test_flags |= SL_TXQ_T_NO_WAIT;
-	return 0;
+	l->prep = prep;
+	l->act_a = act_a;
+	l->act_b = act_b;
+	return l;
 }
 
-/* Conservation and the pool; frees the queue and the pool. */
+/* Conservation and the pool; frees the queue, the pool and l. */
 static int
 lit_end(struct litmus *l, int64_t trials)
 {
@@ -332,6 +347,7 @@ lit_end(struct litmus *l, int64_t trials)
 	sl_txq_free(l->q);
 	CHECK(rte_mempool_in_use_count(mp) == 0, "leak: %u mbufs", rte_mempool_in_use_count(mp));
 	rte_mempool_free(mp);
+	free(l);
 	return 0;
 }
 
@@ -405,16 +421,11 @@ lit_close_note(const struct litmus *l, const char *name, int64_t trials)
 
 SL_TEST(litmus_missed_recheck, "stress")
 {
-	struct litmus *l = calloc(1, sizeof(*l));
+	struct litmus *l = lit_new(SL_TXQ_LOCKED, "p2", p2_prep, p2_a, p2_b);
 	struct sl_txq_stats st;
 	int64_t trials;
 
-	CHECK(l != NULL, "alloc");
-	if (lit_setup(l, SL_TXQ_LOCKED, "p2") != 0)
-		return -1;
-	l->prep = p2_prep;
-	l->act_a = p2_a;
-	l->act_b = p2_b;
+	CHECK(l != NULL, "queue, pool or memory");
 	trials = lit_run(l, "litmus_missed_recheck");
 	CHECK(trials >= 0, "the trials could not run to the end");
 	sl_txq_stats_get(l->q, &st);
@@ -425,10 +436,7 @@ SL_TEST(litmus_missed_recheck, "stress")
 	      "side B collided in only %lu of %ld trials: the test proved nothing",
 	      st.collisions - l->prequeued, trials);
 	lit_close_note(l, "litmus_missed_recheck", trials);
-	if (lit_end(l, trials) != 0)
-		return -1;
-	free(l);
-	return 0;
+	return lit_end(l, trials);
 }
 
 /*
@@ -440,18 +448,13 @@ SL_TEST(litmus_missed_recheck, "stress")
  */
 SL_TEST(litmus_missed_recheck_waited, "stress")
 {
-	struct litmus *l = calloc(1, sizeof(*l));
+	struct litmus *l = lit_new(SL_TXQ_LOCKED, "p2w", p2_prep, p2_a, p2_b);
 	struct sl_txq_stats st;
 	int64_t trials;
 
-	CHECK(l != NULL, "alloc");
-	if (lit_setup(l, SL_TXQ_LOCKED, "p2w") != 0)
-		return -1;
+	CHECK(l != NULL, "queue, pool or memory");
 	l->q->test_flags &= ~SL_TXQ_T_NO_WAIT;
 	l->q->wait_min = l->q->wait_max = LIT_SPREAD;
-	l->prep = p2_prep;
-	l->act_a = p2_a;
-	l->act_b = p2_b;
 	l->a_sends = true;
 	trials = lit_run(l, "litmus_missed_recheck_waited");
 	CHECK(trials >= 0, "the trials could not run to the end");
@@ -470,10 +473,7 @@ SL_TEST(litmus_missed_recheck_waited, "stress")
 			      "side B must both wait and hand over, in 1 %% of the trials each "
 			      "(waited %lu, handed over %lu): the test proved nothing", bw, bh);
 	}
-	if (lit_end(l, trials) != 0)
-		return -1;
-	free(l);
-	return 0;
+	return lit_end(l, trials);
 }
 
 /*
@@ -504,16 +504,11 @@ p3_a(struct litmus *l)
 
 SL_TEST(litmus_driver_locked, "stress")
 {
-	struct litmus *l = calloc(1, sizeof(*l));
+	struct litmus *l = lit_new(SL_TXQ_LLTX, "p3", p3_prep, p3_a, p3_b);
 	struct sl_txq_stats st;
 	int64_t trials;
 
-	CHECK(l != NULL, "alloc");
-	if (lit_setup(l, SL_TXQ_LLTX, "p3") != 0)
-		return -1;
-	l->prep = p3_prep;
-	l->act_a = p3_a;
-	l->act_b = p3_b;
+	CHECK(l != NULL, "queue, pool or memory");
 	l->d.hold_lcore = 0; /* lit_run makes it side B's lcore */
 	trials = lit_run(l, "litmus_driver_locked");
 	CHECK(trials >= 0, "the trials could not run to the end");
@@ -523,10 +518,7 @@ SL_TEST(litmus_driver_locked, "stress")
 	CHECK(st.locked >= (uint64_t)trials / 10,
 	      "LOCKED in only %lu of %ld trials: the test proved nothing", st.locked, trials);
 	lit_close_note(l, "litmus_driver_locked", trials);
-	if (lit_end(l, trials) != 0)
-		return -1;
-	free(l);
-	return 0;
+	return lit_end(l, trials);
 }
 
 /*
