@@ -25,10 +25,11 @@ if [ "${1:-}" = --long ]; then
 elif [ ${#args[@]} -eq 0 ]; then
 	args=(--suite fast --suite stress --suite net)
 fi
-meson test -C "$build" --print-errorlogs --no-rebuild "${args[@]}"
+# Its own log (--logbase): a meson test run by hand meanwhile writes testlog.json.
+meson test -C "$build" --print-errorlogs --no-rebuild --logbase sl-suite "${args[@]}"
 rc=$?
 
-python3 - "$build/meson-logs/testlog.json" <<'PY'
+python3 - "$build/meson-logs/sl-suite.json" <<'PY'
 import json, re, sys
 passed = failed = skipped = 0
 reasons = []

@@ -36,7 +36,7 @@ void sl_fuzz_eal(void);
 /* sl_fuzz_eal(), then the program's state with its ports open (once). */
 struct sl_app *sl_fuzz_app(void);
 
-/* The options back to their defaults, as sl_opts_parse() leaves them. */
+/* The options and the configuration back to their defaults. */
 void sl_fuzz_app_reset(struct sl_app *app);
 
 #endif /* SL_FUZZ_H */

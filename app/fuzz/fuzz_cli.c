@@ -39,16 +39,16 @@ fuzz_cli(void)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct sl_opts before;
+	static struct sl_config before; /* a refused command commits nothing */
 	struct sl_app *app = fuzz_cli();
 	char *text = sl_fuzz_str(data, size), *save = NULL, *line;
 	int n = 0;
 
 	for (line = strtok_r(text, "\n", &save); line != NULL && n < MAX_LINES;
 	     line = strtok_r(NULL, "\n", &save), n++) {
-		before = app->o;
+		before = app->cfg;
 		if (sl_cli_line(&cli, line) != 0)
-			SL_FUZZ_CHECK(memcmp(&before, &app->o, sizeof(before)) == 0);
+			SL_FUZZ_CHECK(memcmp(&before, &app->cfg, sizeof(before)) == 0);
 		if (app->running) {
 			sl_session_wait(app);
 			sl_cli_stop_run(&cli);

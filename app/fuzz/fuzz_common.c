@@ -73,8 +73,7 @@ void
 sl_fuzz_app_reset(struct sl_app *app)
 {
 	sl_opts_default(&app->o);
-	for (int i = 1; i < SL_MAX_PORTS; i++)
-		app->o.pc[i] = app->o.pc[0];
+	sl_config_default(&app->cfg);
 	app->exit_code = SL_EXIT_OK;
 }
 

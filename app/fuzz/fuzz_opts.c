@@ -17,7 +17,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void
-check_run(const struct sl_opts *o)
+check_run(const struct sl_config *o)
 {
 	SL_FUZZ_CHECK(o->burst >= 1 && o->burst <= 64);
 	SL_FUZZ_CHECK(o->nb_map <= SL_MAP_MAX && o->nb_rxmap <= SL_MAP_MAX);
@@ -36,6 +36,7 @@ check_run(const struct sl_opts *o)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct sl_config c;
 	static struct sl_opts o;
 	char *text = sl_fuzz_str(data, size), *argv[MAX_ARGS + 2], *save = NULL, *a;
 	int argc = 0;
@@ -46,9 +47,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = a;
 	argv[argc] = NULL;
 	sl_opts_default(&o);
-	switch (sl_opts_parse(&o, argc, argv)) {
+	sl_config_default(&c);
+	switch (sl_opts_parse(&o, &c, argc, argv)) {
 	case SL_OPTS_RUN:
-		check_run(&o);
+		check_run(&c);
 		break;
 	case SL_OPTS_HELP:
 	case SL_OPTS_VERSION:

@@ -26,7 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct sl_cli cli;
 	static struct sl_app *app;
-	static struct sl_opts before;
+	static struct sl_config before; /* a refused command commits nothing */
 	static char path[64];
 	static int fd = -1;
 
@@ -43,11 +43,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cli.quit = false;
 	if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
-	before = app->o;
+	before = app->cfg;
 	/* A NUL byte anywhere, or a line over the limit: refused whole. */
 	if (memchr(data, '\0', size) != NULL) {
 		SL_FUZZ_CHECK(sl_cli_file(&cli, path) != 0);
-		SL_FUZZ_CHECK(memcmp(&before, &app->o, sizeof(before)) == 0);
+		SL_FUZZ_CHECK(memcmp(&before, &app->cfg, sizeof(before)) == 0);
 	} else {
 		sl_cli_file(&cli, path);
 	}

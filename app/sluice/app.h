@@ -29,6 +29,13 @@ struct sl_live {
 
 struct sl_app {
 	struct sl_opts o;
+	/* The configuration in force: front ends edit a copy, check it, assign it. */
+	struct sl_config cfg;
+	/* The ports' facts a check needs (sl_ports_env(), at open). */
+	struct sl_config_env env;
+	/* The configuration the current (or last) run started from: a copy, read-only
+	 * while it runs (a benchmark's trial runs its own, the user's stays as it was). */
+	struct sl_config run_cfg;
 	struct sl_ports ports;
 	struct sl_worker *workers[RTE_MAX_LCORE];
 	uint16_t nb_workers;

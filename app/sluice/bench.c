@@ -92,6 +92,10 @@ static struct {
 	unsigned int nb_sizes, cur_size;
 	char sizes[BENCH_MAX_SIZES][16];
 	char status[256];
+	/* The benchmark's own configuration: the user's, with the size under test
+	 * (cfg), and each trial's, its loads and duration set (trial_cfg). The
+	 * user's configuration is never written. */
+	struct sl_config cfg, trial_cfg;
 } B;
 
 /* ---- parsing ---- */
@@ -393,7 +397,7 @@ static int
 trial(struct sl_app *app, const bool *tx, double load, double pace, double duration_s,
       double tol, struct bench_trial *t)
 {
-	struct sl_opts *o = &app->o, save = *o;
+	struct sl_config *o = &B.trial_cfg;
 	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist)), *h1;
 	unsigned int nb_tx = 0;
 	bool drops_read[SL_MAX_PORTS] = { false };
@@ -407,23 +411,20 @@ trial(struct sl_app *app, const bool *tx, double load, double pace, double durat
 		free(h1);
 		return -ENOMEM;
 	}
+	*o = B.cfg;
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		o->pc[p].stopped = !tx[p];
 		o->pc[p].rate = (struct sl_rate){ SL_RATE_PPS, pace };
 	}
 	o->duration_us = (uint64_t)(duration_s * 1e6 + 0.5);
 	o->count = 0;
-	o->json = NULL;
-	o->stats_period = 0;
 	o->pace_even = true;  /* RFC 2544: frames evenly spaced, no catch-up burst */
-	app->quiet = true;
-	ret = sl_session_start(app);
+	ret = sl_session_start(app, o, true); /* quiet: no live line, summary or JSON */
 	if (ret == 0) {
 		sl_session_wait(app);
 		sl_session_stop(app);
 	}
 	app->quiet = false;
-	*o = save;
 	if (ret != 0) {
 		free(hist);
 		free(h1);
@@ -542,7 +543,7 @@ trial_rate(const struct sl_bench_conf *c, unsigned int nb_tx)
 }
 
 static bool
-rxmap_names(const struct sl_opts *o, uint16_t r)
+rxmap_names(const struct sl_config *o, uint16_t r)
 {
 	for (uint16_t i = 0; i < o->nb_rxmap; i++)
 		if (o->rxmap[i].port == r)
@@ -797,18 +798,6 @@ one_trial(struct sl_app *app, const struct sl_bench_conf *conf, const bool *tx,
 	return 0;
 }
 
-/* Has port pid a TX lcore in the map in force (--map, or the default: every port)? */
-static bool
-port_has_lcore(const struct sl_opts *o, uint16_t pid)
-{
-	if (o->nb_map == 0)
-		return true;
-	for (uint16_t i = 0; i < o->nb_map; i++)
-		if (o->map[i].port == pid)
-			return true;
-	return false;
-}
-
 /*
  * One size's search: trials until the search ends (converged, or out of
  * its budget), or the user stops it (the trial in flight is shown, not
@@ -961,8 +950,9 @@ latency_size(struct sl_app *app, const bool *tx, unsigned int nb_tx, unsigned in
 int
 sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 {
-	struct sl_opts *o = &app->o;
-	struct sl_stream_conf sc_save = o->sc;
+	const struct sl_config *o = &app->cfg; /* the user's: read, never written */
+	const struct sl_config_env *env = sl_session_env(app);
+	struct sl_config_err e;
 	char err[256], names[BENCH_MAX_SIZES][16];
 	struct bench_result res[BENCH_MAX_SIZES];
 	unsigned int nb = 0, nb_tx = 0;
@@ -975,7 +965,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		return SL_EXIT_USAGE;
 	}
 	app->json_extra = sl_bench_json; /* the JSON summary gets the bench section */
-	sl_session_address(app);         /* where each port's stream goes, before any start */
+	sl_session_address(app, o);      /* where each port's stream goes, before any start */
 	/* Which ports send, and does each have a receiver? */
 	for (unsigned int p = app->ports.n; p < 32; p++)
 		if (conf->tx_given && conf->tx[p]) {
@@ -984,7 +974,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		}
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		tx[p] = conf->tx_given ? conf->tx[p] : !o->pc[p].stopped;
-		if (tx[p] && !port_has_lcore(o, p)) {
+		if (tx[p] && !sl_config_port_has_lcore(o, p)) {
 			/* No lcore sends on it: named, an error; by default, left out. */
 			if (conf->tx_given) {
 				sl_err("bench: tx: port %u has no TX lcore in --map: map one to it "
@@ -1071,14 +1061,13 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 
 			if (!tx[s])
 				continue;
-			o->sc = sc;
-			if (sl_session_stream_check(app, s, NULL, err, sizeof(err)) != 0) {
-				o->sc = sc_save;
-				sl_err("bench: size %s: %s", names[i], err);
+			B.trial_cfg = *o;
+			B.trial_cfg.sc = sc;
+			if (sl_config_flow_build(&B.trial_cfg, env, s, NULL, &e) != 0) {
+				sl_err("bench: size %s: %s", names[i], e.msg);
 				return SL_EXIT_USAGE;
 			}
-			if (sl_session_rate_check(app, s, &rr, &pace, err, sizeof(err)) != 0) {
-				o->sc = sc_save;
+			if (sl_config_rate(&B.trial_cfg, env, s, &rr, &pace, err, sizeof(err)) != 0) {
 				if (conf->single && conf->load_total)
 					sl_err("bench: total: each of the %u sending ports' share: %s",
 					       nb_tx, err);
@@ -1086,7 +1075,6 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 					sl_err("bench: %s: %s", conf->single ? "load" : "max", err);
 				return SL_EXIT_USAGE;
 			}
-			o->sc = sc_save;
 			line += lb / l1;
 			mn = fmax(mn, rate_pps(&conf->min, lb, l1, l2));
 			mx = fmin(mx, rate_pps(&conf->max, lb, l1, l2));
@@ -1110,6 +1098,7 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 	B.running = true;
 	B.interrupted = false;
 	B.warned = false;
+	B.cfg = *o;
 	for (unsigned int i = 0; i < nb && !sl_interrupted(); i++) {
 		struct bench_result *r = &B.res[i];
 		struct sl_bench_params p = conf->p;
@@ -1119,8 +1108,9 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 		if (s == NULL)
 			return SL_EXIT_RUNTIME;
 		B.cur_size = i;
+		B.cfg.sc = o->sc;
 		if (strcmp(names[i], "given") != 0)
-			sl_parse_sizes(&o->sc, strcmp(names[i], "imix") == 0 ? SL_GEN_IMIX : names[i],
+			sl_parse_sizes(&B.cfg.sc, strcmp(names[i], "imix") == 0 ? SL_GEN_IMIX : names[i],
 				       err, sizeof(err));
 		for (uint16_t t = 0; t < app->ports.n; t++) {
 			double lb = (double)app->ports.p[t].info.speed_bps, l2 = r->mean_l1 - 160;
@@ -1137,7 +1127,6 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			ret = search_size(app, tx, nb_tx, i, nb, &p, s);
 		free(s);
 		if (ret != 0) {
-			o->sc = sc_save;
 			B.running = false;
 			sl_err("bench: a trial could not start");
 			return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
@@ -1146,7 +1135,6 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			latency_size(app, tx, nb_tx, i, &p, conf->lat_s);
 		r->done = !sl_interrupted();
 	}
-	o->sc = sc_save;
 	B.running = false;
 	B.interrupted = sl_interrupted();
 	print_table();
@@ -1166,7 +1154,8 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			code = SL_EXIT_BENCH_GOAL;
 		}
 	}
-	if (o->json != NULL && sl_report_json(app, o->json) != 0)
+	/* The JSON's configuration is the user's: what the benchmark was given. */
+	if (app->o.json != NULL && sl_report_json(app, o, app->o.json) != 0)
 		return SL_EXIT_RUNTIME;
 	return code;
 }

@@ -740,11 +740,12 @@ sl_cli_u64(struct sl_cli *cli, const char *what, const char *s, uint64_t min, ui
 }
 
 /*
- * The streams' checks name the setting at fault as its option ("--size:
- * ..."); at the prompt the command that sets it is named instead.
+ * A configuration's check names the setting at fault as its option
+ * (struct sl_config_err's opt: "--size"); at the prompt the command that
+ * sets it is named instead ("" if none does).
  */
 const char *
-sl_cli_opt_name(const char *err, int *skip)
+sl_cli_opt_cmd(const char *opt)
 {
 	static const char *const names[][2] = {
 		{ "--size", "set size" }, { "--flows", "set flows" }, { "--field", "set field" },
@@ -752,14 +753,8 @@ sl_cli_opt_name(const char *err, int *skip)
 		{ "--tx-udp", "set tx-udp" }, { "--eth-peer", "set eth-peer" },
 	};
 
-	for (unsigned int i = 0; i < RTE_DIM(names); i++) {
-		size_t n = strlen(names[i][0]);
-
-		if (strncmp(err, names[i][0], n) == 0 && (err[n] == ':' || err[n] == ' ')) {
-			*skip = (int)n;
+	for (unsigned int i = 0; opt != NULL && i < RTE_DIM(names); i++)
+		if (strcmp(opt, names[i][0]) == 0)
 			return names[i][1];
-		}
-	}
-	*skip = 0;
 	return "";
 }

@@ -61,11 +61,11 @@ extern const struct sl_cmd *const sl_cli_families[];
 /* Print one error line; the command changes nothing. */
 void sl_cli_error(struct sl_cli *cli, const char *fmt, ...) __rte_format_printf(2, 3);
 /*
- * A check's error names the setting at fault by its option ("--size: ...");
- * the prompt's command for it ("set size"), and in *skip the length of the
- * option's name to skip in err; "" and 0 when err names none.
+ * A configuration check's error names the setting at fault by its option
+ * (sl_config_err.opt, "--size"): the prompt's command for it ("set size"),
+ * or "" when no command sets it.
  */
-const char *sl_cli_opt_name(const char *err, int *skip);
+const char *sl_cli_opt_cmd(const char *opt);
 
 /* Build the context. Returns 0 or -ENOMEM. */
 int sl_cli_init(struct sl_cli *cli, struct sl_app *app, const struct sl_cmd *const *families);

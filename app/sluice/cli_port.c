@@ -21,13 +21,14 @@ cmd_port_startstop(struct sl_cli *cli, int argc, char **argv)
 	}
 	for (uint16_t i = 0; i < cli->app->ports.n; i++)
 		if (port == SL_MAX_PORTS || port == i)
-			cli->app->o.pc[i].stopped = strcmp(argv[1], "stop") == 0;
+			cli->app->cfg.pc[i].stopped = strcmp(argv[1], "stop") == 0;
 }
 
 static void
 cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 {
-	static struct sl_port_conf saved[SL_MAX_PORTS]; /* the prompt is one thread */
+	static struct sl_config cand; /* a candidate (the prompt is one thread) */
+	struct sl_config_err e;
 	struct sl_port_conf pc;
 	uint64_t v;
 	int port = sl_cli_port(cli, argv[2], true);
@@ -39,11 +40,11 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "traffic is running: port config needs stopped ports (stop first)");
 		return;
 	}
-	memcpy(saved, cli->app->o.pc, sizeof(saved));
+	cand = cli->app->cfg;
 	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
-		pc = cli->app->o.pc[i];
+		pc = cand.pc[i];
 		if (strcmp(argv[4], "auto") == 0 && strcmp(argv[3], "lltx") != 0) {
 			/* The default: as the map needs, the driver's, the port's own. */
 			if (strcmp(argv[3], "txq") == 0)
@@ -72,21 +73,18 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 				return;
 			}
 		}
-		cli->app->o.pc[i] = pc;
+		cand.pc[i] = pc;
 	}
 	/* An MTU the streams do not fit is refused here, as a set command's is, not at the
 	 * next unrelated set or at start. Found by review. */
-	if (strcmp(argv[3], "mtu") == 0) {
-		char err[320];
+	if (sl_session_check(cli->app, &cand, SL_CHECK_STREAMS, &e) != 0) {
+		const char *name = sl_cli_opt_cmd(e.opt);
 
-		if (sl_session_streams_check(cli->app, err, sizeof(err)) != 0) {
-			int skip;
-			const char *name = sl_cli_opt_name(err, &skip);
-
-			memcpy(cli->app->o.pc, saved, sizeof(saved));
-			sl_cli_error(cli, "port config mtu: %s%s", name, err + skip);
-		}
+		sl_cli_error(cli, "port config %s: %s%s", argv[3], name,
+			     e.msg + (*name != '\0' ? e.detail : 0));
+		return;
 	}
+	cli->app->cfg = cand;
 }
 
 /* Link down or up now, running or not: a fault to inject (testpmd's names). */

@@ -35,12 +35,12 @@ cmd_start(struct sl_cli *cli, int argc, char **argv)
 	uint16_t used = 0;
 
 	for (uint16_t i = 0; i < cli->app->ports.n; i++)
-		used += !cli->app->o.pc[i].stopped;
+		used += !cli->app->cfg.pc[i].stopped;
 	if (used == 0) {
 		sl_cli_error(cli, "not started: every port is stopped (port start <port>|all first)");
 		return;
 	}
-	int ret = sl_session_start(cli->app);
+	int ret = sl_session_start(cli->app, &cli->app->cfg, false);
 
 	if (ret == 0)
 		return;

@@ -29,41 +29,51 @@ stopped(struct sl_cli *cli, const char *cmd, const char *what)
 }
 
 /*
- * After a set command changed the stream options: keep the change if every
- * port's stream builds with it (as start will build it), or put saved back
- * and say why. Bad combinations are refused here, not at start.
+ * A set command edits a candidate copy of the configuration (edit()) and
+ * commits it (commit()): checked as a start would build every port's flow,
+ * then assigned, or refused with why, the configuration as it was. Bad
+ * combinations are refused here, not at start.
  */
-static struct sl_opts saved; /* the options before the command (the prompt is one thread) */
+static struct sl_config cand; /* the prompt is one thread */
+
+static struct sl_config *
+edit(struct sl_cli *cli)
+{
+	cand = cli->app->cfg;
+	return &cand;
+}
 
 static void
-keep_if_builds(struct sl_cli *cli, const char *what)
+commit(struct sl_cli *cli, const char *what)
 {
-	char err[320];
+	struct sl_config_err e;
 	const char *name;
-	int skip;
 
-	if (cli->failed || sl_session_streams_check(cli->app, err, sizeof(err)) == 0)
+	if (cli->failed)
 		return;
-	cli->app->o = saved;
-	name = sl_cli_opt_name(err, &skip);
-	sl_cli_error(cli, "set %s: %s%s", what, name, err + skip);
+	if (sl_session_check(cli->app, &cand, SL_CHECK_STREAMS, &e) == 0) {
+		cli->app->cfg = cand;
+		return;
+	}
+	name = sl_cli_opt_cmd(e.opt);
+	sl_cli_error(cli, "set %s: %s%s", what, name, e.msg + (*name != '\0' ? e.detail : 0));
 }
 
 static void
 cmd_set_size(struct sl_cli *cli, int argc, char **argv)
 {
-	struct sl_opts *o = &cli->app->o;
+	struct sl_config *o;
 	char err[160];
 
 	RTE_SET_USED(argc);
 	if (!stopped(cli, "size", "the frame size"))
 		return;
-	saved = *o;
+	o = edit(cli);
 	if (strcmp(argv[1], "imix") != 0 && strcmp(argv[2], "auto") == 0) {
 		/* The default: the smallest frame the headers fit (64 B for IPv4/UDP). */
 		sl_parse_sizes(&o->sc, "64", err, sizeof(err));
 		o->size_given = false;
-		keep_if_builds(cli, argv[1]);
+		commit(cli, argv[1]);
 		return;
 	}
 	if (sl_parse_sizes(&o->sc, strcmp(argv[1], "imix") == 0 ? SL_GEN_IMIX : argv[2],
@@ -72,7 +82,7 @@ cmd_set_size(struct sl_cli *cli, int argc, char **argv)
 		return;
 	}
 	o->size_given = true;
-	keep_if_builds(cli, argv[1]);
+	commit(cli, argv[1]);
 }
 
 static void
@@ -81,11 +91,10 @@ cmd_set_flows(struct sl_cli *cli, int argc, char **argv)
 	uint64_t v;
 
 	RTE_SET_USED(argc);
-	saved = cli->app->o;
 	if (stopped(cli, "flows", "the flow count") &&
 	    sl_cli_u64(cli, "set flows", argv[2], 1, 1u << 24, &v) == 0) {
-		cli->app->o.sc.flows = (uint32_t)v;
-		keep_if_builds(cli, "flows");
+		edit(cli)->sc.flows = (uint32_t)v;
+		commit(cli, "flows");
 	}
 }
 
@@ -95,8 +104,10 @@ cmd_set_burst(struct sl_cli *cli, int argc, char **argv)
 	uint64_t v;
 
 	RTE_SET_USED(argc);
-	if (stopped(cli, "burst", "the burst") && sl_cli_u64(cli, "burst", argv[2], 1, 64, &v) == 0)
-		cli->app->o.burst = (uint16_t)v;
+	if (stopped(cli, "burst", "the burst") && sl_cli_u64(cli, "burst", argv[2], 1, 64, &v) == 0) {
+		edit(cli)->burst = (uint16_t)v;
+		commit(cli, "burst");
+	}
 }
 
 static void
@@ -106,12 +117,16 @@ cmd_set_count(struct sl_cli *cli, int argc, char **argv)
 
 	RTE_SET_USED(argc);
 	if (strcmp(argv[2], "off") == 0) {
-		if (stopped(cli, "count", "count"))
-			cli->app->o.count = 0;
+		if (stopped(cli, "count", "count")) {
+			edit(cli)->count = 0;
+			commit(cli, "count");
+		}
 		return;
 	}
-	if (stopped(cli, "count", "count") && sl_cli_u64(cli, "count", argv[2], 1, UINT64_MAX / 2, &v) == 0)
-		cli->app->o.count = v;
+	if (stopped(cli, "count", "count") && sl_cli_u64(cli, "count", argv[2], 1, UINT64_MAX / 2, &v) == 0) {
+		edit(cli)->count = v;
+		commit(cli, "count");
+	}
 }
 
 static void
@@ -124,21 +139,21 @@ cmd_set_duration(struct sl_cli *cli, int argc, char **argv)
 	if (!stopped(cli, "duration", "duration"))
 		return;
 	if (strcmp(argv[2], "off") == 0) {
-		cli->app->o.duration_us = 0;
-		return;
-	}
-	if (sl_parse_seconds(argv[2], &us, err, sizeof(err)) != 0) {
+		us = 0;
+	} else if (sl_parse_seconds(argv[2], &us, err, sizeof(err)) != 0) {
 		sl_cli_error(cli, "duration: %s (or off)", err);
 		return;
 	}
-	cli->app->o.duration_us = us;
+	edit(cli)->duration_us = us;
+	commit(cli, "duration");
 }
 
-/* The same check as --rate at start: sl_session_rate_check(), the same words. */
+/* The same check as --rate at start: sl_config_rate(), the same words. */
 static void
 cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
 {
 	struct sl_rate r, pace;
+	struct sl_config *o;
 	char err[256];
 	int port;
 
@@ -149,10 +164,14 @@ cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "set rate: %s", err);
 		return;
 	}
+	o = edit(cli);
+	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
+		if (port == SL_MAX_PORTS || port == i)
+			o->pc[i].rate = r;
 	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
-		if (sl_session_rate_check(cli->app, i, &r, &pace, err, sizeof(err)) != 0) {
+		if (sl_config_rate(o, sl_session_env(cli->app), i, &r, &pace, err, sizeof(err)) != 0) {
 			sl_cli_error(cli, "set rate: port %u (%s): %s", i,
 				     cli->app->ports.p[i].info.name, err);
 			return;
@@ -172,22 +191,20 @@ cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
 				return;
 			}
 		}
-	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
-		if (port == SL_MAX_PORTS || port == i)
-			cli->app->o.pc[i].rate = r;
+	commit(cli, "rate");
 }
 
 static void
 cmd_set_tx_ip(struct sl_cli *cli, int argc, char **argv)
 {
-	struct sl_stream_conf *c = &cli->app->o.sc;
+	struct sl_stream_conf *c;
 	struct in_addr s, d;
 	uint8_t s6[16], d6[16];
 
 	RTE_SET_USED(argc);
 	if (!stopped(cli, "tx-ip", "the address"))
 		return;
-	saved = cli->app->o;
+	c = &edit(cli)->sc;
 	if (inet_pton(AF_INET, argv[2], &s) == 1 && inet_pton(AF_INET, argv[3], &d) == 1) {
 		c->src_ip = ntohl(s.s_addr);
 		c->dst_ip = ntohl(d.s_addr);
@@ -200,7 +217,7 @@ cmd_set_tx_ip(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "set tx-ip: '%s %s' is not two IPv4 or two IPv6 addresses",
 			     argv[2], argv[3]);
 	}
-	keep_if_builds(cli, "tx-ip");
+	commit(cli, "tx-ip");
 }
 
 static void
@@ -213,9 +230,11 @@ cmd_set_tx_udp(struct sl_cli *cli, int argc, char **argv)
 	dp = sp;
 	if (argc > 3 && sl_cli_u64(cli, "destination port", argv[3], 0, 65535, &dp) != 0)
 		return;
-	cli->app->o.sc.src_port = (uint16_t)sp;
-	cli->app->o.sc.dst_port = (uint16_t)dp;
-	cli->app->o.sc.tcp = strcmp(argv[1], "tx-tcp") == 0;
+	edit(cli);
+	cand.sc.src_port = (uint16_t)sp;
+	cand.sc.dst_port = (uint16_t)dp;
+	cand.sc.tcp = strcmp(argv[1], "tx-tcp") == 0;
+	commit(cli, argv[1]);
 }
 
 static void
@@ -229,7 +248,8 @@ cmd_set_eth_peer(struct sl_cli *cli, int argc, char **argv)
 		return;
 	if (strcmp(argv[3], "auto") == 0) {
 		/* The default: the receiving port's MAC, or 02:00:00:00:00:00. */
-		cli->app->o.peer_set[port] = false;
+		edit(cli)->peer_set[port] = false;
+		commit(cli, "eth-peer");
 		return;
 	}
 	char err[160];
@@ -238,8 +258,9 @@ cmd_set_eth_peer(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "eth-peer: %s", err);
 		return;
 	}
-	cli->app->o.peer[port] = mac;
-	cli->app->o.peer_set[port] = true;
+	edit(cli)->peer[port] = mac;
+	cand.peer_set[port] = true;
+	commit(cli, "eth-peer");
 }
 
 static void
@@ -253,11 +274,11 @@ cmd_set_vlan(struct sl_cli *cli, int argc, char **argv)
 		return;
 	if (strcmp(argv[3], "off") != 0 && sl_cli_u64(cli, "set vlan", argv[3], 1, 4094, &v) != 0)
 		return;
-	saved = cli->app->o;
+	edit(cli);
 	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
 		if (port == SL_MAX_PORTS || port == i)
-			cli->app->o.pc[i].vlan = (uint16_t)v;
-	keep_if_builds(cli, "vlan");
+			cand.pc[i].vlan = (uint16_t)v;
+	commit(cli, "vlan");
 }
 
 static void
@@ -268,34 +289,33 @@ cmd_set_field(struct sl_cli *cli, int argc, char **argv)
 	RTE_SET_USED(argc);
 	if (!stopped(cli, "field", "a field"))
 		return;
-	saved = cli->app->o;
-	if (sl_parse_field(&cli->app->o.sc, argv[2], err, sizeof(err)) != 0)
+	if (sl_parse_field(&edit(cli)->sc, argv[2], err, sizeof(err)) != 0)
 		sl_cli_error(cli, "set field: %s", err);
-	keep_if_builds(cli, "field");
+	commit(cli, "field");
 }
 
 static void
 cmd_set_map(struct sl_cli *cli, int argc, char **argv)
 {
-	struct sl_opts *o = &cli->app->o;
+	struct sl_config *o;
 	char err[160];
 
 	RTE_SET_USED(argc);
 	if (!stopped(cli, "map", "the map"))
 		return;
-	if (strcmp(argv[2], "default") == 0) {
+	o = edit(cli);
+	if (strcmp(argv[2], "default") == 0)
 		o->nb_map = 0;
-		return;
-	}
-	if (sl_parse_map(o->map, &o->nb_map, argv[2], err, sizeof(err)) != 0)
+	else if (sl_parse_map(o->map, &o->nb_map, argv[2], err, sizeof(err)) != 0)
 		sl_cli_error(cli, "map: %s", err);
+	commit(cli, "map");
 }
 
 /* set map <lcores> <port>.<queue>: those lcores send on that queue of that port. */
 static void
 cmd_set_map_entry(struct sl_cli *cli, int argc, char **argv)
 {
-	struct sl_opts *o = &cli->app->o;
+	struct sl_config *o;
 	struct sl_map_entry add[SL_MAP_MAX], keep[SL_MAP_MAX];
 	uint16_t nb_add, nb_keep = 0;
 	char spec[128], err[160];
@@ -309,6 +329,7 @@ cmd_set_map_entry(struct sl_cli *cli, int argc, char **argv)
 		return;
 	}
 	/* An lcore sends on one queue per port: the new entries replace old ones. */
+	o = edit(cli);
 	for (uint16_t i = 0; i < o->nb_map; i++) {
 		bool replaced = false;
 
@@ -324,6 +345,7 @@ cmd_set_map_entry(struct sl_cli *cli, int argc, char **argv)
 	memcpy(o->map, keep, nb_keep * sizeof(keep[0]));
 	memcpy(o->map + nb_keep, add, nb_add * sizeof(add[0]));
 	o->nb_map = nb_keep + nb_add;
+	commit(cli, "map");
 }
 
 /* set stats-period <s>: the live line's period, 0 or off for none; changes live. */

@@ -18,7 +18,7 @@ static void
 port_info(const struct sl_app *app, uint16_t i)
 {
 	const struct sl_port *p = &app->ports.p[i];
-	const struct sl_port_conf *pc = &app->o.pc[i];
+	const struct sl_port_conf *pc = &app->cfg.pc[i];
 	char mac[RTE_ETHER_ADDR_FMT_SIZE], speed[32];
 
 	rte_ether_format_addr(mac, sizeof(mac), &p->info.mac);
@@ -266,15 +266,15 @@ cmd_show_latency(struct sl_cli *cli, int argc, char **argv)
 	stream_lines(cli, argc, argv, true);
 }
 
-static void show_streams(const struct sl_opts *o, const struct sl_stream_conf *c, char *a,
+static void show_streams(const struct sl_config *o, const struct sl_stream_conf *c, char *a,
 			 char *b);
-static void show_map(const struct sl_opts *o);
+static void show_map(const struct sl_config *o);
 static void show_ports(const struct sl_app *app);
 
 static void
 cmd_show_config(struct sl_cli *cli, int argc, char **argv)
 {
-	const struct sl_opts *o = &cli->app->o;
+	const struct sl_config *o = &cli->app->cfg;
 	const struct sl_stream_conf *c = &o->sc;
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	const char *what = argc > 2 ? argv[2] : "all";
@@ -296,7 +296,7 @@ cmd_show_config(struct sl_cli *cli, int argc, char **argv)
 }
 
 static void
-show_streams(const struct sl_opts *o, const struct sl_stream_conf *c, char *a, char *b)
+show_streams(const struct sl_config *o, const struct sl_stream_conf *c, char *a, char *b)
 {
 	if (c->size_max != 0) {
 		printf("size %u-%u\n", c->size_min, c->size_max);
@@ -346,7 +346,7 @@ show_streams(const struct sl_opts *o, const struct sl_stream_conf *c, char *a, c
 }
 
 static void
-show_map(const struct sl_opts *o)
+show_map(const struct sl_config *o)
 {
 	printf("map");
 	if (o->nb_map == 0)
@@ -359,7 +359,7 @@ show_map(const struct sl_opts *o)
 static void
 show_ports(const struct sl_app *app)
 {
-	const struct sl_opts *o = &app->o;
+	const struct sl_config *o = &app->cfg;
 
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port_conf *pc = &o->pc[i];

@@ -264,6 +264,9 @@ main(int argc, char **argv)
 	mode_t old_mask;
 
 	sl_opts_default(&app.o);
+	/* The options' candidate: committed once parsed; a start checks it against the
+	 * ports (with -i, a configuration that cannot run is said at start, as before). */
+	sl_config_default(&app.cfg);
 	/* Answer --help/--version without starting EAL. */
 	if (args_want_help(argc, argv)) {
 		int i = 1;
@@ -271,7 +274,7 @@ main(int argc, char **argv)
 		while (strcmp(argv[i], "--") != 0)
 			i++;
 		argv[i] = argv[0];
-		code = opts_action(sl_opts_parse(&app.o, argc - i, argv + i));
+		code = opts_action(sl_opts_parse(&app.o, &app.cfg, argc - i, argv + i));
 		return code < 0 ? SL_EXIT_USAGE : code;
 	}
 	/*
@@ -337,7 +340,7 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	argv[0] = (char *)"sluice";
-	code = opts_action(sl_opts_parse(&app.o, argc, argv));
+	code = opts_action(sl_opts_parse(&app.o, &app.cfg, argc, argv));
 	if (code >= 0) {
 		rte_eal_cleanup();
 		eal_argv_free();

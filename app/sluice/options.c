@@ -20,6 +20,7 @@
 #include "bench.h"
 #include "opts.h"
 #include "outfile.h"
+#include "ports.h"
 #include "sl_err.h"
 
 enum {
@@ -210,41 +211,41 @@ split2(char *arg, char **a, char **b)
 
 /* One option; 0 or -EINVAL (the line printed). */
 static int
-opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
+opt_one(struct sl_opts *o, struct sl_config *cf, int c, char *arg, char *err, size_t len)
 {
 	uint64_t v;
 	char *a, *b;
 
 	switch (c) {
 	case OPT_DURATION:
-		return sl_parse_seconds(arg, &o->duration_us, err, len);
+		return sl_parse_seconds(arg, &cf->duration_us, err, len);
 	case OPT_COUNT:
-		return sl_parse_u64(arg, 1, UINT64_MAX / 2, &o->count, err, len);
+		return sl_parse_u64(arg, 1, UINT64_MAX / 2, &cf->count, err, len);
 	case OPT_BURST:
 		if (sl_parse_u64(arg, 1, 64, &v, err, len) != 0)
 			return -EINVAL;
-		o->burst = (uint16_t)v;
+		cf->burst = (uint16_t)v;
 		return 0;
 	case OPT_SIZE:
 	case OPT_IMIX:
-		if (sl_parse_sizes(&o->sc, c == OPT_IMIX ? SL_GEN_IMIX : arg, err, len) != 0)
+		if (sl_parse_sizes(&cf->sc, c == OPT_IMIX ? SL_GEN_IMIX : arg, err, len) != 0)
 			return -EINVAL;
-		o->size_given = true;
+		cf->size_given = true;
 		return 0;
 	case OPT_FLOWS:
 		if (sl_parse_u64(arg, 1, 1u << 24, &v, err, len) != 0)
 			return -EINVAL;
-		o->sc.flows = (uint32_t)v;
+		cf->sc.flows = (uint32_t)v;
 		return 0;
 	case OPT_VLAN:
 		if (sl_parse_u64(arg, 1, 4094, &v, err, len) != 0)
 			return -EINVAL;
-		o->pc[0].vlan = (uint16_t)v;
+		cf->pc[0].vlan = (uint16_t)v;
 		return 0;
 	case OPT_RATE:
-		return sl_parse_rate(arg, &o->pc[0].rate, err, len);
+		return sl_parse_rate(arg, &cf->pc[0].rate, err, len);
 	case OPT_IPV6:
-		o->sc.ipv6 = true;
+		cf->sc.ipv6 = true;
 		return 0;
 	case OPT_TX_IP6: {
 		uint8_t s6[16], d6[16];
@@ -256,16 +257,16 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 		}
 		if (sl_parse_ipv6(a, s6, err, len) != 0 || sl_parse_ipv6(b, d6, err, len) != 0)
 			return -EINVAL;
-		memcpy(o->sc.src_ip6, s6, 16);
-		memcpy(o->sc.dst_ip6, d6, 16);
-		o->sc.ipv6 = true;
+		memcpy(cf->sc.src_ip6, s6, 16);
+		memcpy(cf->sc.dst_ip6, d6, 16);
+		cf->sc.ipv6 = true;
 		return 0;
 	}
 	case OPT_TCP:
-		o->sc.tcp = true;
+		cf->sc.tcp = true;
 		return 0;
 	case OPT_FIELD:
-		return sl_parse_field(&o->sc, arg, err, len);
+		return sl_parse_field(&cf->sc, arg, err, len);
 	case OPT_TX_IP: {
 		uint32_t s4, d4;
 
@@ -276,9 +277,9 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 		}
 		if (sl_parse_ipv4(a, &s4, err, len) != 0 || sl_parse_ipv4(b, &d4, err, len) != 0)
 			return -EINVAL;
-		o->sc.src_ip = s4;
-		o->sc.dst_ip = d4;
-		o->tx_ip4_given = true;
+		cf->sc.src_ip = s4;
+		cf->sc.dst_ip = d4;
+		cf->tx_ip4_given = true;
 		return 0;
 	}
 	case OPT_TX_UDP: {
@@ -288,8 +289,8 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 		if (sl_parse_u64(a, 0, 65535, &sp, err, len) != 0 ||
 		    (b != NULL && sl_parse_u64(b, 0, 65535, &dp, err, len) != 0))
 			return -EINVAL;
-		o->sc.src_port = (uint16_t)sp;
-		o->sc.dst_port = b != NULL ? (uint16_t)dp : (uint16_t)sp;
+		cf->sc.src_port = (uint16_t)sp;
+		cf->sc.dst_port = b != NULL ? (uint16_t)dp : (uint16_t)sp;
 		return 0;
 	}
 	case OPT_ETH_PEER: {
@@ -303,8 +304,8 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 		if (sl_parse_u64(a, 0, SL_MAX_PORTS - 1, &v, err, len) != 0 ||
 		    sl_parse_mac(b, &mac, err, len) != 0)
 			return -EINVAL;
-		o->peer[v] = mac;
-		o->peer_set[v] = true;
+		cf->peer[v] = mac;
+		cf->peer_set[v] = true;
 		return 0;
 	}
 	case OPT_STATS_PERIOD:
@@ -313,69 +314,70 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 		o->stats_period = v / 1e6;
 		return 0;
 	case OPT_MAP:
-		return sl_parse_map(o->map, &o->nb_map, arg, err, len);
+		return sl_parse_map(cf->map, &cf->nb_map, arg, err, len);
 	case OPT_TXQ:
 		if (sl_parse_u64(arg, 1, SL_MAX_TXQ, &v, err, len) != 0)
 			return -EINVAL;
-		o->pc[0].txq = (uint16_t)v;
+		cf->pc[0].txq = (uint16_t)v;
 		return 0;
 	case OPT_TXD:
 		if (sl_parse_u64(arg, 1, 65535, &v, err, len) != 0)
 			return -EINVAL;
-		o->pc[0].txd = (uint16_t)v;
+		cf->pc[0].txd = (uint16_t)v;
 		return 0;
 	case OPT_MTU:
 		if (sl_parse_u64(arg, RTE_ETHER_MIN_MTU, SL_PORT_MAX_MTU, &v, err, len) != 0)
 			return -EINVAL;
-		o->pc[0].mtu = (uint16_t)v;
+		cf->pc[0].mtu = (uint16_t)v;
 		return 0;
 	case OPT_LLTX:
-		return sl_parse_lltx(arg, &o->pc[0].lltx, err, len);
+		return sl_parse_lltx(arg, &cf->pc[0].lltx, err, len);
 	case OPT_LOCK:
 		if (strcmp(arg, "trylock") == 0)
-			o->lock = SL_LOCK_TRYLOCK;
+			cf->lock = SL_LOCK_TRYLOCK;
 		else if (strcmp(arg, "spin") == 0)
-			o->lock = SL_LOCK_SPIN;
+			cf->lock = SL_LOCK_SPIN;
 		else {
 			snprintf(err, len, "'%s': expected trylock or spin", arg);
 			return -EINVAL;
 		}
 		return 0;
 	case OPT_SIM:
-		if (o->nb_sims == SL_MAX_SIMS) {
+		if (cf->nb_sims == SL_MAX_SIMS) {
 			snprintf(err, len, "at most %d simulated ports", SL_MAX_SIMS);
 			return -EINVAL;
 		}
-		if (sl_parse_sim(arg, &o->sims[o->nb_sims], err, len) != 0)
+		/* The sim parses its own arguments; checked now, opened with the ports. */
+		if (sl_ports_sim_check(arg, err, len) != 0)
 			return -EINVAL;
-		o->nb_sims++;
+		snprintf(cf->sims[cf->nb_sims++], SL_SIM_SPEC_MAX, "%s", arg);
 		return 0;
 	case OPT_XMIT:
 		if (strcmp(arg, "engine") != 0 && strcmp(arg, "direct") != 0) {
 			snprintf(err, len, "'%s': expected engine or direct", arg);
 			return -EINVAL;
 		}
-		o->direct = strcmp(arg, "direct") == 0;
+		cf->direct = strcmp(arg, "direct") == 0;
 		return 0;
 	case OPT_RX:
-		if (sl_parse_ports(arg, o->rx_port, err, len) != 0)
+		if (sl_parse_ports(arg, cf->rx_port, err, len) != 0)
 			return -EINVAL;
 		/* all: every port there is (not the 32 a list could name). */
-		o->rx_mode = strcmp(arg, "all") == 0 ? SL_RX_ALL : SL_RX_LIST;
+		cf->rx_mode = strcmp(arg, "all") == 0 ? SL_RX_ALL : SL_RX_LIST;
 		return 0;
 	case OPT_RXMAP:
-		if (sl_parse_map(o->rxmap, &o->nb_rxmap, arg, err, len) != 0)
+		if (sl_parse_map(cf->rxmap, &cf->nb_rxmap, arg, err, len) != 0)
 			return -EINVAL;
-		for (uint16_t i = 0; i < o->nb_rxmap; i++)
-			if (o->rxmap[i].queue != 0) {
+		for (uint16_t i = 0; i < cf->nb_rxmap; i++)
+			if (cf->rxmap[i].queue != 0) {
 				snprintf(err, len, "port %u queue %u: a port receives on queue 0 only",
-					 o->rxmap[i].port, o->rxmap[i].queue);
-				o->nb_rxmap = 0;
+					 cf->rxmap[i].port, cf->rxmap[i].queue);
+				cf->nb_rxmap = 0;
 				return -EINVAL;
 			}
 		return 0;
 	case OPT_DRAIN:
-		return sl_parse_seconds0(arg, &o->drain_us, err, len);
+		return sl_parse_seconds0(arg, &cf->drain_us, err, len);
 	case OPT_BENCH: {
 		static struct sl_bench_conf bc;
 		char m[16], *comma = strchr(arg, ',');
@@ -397,7 +399,7 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 			snprintf(err, len, "'%s': expected auto or tsc", arg);
 			return -EINVAL;
 		}
-		o->rx_clock_tsc = arg[0] == 't';
+		cf->rx_clock_tsc = arg[0] == 't';
 		return 0;
 	case OPT_METRICS:
 		if (sl_parse_listen(arg, o->metrics_host, sizeof(o->metrics_host), &o->metrics_port,
@@ -417,7 +419,7 @@ opt_one(struct sl_opts *o, int c, char *arg, char *err, size_t len)
 }
 
 enum sl_opts_action
-sl_opts_parse(struct sl_opts *o, int argc, char **argv)
+sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 {
 	const char *run_opt = NULL; /* --duration, --count or --rate, if given */
 	char err[256];
@@ -456,7 +458,7 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 				usage_error("option", "unknown option '%s'", argv[optind - 1]);
 			return SL_OPTS_ERROR;
 		default:
-			if (opt_one(o, c, optarg, err, sizeof(err)) != 0) {
+			if (opt_one(o, cf, c, optarg, err, sizeof(err)) != 0) {
 				const struct option *lo = long_opts;
 
 				while (lo->name != NULL && lo->val != c)
@@ -475,7 +477,7 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 		return SL_OPTS_ERROR;
 	}
 	/* IPv4 addresses for IPv6 frames would be silently ignored: say so. */
-	if (o->sc.ipv6 && o->tx_ip4_given) {
+	if (cf->sc.ipv6 && cf->tx_ip4_given) {
 		usage_error("--tx-ip", "IPv4 addresses, but the frames are IPv6 (--ipv6): give "
 			    "--tx-ip6 SRC,DST");
 		return SL_OPTS_ERROR;
@@ -497,7 +499,7 @@ sl_opts_parse(struct sl_opts *o, int argc, char **argv)
 	}
 	/* Options set every port alike; the prompt can then set one port. */
 	for (int i = 1; i < SL_MAX_PORTS; i++)
-		o->pc[i] = o->pc[0];
+		cf->pc[i] = cf->pc[0];
 	return SL_OPTS_RUN;
 }
 
@@ -505,18 +507,4 @@ void
 sl_opts_default(struct sl_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->burst = 32;
-	o->sc.sizes[0] = 64;
-	o->sc.weights[0] = 1;
-	o->sc.nb_sizes = 1;
-	o->sc.src_ip = RTE_IPV4(198u, 18u, 0u, 1u); /* 198u: 198 << 24 overflows int */
-	o->sc.dst_ip = RTE_IPV4(198u, 18u, 0u, 2u);
-	/* RFC 5180's benchmarking prefix, 2001:2::/48 */
-	inet_pton(AF_INET6, "2001:2::1", o->sc.src_ip6);
-	inet_pton(AF_INET6, "2001:2::2", o->sc.dst_ip6);
-	o->sc.src_port = 9;
-	o->sc.dst_port = 9;
-	o->lock = SL_LOCK_TRYLOCK;
-	o->drain_us = 100000;
 }
-

@@ -3,62 +3,23 @@
 #define SL_OPTS_H
 
 /*
- * What the user asked for: the options after "--", then changed by the
- * prompt's set/port commands. Read by the session at each start.
+ * The options after "--": how the program runs (struct sl_opts) and a
+ * candidate configuration (struct sl_config) that main checks against the
+ * ports and commits.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rte_ether.h>
-
 #include "parse.h"
-#include "sl_gen.h"
-#include "sl_port.h"
-#include "sl_sim.h"
-#include "sl_xmit.h"
+#include "sl_config.h"
 
 struct sl_bench_conf;
 
-#define SL_MAX_SIMS 8
-
-/* What can be set per port (options set every port; the prompt one or all). */
-struct sl_port_conf {
-	uint16_t txq;          /* 0: as the map needs */
-	uint16_t txd;          /* 0: driver default */
-	uint16_t mtu;          /* 0: the port's own (1500 for the sim) */
-	enum sl_lltx lltx;
-	struct sl_rate rate;
-	uint16_t vlan;         /* 0: untagged */
-	bool stopped;          /* port stop: not transmitted on */
-};
-
+/* How the program runs (the run's configuration itself is a struct sl_config). */
 struct sl_opts {
-	uint64_t duration_us;  /* 0: none */
-	uint64_t count;        /* packets per port; 0: no limit */
-	uint16_t burst;
-	struct sl_stream_conf sc;  /* headers, sizes, flows (MACs and VLAN are per port) */
-	bool size_given;           /* --size/--imix given; else the smallest frame that fits */
-	bool tx_ip4_given;         /* --tx-ip given (IPv4 addresses: refused with --ipv6) */
-	bool peer_set[SL_MAX_PORTS];
-	struct rte_ether_addr peer[SL_MAX_PORTS];
 	double stats_period;   /* seconds; 0: none */
 	const char *json;
-	struct sl_map_entry map[SL_MAP_MAX];
-	uint16_t nb_map;       /* 0: default map */
-	struct sl_port_conf pc[SL_MAX_PORTS];
-	enum sl_lock_policy lock;
-	struct sl_sim_conf sims[SL_MAX_SIMS];
-	uint16_t nb_sims;
-	bool direct;           /* --xmit direct: the port's plain burst call (baseline) */
-	bool pace_even;        /* a benchmark trial: frames evenly spaced (SL_PACER_EVEN_US) */
-	/* Receive side (measure.md): which ports receive, who polls them, the drain. */
-	enum { SL_RX_AUTO = 0, SL_RX_LIST, SL_RX_ALL } rx_mode;
-	bool rx_port[SL_MAX_PORTS];   /* --rx: these ports receive (SL_RX_LIST) */
-	struct sl_map_entry rxmap[SL_MAP_MAX]; /* --rxmap LCORE:PORT.0 */
-	uint16_t nb_rxmap;
-	uint64_t drain_us;     /* --drain: RX keeps polling this long after TX stops */
-	bool rx_clock_tsc;     /* --rx-clock tsc: ignore the ports' RX timestamps */
 	bool interactive;      /* -i */
 	bool auto_start;       /* -a */
 	const char *cmdline_file;
@@ -78,8 +39,8 @@ enum sl_opts_action {
 };
 
 void sl_opts_default(struct sl_opts *o);
-/* Parse the options after "--" (argv[0] is the program). */
-enum sl_opts_action sl_opts_parse(struct sl_opts *o, int argc, char **argv);
+/* Parse the options after "--" (argv[0] is the program) into o and the candidate c. */
+enum sl_opts_action sl_opts_parse(struct sl_opts *o, struct sl_config *c, int argc, char **argv);
 void sl_usage(void);
 
 #endif /* SL_OPTS_H */

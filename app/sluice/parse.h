@@ -14,23 +14,7 @@
 
 #include <rte_ether.h>
 
-#include "sl_gen.h"
-#include "sl_port.h"
-#include "sl_sim.h"
-
-#define SL_MAP_MAX 128
-#define SL_MAX_PORTS 32
-#define SL_MAX_TXQ 64
-/* Every duration (--duration, --drain, --stats-period, the bench's): the pacer and
- * sim clocks are 48-bit (about 19 h). */
-#define SL_MAX_SECONDS 64800
-
-/* One "lcores -> port.queue" entry of a map. */
-struct sl_map_entry {
-	uint16_t lcore;
-	uint16_t port;
-	uint16_t queue;
-};
+#include "sl_config.h"
 
 /* A whole decimal number in [min, max]. */
 int sl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, size_t len);
@@ -66,7 +50,5 @@ int sl_parse_mac(const char *s, struct rte_ether_addr *mac, char *err, size_t le
 int sl_parse_rate(const char *s, struct sl_rate *r, char *err, size_t len);
 /* [ADDR:]PORT, ADDR numeric IPv4 or [IPv6] (default 127.0.0.1), PORT 0..65535 (0: any free). */
 int sl_parse_listen(const char *s, char *host, size_t hlen, uint16_t *port, char *err, size_t len);
-/* --sim RATE[,txd=N][,lltx=on|off|fine][,verify=on|off] */
-int sl_parse_sim(const char *arg, struct sl_sim_conf *sc, char *err, size_t len);
 
 #endif /* SL_PARSE_H */

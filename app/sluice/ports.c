@@ -20,7 +20,7 @@
 #define SL_BACKLOG_SIZE 1024
 
 int
-sl_ports_open(struct sl_ports *ps, const struct sl_opts *o)
+sl_ports_open(struct sl_ports *ps, const struct sl_config *o)
 {
 	uint16_t pid;
 	int ret;
@@ -37,13 +37,19 @@ sl_ports_open(struct sl_ports *ps, const struct sl_opts *o)
 	}
 	for (uint16_t i = 0; i < o->nb_sims; i++) {
 		struct sl_port *p = &ps->p[ps->n];
+		struct sl_sim_conf sc;
+		char err[256];
 
 		if (ps->n == SL_MAX_PORTS) {
 			sl_err("too many ports: at most %d (ethdev + --sim)", SL_MAX_PORTS);
 			return -E2BIG;
 		}
 		memset(p, 0, sizeof(*p));
-		ret = sl_sim_port_open(&o->sims[i], i, &p->info, &p->ops, &p->dev);
+		if (sl_sim_parse(o->sims[i], &sc, err, sizeof(err)) != 0) {
+			sl_err("--sim: %s", err); /* checked at parse: not reached */
+			return -EINVAL;
+		}
+		ret = sl_sim_port_open(&sc, i, &p->info, &p->ops, &p->dev);
 		if (ret != 0) {
 			sl_err("sim port %u: cannot open it (%s)", i, strerror(-ret));
 			return ret;
@@ -59,7 +65,34 @@ sl_ports_open(struct sl_ports *ps, const struct sl_opts *o)
 }
 
 int
-sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o, const bool *rx)
+sl_ports_sim_check(const char *arg, char *err, size_t len)
+{
+	struct sl_sim_conf sc;
+
+	return sl_sim_parse(arg, &sc, err, len);
+}
+
+void
+sl_ports_env(const struct sl_ports *ps, struct sl_config_env *env)
+{
+	unsigned int lcore;
+
+	memset(env, 0, sizeof(*env));
+	env->nb_ports = ps->n;
+	for (uint16_t i = 0; i < ps->n; i++) {
+		env->port[i].info = ps->p[i].info;
+		env->port[i].can_rx = ps->p[i].ops->rx_burst != NULL;
+		env->port[i].has_tx_burst = ps->p[i].ops->tx_burst != NULL;
+	}
+	env->main_lcore = (uint16_t)rte_get_main_lcore();
+	env->nb_lcores = (uint16_t)rte_lcore_count();
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		if (lcore < SL_CONFIG_MAX_LCORE)
+			env->worker[lcore] = true;
+}
+
+int
+sl_ports_setup(struct sl_ports *ps, const struct sl_config *o, const bool *rx)
 {
 	char err[256];
 

@@ -13,7 +13,7 @@
 
 #include <rte_lcore.h>
 
-#include "opts.h"
+#include "sl_config.h"
 #include "sl_port.h"
 #include "sl_xmit.h"
 
@@ -46,10 +46,14 @@ struct sl_ports {
 };
 
 /* Open every port (ethdev, then --sim); 0, or -errno with a message printed. */
-int sl_ports_open(struct sl_ports *ps, const struct sl_opts *o);
+int sl_ports_open(struct sl_ports *ps, const struct sl_config *c);
+/* Is arg a simulated port's specification (--sim)? 0, or -EINVAL with err. */
+int sl_ports_sim_check(const char *arg, char *err, size_t len);
+/* The ports' facts a configuration's check needs, and the lcores'. */
+void sl_ports_env(const struct sl_ports *ps, struct sl_config_env *env);
 /* Set up every port with the queues the map gave it (nb_txq set), receiving
  * where rx[port] says; 0 or -errno. */
-int sl_ports_setup(struct sl_ports *ps, const struct sl_opts *o, const bool *rx);
+int sl_ports_setup(struct sl_ports *ps, const struct sl_config *o, const bool *rx);
 /* Create the engine's queue objects of every port; 0 or -errno. */
 int sl_ports_txqs_create(struct sl_ports *ps, enum sl_lock_policy lock);
 /* After the producers stopped: flush the engine's backlogs, let drivers finish.

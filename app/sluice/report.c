@@ -350,13 +350,13 @@ sl_report_modes(const struct sl_app *app)
 		       p->info.name, strlen(p->info.name) > 32 ? "~" : "", p->info.driver, p->nb_txq,
 		       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)), p->info.socket,
 		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
-		sl_session_stream_conf(app, i, &c);
+		sl_config_flow(&app->run_cfg, &app->env, i, &c);
 		rte_ether_format_addr(src, sizeof(src), &c.src_mac);
 		rte_ether_format_addr(dst, sizeof(dst), &c.dst_mac);
-		printf("  MAC %s -> %s%s\n", src, dst, app->o.peer_set[i] ? "" :
+		printf("  MAC %s -> %s%s\n", src, dst, app->run_cfg.peer_set[i] ? "" :
 		       " (default: change with --eth-peer, set eth-peer)");
 		/* A port with a real receiver behind it drops frames not addressed to it. */
-		if (!app->o.peer_set[i] && p->nb_txq != 0 && p->info.peer_filters_mac)
+		if (!app->run_cfg.peer_set[i] && p->nb_txq != 0 && p->info.peer_filters_mac)
 			printf("warning: port %u (%s) sends to the default MAC, which a real "
 			       "receiver drops:\n  give --eth-peer %u,MAC (set eth-peer %u MAC)\n",
 			       i, p->info.driver, i, i);
@@ -368,15 +368,15 @@ sl_report_modes(const struct sl_app *app)
 			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), lc);
 			lcores += p->txqs[q].nb_lcores;
 		}
-		if (app->o.nb_map == 0 && lcores > p->nb_txq)
+		if (app->run_cfg.nb_map == 0 && lcores > p->nb_txq)
 			printf("  (%u lcores share %u queue(s): the port %s; the engine shares them)\n",
-			       lcores, p->nb_txq, app->o.pc[i].txq != 0 ? "was given that many" :
+			       lcores, p->nb_txq, app->run_cfg.pc[i].txq != 0 ? "was given that many" :
 			       "offers no more");
 		if (app->rx[i] != NULL)
 			printf("  rxq 0: analyzed by lcore %d (%s), drain %.3g s, latency clock %s\n",
 			       app->rx_lcore[i],
 			       app->rx_dedicated[i] ? "dedicated" : "between its TX bursts",
-			       app->o.drain_us / 1e6, p->rx_hw_ts ? "hw (the port's RX timestamps)" :
+			       app->run_cfg.drain_us / 1e6, p->rx_hw_ts ? "hw (the port's RX timestamps)" :
 			       "tsc (per RX burst)");
 	}
 	fflush(stdout);
@@ -414,11 +414,11 @@ sl_report_live(struct sl_app *app, double elapsed)
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets - lv->pkts[i],
 				pt.tx_bytes - lv->bytes[i], dt, p->info.speed_bps, false);
 		printf("[%7.2fs", elapsed);
-		if (app->o.duration_us != 0)
-			printf("/%.6gs", app->o.duration_us / 1e6);
+		if (app->run_cfg.duration_us != 0)
+			printf("/%.6gs", app->run_cfg.duration_us / 1e6);
 		printf("] port %u: %s  tx %" PRIu64, i, rates, view.tx_packets);
-		if (app->o.count != 0 && view.tx_packets == pt.tx_packets)
-			printf("/%" PRIu64, app->o.count);
+		if (app->run_cfg.count != 0 && view.tx_packets == pt.tx_packets)
+			printf("/%" PRIu64, app->run_cfg.count);
 		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", view.dropped, pt.backlog);
 		if (app->rx[i] != NULL) {
 			struct sl_rx_port_stats rs;
@@ -831,7 +831,7 @@ json_streams(struct sl_json *j, const struct sl_app *app)
 		sl_json_u64(j, "streams_measured", m);
 		sl_json_u64(j, "streams_not_conserved", nc);
 	}
-	sl_json_u64(j, "drain_us", app->o.drain_us);
+	sl_json_u64(j, "drain_us", app->run_cfg.drain_us);
 	sl_json_obj_close(j);
 	sl_json_arr_open(j, "streams");
 	sl_report_streams(app, json_stream_fn, j);
@@ -875,9 +875,8 @@ rate_unit_name(enum sl_rate_unit u)
  * changed while running shows its last value), and the lcore map it used.
  */
 static void
-json_config(struct sl_json *j, const struct sl_app *app)
+json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config *o)
 {
-	const struct sl_opts *o = &app->o;
 	const struct sl_stream_conf *c = &o->sc;
 	char buf[256];
 
@@ -955,7 +954,7 @@ json_config(struct sl_json *j, const struct sl_app *app)
 }
 
 static int
-report_json_write(const struct sl_app *app, const char *path)
+report_json_write(const struct sl_app *app, const struct sl_config *cfg, const char *path)
 {
 	double d = sl_report_elapsed(app);
 	struct sl_port_totals all;
@@ -978,7 +977,7 @@ report_json_write(const struct sl_app *app, const char *path)
 	sl_json_obj_open(&j, NULL);
 	sl_json_str(&j, "version", SL_VERSION);
 	sl_json_str(&j, "dpdk", rte_version());
-	json_config(&j, app);
+	json_config(&j, app, cfg);
 	sl_json_dbl(&j, "duration_s", d);
 	sl_report_totals(app, &all);
 	sl_json_obj_open(&j, "totals");
@@ -1008,12 +1007,12 @@ report_json_write(const struct sl_app *app, const char *path)
 			struct sl_stream_conf c;
 			char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-			sl_session_stream_conf(app, i, &c);
+			sl_config_flow(&app->run_cfg, &app->env, i, &c);
 			rte_ether_format_addr(mac, sizeof(mac), &c.src_mac);
 			sl_json_str(&j, "src_mac", mac);
 			rte_ether_format_addr(mac, sizeof(mac), &c.dst_mac);
 			sl_json_str(&j, "dst_mac", mac);
-			sl_json_bool(&j, "dst_mac_default", !app->o.peer_set[i]);
+			sl_json_bool(&j, "dst_mac_default", !app->run_cfg.peer_set[i]);
 		}
 		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
 		json_table(&j, sl_port_counters, &pt);
@@ -1078,14 +1077,14 @@ report_json_write(const struct sl_app *app, const char *path)
  * before its report.
  */
 int
-sl_report_json(const struct sl_app *app, const char *path)
+sl_report_json(const struct sl_app *app, const struct sl_config *cfg, const char *path)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	int ret;
 
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old);
-	ret = report_json_write(app, path);
+	ret = report_json_write(app, cfg, path);
 	sigaction(SIGPIPE, &old, NULL);
 	return ret;
 }

@@ -64,6 +64,7 @@ unsigned int sl_report_measured(const struct sl_app *app, unsigned int *not_cons
 void sl_report_modes(const struct sl_app *app);
 void sl_report_live(struct sl_app *app, double elapsed);
 void sl_report_summary(const struct sl_app *app);
-int sl_report_json(const struct sl_app *app, const char *path);
+/* The summary as JSON at path; its "config" is cfg (the run's, or what a benchmark was given). */
+int sl_report_json(const struct sl_app *app, const struct sl_config *cfg, const char *path);
 
 #endif /* SL_REPORT_H */

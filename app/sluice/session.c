@@ -27,30 +27,6 @@
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
 
 /*
- * The default map: worker k gets queue k on every port; on a port with
- * fewer queues (the device's own limit, or port config txq / --txq) than
- * workers, worker k gets queue k mod that many, and the engine shares it.
- */
-static void
-map_default(struct sl_app *app)
-{
-	unsigned int lcore, k = 0;
-
-	RTE_LCORE_FOREACH_WORKER(lcore) {
-		for (uint16_t p = 0; p < app->ports.n && app->nb_map < SL_MAP_MAX; p++) {
-			unsigned int limit = RTE_MIN(SL_MAX_TXQ, app->ports.p[p].info.max_txq != 0 ?
-						     app->ports.p[p].info.max_txq : SL_MAX_TXQ);
-
-			if (app->o.pc[p].txq != 0)
-				limit = RTE_MIN(limit, app->o.pc[p].txq);
-			app->map[app->nb_map++] = (struct sl_map_entry){ lcore, p,
-									  (uint16_t)(k % limit) };
-		}
-		k++;
-	}
-}
-
-/*
  * A worker on another NUMA node than the NIC it feeds pays a remote access
  * for every descriptor and mbuf. Say so (once per pair) and how to fix it;
  * libnuma gives the node of the CPU each lcore runs on, DPDK the NIC's.
@@ -76,56 +52,28 @@ numa_check(const struct sl_app *app)
 	}
 }
 
-/* Check the map against the lcores and ports; size every port's queues. */
-static int
+/*
+ * The map in force (the configuration's, checked) on the ports: each
+ * queue's lcores, each port's queues.
+ */
+static void
 map_apply(struct sl_app *app)
 {
-	struct sl_opts *o = &app->o;
+	const struct sl_config *o = &app->run_cfg;
 
-	if (rte_lcore_count() < 2) {
-		sl_err("no worker lcore: give EAL at least two lcores (e.g. -l 0-1); the main "
-		       "lcore runs the display, the others transmit");
-		return -EINVAL;
-	}
-	for (uint16_t i = app->ports.n; i < SL_MAX_PORTS; i++)
-		if (o->peer_set[i]) {
-			sl_err("--eth-peer: port %u does not exist (there are %u port(s))", i,
-			       app->ports.n);
-			return -EINVAL;
-		}
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		app->ports.p[i].nb_txq = 0;
 		app->ports.p[i].pace = (struct sl_rate){ SL_RATE_NONE, 0 };
 		for (uint16_t q = 0; q < SL_MAX_TXQ; q++)
 			app->ports.p[i].txqs[q].nb_lcores = 0;
 	}
-	app->nb_map = o->nb_map;
-	memcpy(app->map, o->map, sizeof(app->map));
-	if (app->nb_map == 0)
-		map_default(app);
+	app->nb_map = sl_config_map(o, &app->env, app->map);
 	for (uint16_t i = 0; i < app->nb_map; i++) {
 		const struct sl_map_entry *e = &app->map[i];
-		struct sl_port *p;
+		struct sl_port *p = &app->ports.p[e->port];
 		struct sl_app_txq *aq;
 		bool dup = false;
 
-		if (e->lcore == rte_get_main_lcore() || !rte_lcore_is_enabled(e->lcore)) {
-			sl_err("--map: lcore %u is not a worker lcore (main is %u; give EAL the "
-			       "lcores with -l or --lcores)", e->lcore, rte_get_main_lcore());
-			return -EINVAL;
-		}
-		if (e->queue >= SL_MAX_TXQ) {
-			sl_err("lcore %u would send on queue %u of port %u: at most %d queues per "
-			       "port; give a --map that shares queues (e.g. 1-%u:%u.0)", e->lcore,
-			       e->queue, e->port, SL_MAX_TXQ, e->lcore, e->port);
-			return -EINVAL;
-		}
-		if (e->port >= app->ports.n) {
-			sl_err("--map: port %u does not exist (there are %u port(s), 0..%u)", e->port,
-			       app->ports.n, app->ports.n - 1);
-			return -EINVAL;
-		}
-		p = &app->ports.p[e->port];
 		if (o->pc[e->port].stopped)
 			continue; /* port stop: configured, not transmitted on */
 		aq = &p->txqs[e->queue];
@@ -141,83 +89,37 @@ map_apply(struct sl_app *app)
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		struct sl_port *p = &app->ports.p[i];
 
-		if (o->pc[i].txq != 0) {
-			if (o->pc[i].txq < p->nb_txq) {
-				sl_err("--txq %u: the map uses queue %u on port %u", o->pc[i].txq,
-				       p->nb_txq - 1, i);
-				return -EINVAL;
-			}
-			p->nb_txq = o->pc[i].txq;
-		}
+		if (o->pc[i].txq != 0)
+			p->nb_txq = o->pc[i].txq; /* at least the map's: checked */
 		if (p->nb_txq == 0)
 			p->nb_txq = 1; /* an unmapped port still gets configured */
 	}
-	return 0;
 }
 
-/* --xmit direct bypasses the engine: exclusive queues of ports with a plain burst call. */
-static int
-direct_check(const struct sl_app *app)
+uint16_t
+sl_session_mtu(const struct sl_app *app, uint16_t pid)
 {
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		const struct sl_port *p = &app->ports.p[i];
-
-		for (uint16_t q = 0; q < p->nb_txq; q++)
-			if (p->ops->tx_burst == NULL || p->txqs[q].nb_lcores > 1) {
-				sl_err("--xmit direct: port %u queue %u is %s; the direct baseline "
-				       "needs one lcore per queue on ethdev ports", i, q,
-				       p->ops->tx_burst == NULL ? "simulated" : "shared");
-				return -EINVAL;
-			}
-	}
-	return 0;
+	return app->cfg.pc[pid].mtu != 0 ? app->cfg.pc[pid].mtu : app->ports.p[pid].info.mtu;
 }
 
-void
-sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c)
+uint32_t
+sl_session_max_frame(const struct sl_app *app, uint16_t pid, bool tagged)
 {
-	const struct sl_opts *o = &app->o;
-	const struct sl_port *p = &app->ports.p[pid];
-	uint16_t hdr;
+	return sl_wire_max_frame(sl_session_mtu(app, pid), tagged);
+}
 
-	*c = o->sc;
-	/* Default size: 64, or the smallest frame these headers allow. */
-	c->vlan = o->pc[pid].vlan;
-	hdr = RTE_ETHER_HDR_LEN + (c->vlan ? 4 : 0) + (c->ipv6 ? 40 : 20) + (c->tcp ? 20 : 8) +
-	      SL_WIRE_FCS;
-	if (!o->size_given)
-		c->sizes[0] = RTE_MAX(c->sizes[0], hdr);
-	c->id = pid; /* one stream per port: its id in the signature */
-	c->src_mac = p->info.mac;
-	c->dst_mac = o->peer_set[pid] ? o->peer[pid] :
-		(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)pid } };
+const struct sl_config_env *
+sl_session_env(struct sl_app *app)
+{
+	sl_ports_env(&app->ports, &app->env);
+	return &app->env;
 }
 
 int
-sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_rate *r,
-		      struct sl_rate *pace, char *err, size_t len)
+sl_session_check(struct sl_app *app, const struct sl_config *c, unsigned int what,
+		 struct sl_config_err *e)
 {
-	struct sl_stream_conf c;
-	double l1, l2;
-
-	sl_session_stream_conf(app, pid, &c);
-	sl_stream_conf_mean_bits(&c, &l1, &l2);
-	if (sl_rate_resolve(r, (double)app->ports.p[pid].info.speed_bps, l1, l2, pace, err, len) != 0)
-		return -EINVAL;
-	/*
-	 * A rate at the line is left to the wire (unpaced) only where something
-	 * enforces the line: a NIC, or the sim's wire. A virtual PMD's link speed
-	 * is made up (net_null says 10G and takes 60 Mpps): 100 % of it means
-	 * that stated speed, paced (docs/generator.md).
-	 */
-	if (pace->unit == SL_RATE_NONE && r->unit != SL_RATE_NONE &&
-	    app->ports.p[pid].info.speed_made_up) {
-		*pace = *r;
-		if (r->unit == SL_RATE_PCT)
-			*pace = (struct sl_rate){ SL_RATE_L1,
-				(double)app->ports.p[pid].info.speed_bps * r->value / 100 };
-	}
-	return 0;
+	return sl_config_check(c, sl_session_env(app), what, e);
 }
 
 int
@@ -228,7 +130,7 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 	struct sl_pacer tmp;
 	unsigned int n = 0;
 
-	if (sl_session_rate_check(app, pid, r, &pace, err, len) != 0)
+	if (sl_config_rate(&app->run_cfg, sl_session_env(app), pid, r, &pace, err, len) != 0)
 		return -EINVAL;
 	for (uint16_t w = 0; w < app->nb_workers; w++)
 		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++)
@@ -244,6 +146,7 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 	if (!publish)
 		return 0; /* checked only: every port is checked before any takes it */
 	app->ports.p[pid].pace = pace; /* only once it is taken */
+	app->run_cfg.pc[pid].rate = *r; /* the run's configuration says what it runs at */
 	for (uint16_t w = 0; w < app->nb_workers; w++)
 		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++) {
 			struct sl_target *t = &app->workers[w]->t[k];
@@ -260,81 +163,18 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 	return 0;
 }
 
-/* The prompt's check is start's: the same function for every port, the MTU range included. */
-int
-sl_session_streams_check(const struct sl_app *app, char *err, size_t len)
-{
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		int ret = sl_session_stream_check(app, i, NULL, err, len);
-
-		if (ret != 0)
-			return ret;
-	}
-	return 0;
-}
-
-uint16_t
-sl_session_mtu(const struct sl_app *app, uint16_t pid)
-{
-	return app->o.pc[pid].mtu != 0 ? app->o.pc[pid].mtu : app->ports.p[pid].info.mtu;
-}
-
-uint32_t
-sl_session_max_frame(const struct sl_app *app, uint16_t pid, bool tagged)
-{
-	return sl_wire_max_frame(sl_session_mtu(app, pid), tagged);
-}
-
-/*
- * The MTU is checked here, with the stream, before any port is touched, so
- * a refused MTU leaves nothing half set; the stream is sized by it.
- */
-int
-sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream *s, char *err,
-			size_t len)
-{
-	const struct sl_port *p = &app->ports.p[pid];
-	uint16_t mtu = sl_session_mtu(app, pid);
-	struct sl_stream *scratch = NULL;
-	struct sl_stream_conf c;
-	char why[256];
-	int ret;
-
-	if (mtu < p->info.min_mtu || mtu > p->info.max_mtu) {
-		snprintf(err, len, "--mtu %u: port %u (%s) accepts an MTU from %u to %u: give one in "
-			 "that range (or port config %u mtu N)", mtu, pid, p->info.name,
-			 p->info.min_mtu, p->info.max_mtu, pid);
-		return -EINVAL;
-	}
-	if (s == NULL) {
-		scratch = malloc(sizeof(*scratch));
-		if (scratch == NULL) {
-			snprintf(err, len, "out of memory");
-			return -ENOMEM;
-		}
-		s = scratch;
-	}
-	sl_session_stream_conf(app, pid, &c);
-	ret = sl_stream_build(s, &c, sl_session_max_frame(app, pid, false), why, sizeof(why));
-	if (ret != 0)
-		snprintf(err, len, "%s: port %u (%s): %s", strncmp(why, "field", 5) == 0 ? "--field" :
-			 strstr(why, "VLAN") ? "--vlan" : strstr(why, "flows") ? "--flows" : "--size",
-			 pid, p->info.name, why);
-	free(scratch);
-	return ret;
-}
-
+/* Compile every port's flow (checked: it cannot fail but for memory). */
 static int
 streams_build(struct sl_app *app)
 {
-	char err[320];
+	struct sl_config_err e;
 
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		if (sl_session_stream_check(app, i, &app->ports.p[i].stream, err, sizeof(err)) != 0) {
-			sl_err("%s", err);
+	for (uint16_t i = 0; i < app->ports.n; i++)
+		if (sl_config_flow_build(&app->run_cfg, &app->env, i, &app->ports.p[i].stream,
+					 &e) != 0) {
+			sl_err("%s", e.msg);
 			return -EINVAL;
 		}
-	}
 	return 0;
 }
 
@@ -342,7 +182,7 @@ streams_build(struct sl_app *app)
 static int
 workers_create(struct sl_app *app)
 {
-	struct sl_opts *o = &app->o;
+	const struct sl_config *o = &app->run_cfg;
 	uint64_t per_port_targets[SL_MAX_PORTS] = { 0 }, seen[SL_MAX_PORTS] = { 0 };
 	unsigned int lcore;
 
@@ -416,8 +256,8 @@ workers_create(struct sl_app *app)
 						o->count / per_port_targets[i] +
 						(k < o->count % per_port_targets[i]);
 					/* The port's rate, shared equally by its targets. */
-					if (sl_session_rate_check(app, i, &o->pc[i].rate, &pace, err,
-								  sizeof(err)) != 0) {
+					if (sl_config_rate(o, &app->env, i, &o->pc[i].rate, &pace,
+							   err, sizeof(err)) != 0) {
 						sl_err("--rate: port %u (%s): %s", i, p->info.name, err);
 						return -EINVAL;
 					}
@@ -441,7 +281,7 @@ workers_create(struct sl_app *app)
 						struct sl_stream_conf c;
 						double l1, l2, k = o->pace_even ? 1 : o->burst;
 
-						sl_session_stream_conf(app, i, &c);
+						sl_config_flow(o, &app->env, i, &c);
 						sl_stream_conf_mean_bits(&c, &l1, &l2);
 						t->slack_units[0] = k;
 						t->slack_units[1] = k * l1;
@@ -484,53 +324,14 @@ workers_create(struct sl_app *app)
 	return 0;
 }
 
-/* Port t's stream is addressed to port r (r's MAC is its destination, or t's wire goes to r). */
-static bool
-session_addressed(const struct sl_app *app, uint16_t t, uint16_t r)
-{
-	struct sl_stream_conf c;
-
-	if (app->ports.p[t].info.wire_to == r)
-		return true;
-	sl_session_stream_conf(app, t, &c);
-	return rte_is_same_ether_addr(&c.dst_mac, &app->ports.p[r].info.mac);
-}
-
 void
-sl_session_address(struct sl_app *app)
+sl_session_address(struct sl_app *app, const struct sl_config *c)
 {
+	const struct sl_config_env *env = sl_session_env(app);
+
 	for (uint16_t t = 0; t < app->ports.n; t++)
 		for (uint16_t r = 0; r < app->ports.n; r++)
-			app->addressed[t][r] = session_addressed(app, t, r);
-}
-
-/*
- * Which ports receive: --rx, or by default the ports some stream is addressed
- * to (a port's MAC is a stream's destination) and the far end of a driver's
- * wire (a sim DUT).
- */
-static void
-rx_ports(const struct sl_app *app, bool *rx)
-{
-	const struct sl_opts *o = &app->o;
-
-	for (uint16_t r = 0; r < app->ports.n; r++) {
-		rx[r] = false;
-		/* --rxmap names a port to poll: it receives. */
-		for (uint16_t i = 0; i < o->nb_rxmap; i++)
-			rx[r] |= o->rxmap[i].port == r;
-		if (o->rx_mode == SL_RX_ALL) {
-			rx[r] = true;
-			continue;
-		}
-		if (o->rx_mode == SL_RX_LIST) {
-			rx[r] |= o->rx_port[r];
-			continue;
-		}
-		for (uint16_t t = 0; t < app->ports.n; t++)
-			if (!o->pc[t].stopped && session_addressed(app, t, r))
-				rx[r] = true;
-	}
+			app->addressed[t][r] = sl_config_addressed(c, env, t, r);
 }
 
 /*
@@ -541,27 +342,14 @@ rx_ports(const struct sl_app *app, bool *rx)
 static int
 rx_build(struct sl_app *app)
 {
-	const struct sl_opts *o = &app->o;
+	const struct sl_config *o = &app->run_cfg;
 	uint16_t producers[SL_MAX_PORTS];
 	bool rx[SL_MAX_PORTS];
 
 	for (uint16_t r = 0; r < SL_MAX_PORTS; r++)
 		app->rx_lcore[r] = -1;
-	for (uint16_t i = 0; i < o->nb_rxmap; i++)
-		if (o->rxmap[i].port >= app->ports.n) {
-			sl_err("--rxmap: port %u does not exist (there are %u port(s))",
-			       o->rxmap[i].port, app->ports.n);
-			return -EINVAL;
-		}
-	if (o->rx_mode == SL_RX_LIST)
-		for (uint16_t r = app->ports.n; r < SL_MAX_PORTS; r++)
-			if (o->rx_port[r]) {
-				sl_err("--rx: port %u does not exist (there are %u port(s))", r,
-				       app->ports.n);
-				return -EINVAL;
-			}
-	sl_session_address(app);
-	rx_ports(app, rx);
+	sl_session_address(app, o);
+	sl_config_rx_ports(o, &app->env, rx);
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		producers[i] = 0;
 		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
@@ -579,19 +367,10 @@ rx_build(struct sl_app *app)
 
 		if (!rx[r])
 			continue;
-		if (p->ops->rx_burst == NULL) {
-			sl_err("port %u (%s) cannot receive", r, p->info.name);
-			return -EINVAL;
-		}
 		for (uint16_t i = 0; i < o->nb_rxmap && w == NULL; i++)
 			for (uint16_t k = 0; k < app->nb_workers; k++)
 				if (o->rxmap[i].port == r && app->workers[k]->lcore == o->rxmap[i].lcore)
 					w = app->workers[k];
-		for (uint16_t i = 0; i < o->nb_rxmap; i++)
-			if (o->rxmap[i].port == r && w == NULL) {
-				sl_err("--rxmap: lcore %u is not a worker lcore", o->rxmap[i].lcore);
-				return -EINVAL;
-			}
 		/* A spare lcore first (it sends nothing and polls nothing yet). */
 		for (uint16_t k = 0; k < app->nb_workers && w == NULL; k++)
 			if (app->workers[k]->nb_targets == 0 && app->workers[k]->nb_rxp == 0)
@@ -627,7 +406,7 @@ static void
 rx_drain(struct sl_app *app)
 {
 	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
-	uint64_t end = now + sl_session_us_tsc(app->o.drain_us, hz), next_check = now;
+	uint64_t end = now + sl_session_us_tsc(app->run_cfg.drain_us, hz), next_check = now;
 	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t n = 0;
 
@@ -641,7 +420,7 @@ rx_drain(struct sl_app *app)
 		now = rte_rdtsc();
 		if (!got && now >= end)
 			break;
-		if (now >= end && app->o.drain_us != 0)
+		if (now >= end && app->run_cfg.drain_us != 0)
 			break;
 		/* Every millisecond, even while frames keep coming (foreign ones do). */
 		if (now >= next_check) {
@@ -731,20 +510,16 @@ session_build(struct sl_app *app)
 
 	/* A new tag per run, never the last one: frames a DUT kept are stale. */
 	app->run_tag = (uint8_t)(app->run_tag + 1 + rte_rand_max(255));
-	ret = map_apply(app);
-
-	if (ret == 0 && app->o.direct)
-		ret = direct_check(app);
-	if (ret == 0)
-		ret = streams_build(app);
+	map_apply(app);
+	ret = streams_build(app);
 	if (ret == 0) {
 		bool rx[SL_MAX_PORTS];
 
-		rx_ports(app, rx);
-		ret = sl_ports_setup(&app->ports, &app->o, rx);
+		sl_config_rx_ports(&app->run_cfg, &app->env, rx);
+		ret = sl_ports_setup(&app->ports, &app->run_cfg, rx);
 	}
 	if (ret == 0)
-		ret = sl_ports_txqs_create(&app->ports, app->o.lock);
+		ret = sl_ports_txqs_create(&app->ports, app->run_cfg.lock);
 	if (ret == 0)
 		ret = workers_create(app);
 	if (ret == 0)
@@ -756,20 +531,30 @@ int
 sl_session_open(struct sl_app *app)
 {
 	pthread_mutex_init(&app->tel_lock, NULL);
-	if (sl_ports_open(&app->ports, &app->o) != 0)
+	if (sl_ports_open(&app->ports, &app->cfg) != 0)
 		return SL_EXIT_RUNTIME;
+	sl_session_env(app);
+	app->run_cfg = app->cfg;
 	return SL_EXIT_OK;
 }
 
 int
-sl_session_start(struct sl_app *app)
+sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 {
-	const struct sl_opts *o = &app->o;
+	const struct sl_config *o = &app->run_cfg;
 	uint64_t hz = rte_get_tsc_hz(), deadline = 0;
+	struct sl_config_err e;
 	int ret;
 
 	session_release(app);
+	/* The whole configuration is checked before anything is touched. */
+	if (sl_session_check(app, c, SL_CHECK_ALL, &e) != 0) {
+		sl_err("%s", e.msg);
+		return -EINVAL;
+	}
 	pthread_mutex_lock(&app->tel_lock);
+	app->run_cfg = *c; /* the run's own copy: nothing writes it while it runs */
+	app->quiet = quiet;
 	ret = session_build(app);
 	pthread_mutex_unlock(&app->tel_lock);
 	if (ret != 0) {
@@ -791,7 +576,7 @@ sl_session_start(struct sl_app *app)
 	app->end_tsc = 0;
 	if (o->duration_us != 0)
 		deadline = app->start_tsc + sl_session_us_tsc(o->duration_us, hz);
-	app->next_stats = app->start_tsc + (uint64_t)(o->stats_period * (double)hz);
+	app->next_stats = app->start_tsc + (uint64_t)(app->o.stats_period * (double)hz);
 	memset(&app->live, 0, sizeof(app->live));
 	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
 		app->view[i] = (struct sl_view){ app->start_tsc, app->start_tsc, 0, 0 };
@@ -834,7 +619,7 @@ sl_session_poll(struct sl_app *app)
 	for (uint16_t i = 0; i < app->ports.n; i++)
 		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
 			sl_txq_poll(app->ports.p[i].txqs[q].txq);
-	if (app->o.stats_period != 0 && now >= app->next_stats) {
+	if (app->o.stats_period != 0 && !app->quiet && now >= app->next_stats) {
 		if (app->output_hook != NULL)
 			app->output_hook(app, true);
 		sl_report_live(app, (double)(now - app->start_tsc) / hz);
@@ -884,7 +669,7 @@ sl_session_stop(struct sl_app *app)
 	if (app->quiet)
 		return SL_EXIT_OK;
 	sl_report_summary(app);
-	if (app->o.json != NULL && sl_report_json(app, app->o.json) != 0) {
+	if (app->o.json != NULL && sl_report_json(app, &app->run_cfg, app->o.json) != 0) {
 		app->exit_code = SL_EXIT_RUNTIME;
 		return SL_EXIT_RUNTIME;
 	}
@@ -920,7 +705,7 @@ sl_session_run(struct sl_app *app)
 {
 	int ret;
 
-	ret = sl_session_start(app);
+	ret = sl_session_start(app, &app->cfg, false);
 	if (ret != 0)
 		return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
 	sl_session_wait(app);

@@ -41,9 +41,7 @@
 #include <rte_lcore.h>
 #include <pthread.h>
 
-#include "opts.h"
-#include "ports.h"
-#include "worker.h"
+#include "app.h"
 
 /*
  * The main lcore's turn during a run (the shared queues' poll, the display,
@@ -67,54 +65,44 @@ sl_session_us_tsc(uint64_t us, uint64_t hz)
 /* Open the ports; 0, or an exit code (message printed). */
 int sl_session_open(struct sl_app *app);
 /*
- * Build a run from app->o and launch it. 0; -EINVAL for a configuration
- * that cannot run (its message printed, nothing left half-built), another
- * -errno for a runtime failure.
+ * Build a run from configuration c (copied: app->run_cfg) and launch it;
+ * quiet: a benchmark's trial (no live line, no summary, no JSON). 0;
+ * -EINVAL for a configuration that cannot run (its message printed,
+ * nothing left half-built), another -errno for a runtime failure.
  */
-int sl_session_start(struct sl_app *app);
+int sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet);
 /* One turn: the scheduler poll and live stats. False when the run is done. */
 bool sl_session_poll(struct sl_app *app);
 /* Poll until the run is done (duration, count, or a signal). */
 void sl_session_wait(struct sl_app *app);
 /* Stop, quiesce, report and write --json; returns SL_EXIT_OK or SL_EXIT_RUNTIME. */
 int sl_session_stop(struct sl_app *app);
-/* Start, wait, stop: one non-interactive run; returns the exit code. */
+/* Start app->cfg, wait, stop: one non-interactive run; returns the exit code. */
 int sl_session_run(struct sl_app *app);
 /* Mbufs out of the run's TX pools now (in rings, backlogs, pending bursts); 0 without a run. */
 uint64_t sl_session_pool_in_use(const struct sl_app *app);
 /* Release the last run and close the ports. */
 void sl_session_close(struct sl_app *app);
 
-/* The stream configuration port pid sends with (its MACs, VLAN, default size). */
-void sl_session_stream_conf(const struct sl_app *app, uint16_t pid, struct sl_stream_conf *c);
-/* The MTU port pid runs with: --mtu / port config mtu, else the port's own. */
+/* The MTU port pid runs with in the configuration in force: its setting, else the port's own. */
 uint16_t sl_session_mtu(const struct sl_app *app, uint16_t pid);
 /* The largest frame (with FCS) port pid sends at that MTU, @p tagged with a VLAN tag. */
 uint32_t sl_session_max_frame(const struct sl_app *app, uint16_t pid, bool tagged);
-/* Fill app->addressed from the options and ports in force (start does it too). */
-void sl_session_address(struct sl_app *app);
-/* Check a rate for port pid as a start would (same check, same message). */
-int sl_session_rate_check(const struct sl_app *app, uint16_t pid, const struct sl_rate *r,
-			  struct sl_rate *pace, char *err, size_t len);
+/* The machine's facts as they are now (the ports' MTUs change with a run's setup). */
+const struct sl_config_env *sl_session_env(struct sl_app *app);
 /*
- * Build port pid's stream from the options in force into @p s (NULL: a
- * scratch one, to check only). On failure, -EINVAL and @p err names the
- * option at fault ("--size: port 0 (sim0): ...").
+ * Check a candidate configuration against the ports as a start would
+ * (sl_config_check()): every front end checks its candidate with it before
+ * it commits it (assigns it to app->cfg).
  */
-int sl_session_stream_check(const struct sl_app *app, uint16_t pid, struct sl_stream *s,
-			    char *err, size_t len);
-
-/*
- * Would a start accept every port's stream with the options in force (its
- * MTU in the port's range, sizes against its max frame, fields against the
- * headers)? sl_session_stream_check() for each port: 0, or its error (the
- * option, the port and why). The prompt's set commands check with it.
- */
-int sl_session_streams_check(const struct sl_app *app, char *err, size_t len);
+int sl_session_check(struct sl_app *app, const struct sl_config *c, unsigned int what,
+		     struct sl_config_err *e);
+/* Fill app->addressed for configuration c (start does it for its run). */
+void sl_session_address(struct sl_app *app, const struct sl_config *c);
 
 /*
  * Change port pid's rate while running (set rate): checked as a start
- * would, shared equally by the port's lcore-queue pairs, each of which takes
+ * would (against the run's configuration), shared equally by the port's lcore-queue pairs, each of which takes
  * it at its next burst. 0, or -EINVAL with err saying why (nothing changed).
  * With !publish, only checked (so that several ports are checked before any
  * of them changes).

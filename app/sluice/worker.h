@@ -16,7 +16,7 @@
 #include <rte_cycles.h>
 #include <rte_mempool.h>
 
-#include "parse.h"
+#include "sl_config.h"
 #include "sl_gen.h"
 #include "sl_port.h"
 #include "sl_rx.h"

@@ -132,13 +132,14 @@ const char *const sl_field_modes[] = { "inc", "dec", "random", "list", NULL };
 
 /* Compile the field engine: offsets, checksum membership, ranges. */
 static int
-stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, size_t errlen)
+stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stream_err *e)
 {
+	e->part = SL_STREAM_PART_FIELD;
 	const char *const *names = sl_field_names;
 	bool seen[SL_FIELD_KINDS] = { false };
 
 	if (c->nb_fields > SL_FIELD_MAX) {
-		snprintf(err, errlen, "field: at most %d fields", SL_FIELD_MAX);
+		snprintf(e->msg, sizeof(e->msg), "field: at most %d fields", SL_FIELD_MAX);
 		return -EINVAL;
 	}
 	s->nb_fields = c->nb_fields;
@@ -149,11 +150,11 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 
 		memset(f, 0, sizeof(*f));
 		if ((unsigned int)fc->kind >= SL_FIELD_KINDS) {
-			snprintf(err, errlen, "field: unknown field");
+			snprintf(e->msg, sizeof(e->msg), "field: unknown field");
 			return -EINVAL;
 		}
 		if (seen[fc->kind]) {
-			snprintf(err, errlen, "field %s: given twice", names[fc->kind]);
+			snprintf(e->msg, sizeof(e->msg), "field %s: given twice", names[fc->kind]);
 			return -EINVAL;
 		}
 		seen[fc->kind] = true;
@@ -180,7 +181,7 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 			break;
 		case SL_FIELD_VLAN:
 			if (c->vlan == 0) {
-				snprintf(err, errlen, "field vlan: the frames have no VLAN tag: give one (--vlan ID, or set vlan PORT ID at the prompt)");
+				snprintf(e->msg, sizeof(e->msg), "field vlan: the frames have no VLAN tag: give one (--vlan ID, or set vlan PORT ID at the prompt)");
 				return -EINVAL;
 			}
 			f->off = RTE_ETHER_HDR_LEN;
@@ -191,26 +192,26 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 			break;
 		}
 		if ((fc->kind == SL_FIELD_SRC_IP || fc->kind == SL_FIELD_SRC_PORT) && c->flows > 1) {
-			snprintf(err, errlen, "field %s: the flows (--flows, set flows) already vary it", names[fc->kind]);
+			snprintf(e->msg, sizeof(e->msg), "field %s: the flows (--flows, set flows) already vary it", names[fc->kind]);
 			return -EINVAL;
 		}
 		f->mode = fc->mode;
 		f->start = fc->start;
 		if (fc->mode == SL_FIELD_LIST) {
 			if (fc->nb_list == 0 || fc->nb_list > SL_FIELD_LIST_MAX) {
-				snprintf(err, errlen, "field %s: give 1..%d values", names[fc->kind],
+				snprintf(e->msg, sizeof(e->msg), "field %s: give 1..%d values", names[fc->kind],
 					 SL_FIELD_LIST_MAX);
 				return -EINVAL;
 			}
 			f->count = fc->nb_list;
 			for (uint16_t k = 0; k < fc->nb_list; k++) {
 				if (fc->kind == SL_FIELD_VLAN && (fc->list[k] == 0 || fc->list[k] > max)) {
-					snprintf(err, errlen, "field vlan: id %u in the list: VLAN ids "
+					snprintf(e->msg, sizeof(e->msg), "field vlan: id %u in the list: VLAN ids "
 						 "go from 1 to 4094", fc->list[k]);
 					return -EINVAL;
 				}
 				if (fc->list[k] > max) {
-					snprintf(err, errlen, "field %s: value %u out of range",
+					snprintf(e->msg, sizeof(e->msg), "field %s: value %u out of range",
 						 names[fc->kind], fc->list[k]);
 					return -EINVAL;
 				}
@@ -228,7 +229,7 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 				(uint64_t)fc->start - fc->count + 1 :
 				(uint64_t)fc->start + fc->count - 1;
 
-			snprintf(err, errlen, "field vlan: %s:%u,%u gives ids %u to %" PRId64
+			snprintf(e->msg, sizeof(e->msg), "field vlan: %s:%u,%u gives ids %u to %" PRId64
 				 ": VLAN ids go from 1 to 4094", sl_field_modes[fc->mode],
 				 fc->start, fc->count, fc->start, (int64_t)last);
 			return -EINVAL;
@@ -236,7 +237,7 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, char *err, si
 		if (fc->count == 0 || (fc->mode != SL_FIELD_DEC && fc->start > max) ||
 		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + fc->count - 1 > max) ||
 		    (fc->mode == SL_FIELD_DEC && (fc->start > max || fc->count - 1 > fc->start))) {
-			snprintf(err, errlen, "field %s: %u values from %u leave the field's range",
+			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u leave the field's range",
 				 names[fc->kind], fc->count, fc->start);
 			return -EINVAL;
 		}
@@ -296,6 +297,18 @@ int
 sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t max_frame,
 		char *err, size_t errlen)
 {
+	struct sl_stream_err e;
+	int ret = sl_stream_compile(s, c, max_frame, &e);
+
+	if (ret != 0)
+		snprintf(err, errlen, "%s", e.msg);
+	return ret;
+}
+
+int
+sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t max_frame,
+		  struct sl_stream_err *e)
+{
 	uint16_t min_frame, nb;
 	uint32_t be;
 
@@ -314,11 +327,13 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 	s->l4_len_off = s->l4_off + 4;
 	s->l4_csum_off = s->l4_off + (c->tcp ? 16 : 6);
 	if (c->vlan > 4094) {
-		snprintf(err, errlen, "VLAN id %u: give 1..4094", c->vlan);
+		e->part = SL_STREAM_PART_VLAN;
+		snprintf(e->msg, sizeof(e->msg), "VLAN id %u: give 1..4094", c->vlan);
 		return -EINVAL;
 	}
-	if (stream_fields(s, c, err, errlen) != 0)
+	if (stream_fields(s, c, e) != 0)
 		return -EINVAL;
+	e->part = SL_STREAM_PART_SIZE;
 	min_frame = RTE_MAX(SL_GEN_MIN_FRAME, s->hdr_len + RTE_ETHER_CRC_LEN);
 	/* The MTU counts from the IP header: a VLAN tag adds 4 B to the frame it allows. */
 	if (c->vlan != 0)
@@ -329,7 +344,7 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 	if (c->size_max != 0) {
 		if (c->size_min < min_frame || c->size_max > max_frame || c->size_min > c->size_max ||
 		    c->size_max - c->size_min + 1 > SL_GEN_MAX_DISTINCT) {
-			snprintf(err, errlen,
+			snprintf(e->msg, sizeof(e->msg),
 				 "size range %u-%u: sizes count the FCS and go from %u (these headers) "
 				 "to %u (the port's MTU + 18%s; --mtu or port config <p> mtu sets it), at most %d sizes",
 				 c->size_min, c->size_max, min_frame, max_frame,
@@ -342,13 +357,13 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		stream_order_shuffled(s, nb);
 	} else {
 		if (c->nb_sizes == 0 || c->nb_sizes > SL_GEN_MAX_SIZES) {
-			snprintf(err, errlen, "give between 1 and %d frame sizes", SL_GEN_MAX_SIZES);
+			snprintf(e->msg, sizeof(e->msg), "give between 1 and %d frame sizes", SL_GEN_MAX_SIZES);
 			return -EINVAL;
 		}
 		nb = c->nb_sizes;
 		for (uint16_t i = 0; i < nb; i++) {
 			if (c->sizes[i] < min_frame || c->sizes[i] > max_frame) {
-				snprintf(err, errlen,
+				snprintf(e->msg, sizeof(e->msg),
 					 "frame size %u is out of range: sizes count the FCS and go "
 					 "from %u (these headers) to %u (the port's MTU + 18%s; --mtu or "
 					 "port config <p> mtu sets it)", c->sizes[i], min_frame, max_frame,
@@ -358,7 +373,7 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 			stream_size(s, c, c->sizes[i], &s->sz[i]);
 		}
 		if (stream_order_weighted(s, c->weights, nb) != 0) {
-			snprintf(err, errlen, "size weights add up to more than %d", SL_GEN_MAX_ORDER);
+			snprintf(e->msg, sizeof(e->msg), "size weights add up to more than %d", SL_GEN_MAX_ORDER);
 			return -EINVAL;
 		}
 	}
@@ -401,7 +416,8 @@ sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t ma
 		if (same_net && dip > s->sip0 && (uint64_t)dip < (uint64_t)s->sip0 + nb_addr)
 			s->sip_skip = dip - s->sip0;
 		if ((uint64_t)s->sip0 + nb_addr - 1 + (s->sip_skip != UINT32_MAX) > UINT32_MAX) {
-			snprintf(err, errlen, "%u flows from this source address would wrap it",
+			e->part = SL_STREAM_PART_FLOWS;
+			snprintf(e->msg, sizeof(e->msg), "%u flows from this source address would wrap it",
 				 s->flows);
 			return -EINVAL;
 		}

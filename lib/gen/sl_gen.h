@@ -161,6 +161,27 @@ struct sl_stream {
 int sl_stream_build(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t max_frame,
 		    char *err, size_t errlen);
 
+/** Which part of a stream configuration a compile refused. */
+enum sl_stream_part {
+	SL_STREAM_PART_SIZE,  /**< the sizes (a size out of range, weights) */
+	SL_STREAM_PART_FIELD, /**< a field of the field engine */
+	SL_STREAM_PART_VLAN,  /**< the VLAN id */
+	SL_STREAM_PART_FLOWS, /**< the flow count */
+};
+
+/** Why a compile failed: the part at fault and what to do. */
+struct sl_stream_err {
+	enum sl_stream_part part;
+	char msg[256];
+};
+
+/**
+ * sl_stream_build() with a structured error: the part of @p c at fault
+ * and the message (the same words sl_stream_build() writes).
+ */
+int sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t max_frame,
+		      struct sl_stream_err *e);
+
 /**
  * Mean L1 and L2 bits per frame of the sizes a configuration sends (weights
  * and ranges as sl_stream_build() expands them), for rate checks before a

@@ -170,6 +170,14 @@ uint64_t sl_sim_drain(struct sl_sim *sim, uint64_t timeout_us);
 int sl_sim_port_open(const struct sl_sim_conf *conf, uint16_t idx, struct sl_port_info *info,
 		     const struct sl_port_ops **ops, void **dev);
 
+/**
+ * Parse a sim's device arguments, RATE[,txd=N][,lltx=on|off|fine]
+ * [,verify=on|off][,wire=RATE][,dut=PORT,capacity=RATE,queue=N,loss=P,dup=P,
+ * reorder=P,delay=US[:JITTER_US],seed=N] (docs/sim-dut.md). 0, or -EINVAL
+ * with @p err saying what is wrong (@p sc unchanged).
+ */
+int sl_sim_parse(const char *arg, struct sl_sim_conf *sc, char *err, size_t len);
+
 /** Sum the counters. MT-safe; exact after sl_sim_drain(). */
 void sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st);
 

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The configuration's check: every fault a start would meet in the
+ * configuration itself, found before anything is touched, in the order a
+ * start meets them, each with the setting at fault and what to do.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+
+#include "sl_config.h"
+#include "sl_sig.h"
+#include "sl_wire.h"
+
+static int __attribute__((format(printf, 4, 5)))
+cerr(struct sl_config_err *e, const char *opt, int port, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	e->opt = opt;
+	e->port = port;
+	e->flow = port; /* a port's default flow has its id */
+	e->detail = 0;
+	if (opt != NULL)
+		n = snprintf(e->msg, sizeof(e->msg), "%s", opt);
+	va_start(ap, fmt);
+	vsnprintf(e->msg + n, sizeof(e->msg) - n, fmt, ap);
+	va_end(ap);
+	if (opt != NULL)
+		e->detail = (uint16_t)strlen(opt);
+	return -EINVAL;
+}
+
+void
+sl_config_default(struct sl_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->burst = 32;
+	c->sc.sizes[0] = 64;
+	c->sc.weights[0] = 1;
+	c->sc.nb_sizes = 1;
+	c->sc.src_ip = (198u << 24) | (18u << 16) | 1u;
+	c->sc.dst_ip = (198u << 24) | (18u << 16) | 2u;
+	/* RFC 5180's benchmarking prefix, 2001:2::/48 */
+	inet_pton(AF_INET6, "2001:2::1", c->sc.src_ip6);
+	inet_pton(AF_INET6, "2001:2::2", c->sc.dst_ip6);
+	c->sc.src_port = 9;
+	c->sc.dst_port = 9;
+	c->lock = SL_LOCK_TRYLOCK;
+	c->drain_us = 100000;
+}
+
+uint16_t
+sl_config_mtu(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid)
+{
+	return c->pc[pid].mtu != 0 ? c->pc[pid].mtu : env->port[pid].info.mtu;
+}
+
+void
+sl_config_flow(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
+	       struct sl_stream_conf *out)
+{
+	uint16_t hdr;
+
+	*out = c->sc;
+	out->vlan = c->pc[pid].vlan;
+	/* Default size: 64, or the smallest frame these headers allow. */
+	hdr = RTE_ETHER_HDR_LEN + (out->vlan ? 4 : 0) + (out->ipv6 ? 40 : 20) +
+	      (out->tcp ? 20 : 8) + SL_WIRE_FCS;
+	if (!c->size_given && out->sizes[0] < hdr)
+		out->sizes[0] = hdr;
+	out->id = pid; /* one flow per port: its id in the signature */
+	out->src_mac = env->port[pid].info.mac;
+	out->dst_mac = c->peer_set[pid] ? c->peer[pid] :
+		(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)pid } };
+}
+
+/* The option that sets the part of a flow a compile refused. */
+static const char *
+part_opt(enum sl_stream_part part)
+{
+	switch (part) {
+	case SL_STREAM_PART_FIELD:
+		return "--field";
+	case SL_STREAM_PART_VLAN:
+		return "--vlan";
+	case SL_STREAM_PART_FLOWS:
+		return "--flows";
+	default:
+		return "--size";
+	}
+}
+
+int
+sl_config_flow_build(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
+		     struct sl_stream *s, struct sl_config_err *e)
+{
+	const struct sl_port_info *pi = &env->port[pid].info;
+	uint16_t mtu = sl_config_mtu(c, env, pid);
+	struct sl_stream *scratch = NULL;
+	struct sl_stream_conf fc;
+	struct sl_stream_err se;
+	int ret;
+
+	if (mtu < pi->min_mtu || mtu > pi->max_mtu)
+		return cerr(e, "--mtu", pid, " %u: port %u (%s) accepts an MTU from %u to %u: give "
+			    "one in that range (or port config %u mtu N)", mtu, pid, pi->name,
+			    pi->min_mtu, pi->max_mtu, pid);
+	if (s == NULL) {
+		scratch = malloc(sizeof(*scratch));
+		if (scratch == NULL) {
+			cerr(e, NULL, pid, "out of memory");
+			return -ENOMEM;
+		}
+		s = scratch;
+	}
+	sl_config_flow(c, env, pid, &fc);
+	ret = sl_stream_compile(s, &fc, (uint16_t)sl_wire_max_frame(mtu, false), &se);
+	free(scratch);
+	if (ret != 0)
+		return cerr(e, part_opt(se.part), pid, ": port %u (%s): %s", pid, pi->name, se.msg);
+	return 0;
+}
+
+int
+sl_config_rate(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
+	       const struct sl_rate *r, struct sl_rate *pace, char *err, size_t len)
+{
+	const struct sl_port_info *pi = &env->port[pid].info;
+	struct sl_stream_conf fc;
+	double l1, l2;
+
+	sl_config_flow(c, env, pid, &fc);
+	sl_stream_conf_mean_bits(&fc, &l1, &l2);
+	if (sl_rate_resolve(r, (double)pi->speed_bps, l1, l2, pace, err, len) != 0)
+		return -EINVAL;
+	/*
+	 * A rate at the line is left to the wire (unpaced) only where something
+	 * enforces the line: a NIC, or the sim's wire. A virtual PMD's link speed
+	 * is made up (net_null says 10G and takes 60 Mpps): 100 % of it means
+	 * that stated speed, paced (docs/generator.md).
+	 */
+	if (pace->unit == SL_RATE_NONE && r->unit != SL_RATE_NONE && pi->speed_made_up) {
+		*pace = *r;
+		if (r->unit == SL_RATE_PCT)
+			*pace = (struct sl_rate){ SL_RATE_L1,
+				(double)pi->speed_bps * r->value / 100 };
+	}
+	return 0;
+}
+
+bool
+sl_config_addressed(const struct sl_config *c, const struct sl_config_env *env, uint16_t t,
+		    uint16_t r)
+{
+	struct sl_stream_conf fc;
+
+	if (env->port[t].info.wire_to == r)
+		return true;
+	sl_config_flow(c, env, t, &fc);
+	return rte_is_same_ether_addr(&fc.dst_mac, &env->port[r].info.mac);
+}
+
+uint16_t
+sl_config_map(const struct sl_config *c, const struct sl_config_env *env, struct sl_map_entry *map)
+{
+	uint16_t n = 0;
+	unsigned int k = 0;
+
+	if (c->nb_map != 0) {
+		memcpy(map, c->map, c->nb_map * sizeof(*map));
+		return c->nb_map;
+	}
+	/*
+	 * The default map: worker k gets queue k on every port; on a port with
+	 * fewer queues (the device's own limit, or port config txq / --txq) than
+	 * workers, worker k gets queue k mod that many, and the engine shares it.
+	 */
+	for (uint16_t lcore = 0; lcore < SL_CONFIG_MAX_LCORE; lcore++) {
+		if (!env->worker[lcore])
+			continue;
+		for (uint16_t p = 0; p < env->nb_ports && n < SL_MAP_MAX; p++) {
+			unsigned int limit = env->port[p].info.max_txq != 0 &&
+					     env->port[p].info.max_txq < SL_MAX_TXQ ?
+					     env->port[p].info.max_txq : SL_MAX_TXQ;
+
+			if (c->pc[p].txq != 0 && c->pc[p].txq < limit)
+				limit = c->pc[p].txq;
+			map[n++] = (struct sl_map_entry){ lcore, p, (uint16_t)(k % limit) };
+		}
+		k++;
+	}
+	return n;
+}
+
+bool
+sl_config_port_has_lcore(const struct sl_config *c, uint16_t pid)
+{
+	if (c->nb_map == 0)
+		return true;
+	for (uint16_t i = 0; i < c->nb_map; i++)
+		if (c->map[i].port == pid)
+			return true;
+	return false;
+}
+
+void
+sl_config_rx_ports(const struct sl_config *c, const struct sl_config_env *env, bool *rx)
+{
+	for (uint16_t r = 0; r < env->nb_ports; r++) {
+		rx[r] = false;
+		/* --rxmap names a port to poll: it receives. */
+		for (uint16_t i = 0; i < c->nb_rxmap; i++)
+			rx[r] |= c->rxmap[i].port == r;
+		if (c->rx_mode == SL_RX_ALL) {
+			rx[r] = true;
+			continue;
+		}
+		if (c->rx_mode == SL_RX_LIST) {
+			rx[r] |= c->rx_port[r];
+			continue;
+		}
+		for (uint16_t t = 0; t < env->nb_ports; t++)
+			if (!c->pc[t].stopped && sl_config_addressed(c, env, t, r))
+				rx[r] = true;
+	}
+}
+
+/* Per port: its queues in use and the distinct lcores on each. */
+struct plan {
+	uint16_t nb_txq[SL_MAX_PORTS];
+	uint16_t lcores[SL_MAX_PORTS][SL_MAX_TXQ];
+	uint64_t seen[SL_MAX_PORTS][SL_MAX_TXQ][SL_CONFIG_MAX_LCORE / 64];
+};
+
+static int
+check_map(const struct sl_config *c, const struct sl_config_env *env, struct plan *pl,
+	  struct sl_config_err *e)
+{
+	struct sl_map_entry map[SL_MAP_MAX];
+	uint16_t n;
+
+	if (env->nb_lcores < 2)
+		return cerr(e, NULL, -1, "no worker lcore: give EAL at least two lcores (e.g. -l "
+			    "0-1); the main lcore runs the display, the others transmit");
+	for (uint16_t i = env->nb_ports; i < SL_MAX_PORTS; i++)
+		if (c->peer_set[i])
+			return cerr(e, "--eth-peer", i, ": port %u does not exist (there are %u "
+				    "port(s))", i, env->nb_ports);
+	memset(pl, 0, sizeof(*pl));
+	n = sl_config_map(c, env, map);
+	for (uint16_t i = 0; i < n; i++) {
+		const struct sl_map_entry *m = &map[i];
+
+		if (m->lcore >= SL_CONFIG_MAX_LCORE || m->lcore == env->main_lcore ||
+		    !env->worker[m->lcore])
+			return cerr(e, "--map", -1, ": lcore %u is not a worker lcore (main is %u; "
+				    "give EAL the lcores with -l or --lcores)", m->lcore,
+				    env->main_lcore);
+		if (m->queue >= SL_MAX_TXQ)
+			return cerr(e, NULL, m->port, "lcore %u would send on queue %u of port %u: "
+				    "at most %d queues per port; give a --map that shares queues "
+				    "(e.g. 1-%u:%u.0)", m->lcore, m->queue, m->port, SL_MAX_TXQ,
+				    m->lcore, m->port);
+		if (m->port >= env->nb_ports)
+			return cerr(e, "--map", m->port, ": port %u does not exist (there are %u "
+				    "port(s), 0..%u)", m->port, env->nb_ports, env->nb_ports - 1);
+		if (c->pc[m->port].stopped ||
+		    (pl->seen[m->port][m->queue][m->lcore / 64] & (1ull << (m->lcore % 64))))
+			continue; /* port stop: configured, not transmitted on; a lcore named twice */
+		pl->seen[m->port][m->queue][m->lcore / 64] |= 1ull << (m->lcore % 64);
+		pl->lcores[m->port][m->queue]++;
+		if (m->queue + 1 > pl->nb_txq[m->port])
+			pl->nb_txq[m->port] = m->queue + 1;
+	}
+	for (uint16_t i = 0; i < env->nb_ports; i++) {
+		unsigned int producers = 0;
+
+		if (c->pc[i].txq != 0) {
+			if (c->pc[i].txq < pl->nb_txq[i])
+				return cerr(e, "--txq", i, " %u: the map uses queue %u on port %u",
+					    c->pc[i].txq, pl->nb_txq[i] - 1, i);
+			pl->nb_txq[i] = c->pc[i].txq;
+		}
+		if (pl->nb_txq[i] == 0)
+			pl->nb_txq[i] = 1; /* an unmapped port still gets configured */
+		for (uint16_t q = 0; q < pl->nb_txq[i]; q++)
+			producers += pl->lcores[i][q];
+		/* A producer per lcore-queue pair: its own sequence space. */
+		if (producers > SL_SIG_MAX_PRODUCERS)
+			return cerr(e, NULL, i, "port %u: more than %d lcore-queue pairs send its "
+				    "stream (the signature's producer id is 8 bits)", i,
+				    SL_SIG_MAX_PRODUCERS);
+	}
+	return 0;
+}
+
+static int
+check_direct(const struct sl_config *c, const struct sl_config_env *env, const struct plan *pl,
+	     struct sl_config_err *e)
+{
+	if (!c->direct)
+		return 0;
+	/* --xmit direct bypasses the engine: exclusive queues of ports with a plain burst call. */
+	for (uint16_t i = 0; i < env->nb_ports; i++)
+		for (uint16_t q = 0; q < pl->nb_txq[i]; q++)
+			if (!env->port[i].has_tx_burst || pl->lcores[i][q] > 1)
+				return cerr(e, "--xmit", i, " direct: port %u queue %u is %s; the "
+					    "direct baseline needs one lcore per queue on ethdev "
+					    "ports", i, q, !env->port[i].has_tx_burst ? "simulated" :
+					    "shared");
+	return 0;
+}
+
+static int
+check_rates(const struct sl_config *c, const struct sl_config_env *env, const struct plan *pl,
+	    struct sl_config_err *e)
+{
+	for (uint16_t i = 0; i < env->nb_ports; i++) {
+		unsigned int producers = 0;
+		struct sl_rate pace;
+		char err[256];
+
+		for (uint16_t q = 0; q < pl->nb_txq[i]; q++)
+			producers += pl->lcores[i][q];
+		if (producers == 0)
+			continue; /* it does not send: its rate is not used */
+		if (sl_config_rate(c, env, i, &c->pc[i].rate, &pace, err, sizeof(err)) != 0)
+			return cerr(e, "--rate", i, ": port %u (%s): %s", i, env->port[i].info.name,
+				    err);
+	}
+	return 0;
+}
+
+static int
+check_rx(const struct sl_config *c, const struct sl_config_env *env, struct sl_config_err *e)
+{
+	bool rx[SL_MAX_PORTS];
+
+	for (uint16_t i = 0; i < c->nb_rxmap; i++)
+		if (c->rxmap[i].port >= env->nb_ports)
+			return cerr(e, "--rxmap", c->rxmap[i].port, ": port %u does not exist (there "
+				    "are %u port(s))", c->rxmap[i].port, env->nb_ports);
+	if (c->rx_mode == SL_RX_LIST)
+		for (uint16_t r = env->nb_ports; r < SL_MAX_PORTS; r++)
+			if (c->rx_port[r])
+				return cerr(e, "--rx", r, ": port %u does not exist (there are %u "
+					    "port(s))", r, env->nb_ports);
+	sl_config_rx_ports(c, env, rx);
+	for (uint16_t r = 0; r < env->nb_ports; r++) {
+		if (!rx[r])
+			continue;
+		if (!env->port[r].can_rx)
+			return cerr(e, NULL, r, "port %u (%s) cannot receive", r,
+				    env->port[r].info.name);
+		for (uint16_t i = 0; i < c->nb_rxmap; i++)
+			if (c->rxmap[i].port == r && (c->rxmap[i].lcore >= SL_CONFIG_MAX_LCORE ||
+						      !env->worker[c->rxmap[i].lcore]))
+				return cerr(e, "--rxmap", r, ": lcore %u is not a worker lcore",
+					    c->rxmap[i].lcore);
+	}
+	return 0;
+}
+
+int
+sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsigned int what,
+		struct sl_config_err *e)
+{
+	struct plan *pl = NULL;
+	int ret = 0;
+
+	if (what & SL_CHECK_RUN) {
+		pl = malloc(sizeof(*pl));
+		if (pl == NULL) {
+			cerr(e, NULL, -1, "out of memory");
+			return -ENOMEM;
+		}
+		ret = check_map(c, env, pl, e);
+		if (ret == 0)
+			ret = check_direct(c, env, pl, e);
+		if (ret != 0) {
+			free(pl);
+			return ret;
+		}
+	}
+	if (what & SL_CHECK_STREAMS)
+		for (uint16_t i = 0; i < env->nb_ports && ret == 0; i++)
+			ret = sl_config_flow_build(c, env, i, NULL, e);
+	if (ret == 0 && (what & SL_CHECK_RUN)) {
+		ret = check_rates(c, env, pl, e);
+		if (ret == 0)
+			ret = check_rx(c, env, e);
+	}
+	free(pl);
+	return ret;
+}

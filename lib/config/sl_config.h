@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_CONFIG_H
+#define SL_CONFIG_H
+
+/**
+ * @file
+ * A run's configuration: plain data, no EAL. What the ports are set to and
+ * what each sends (today one default flow per sending port, from one
+ * stream template and the port's own settings), how lcores map to queues,
+ * what receives.
+ *
+ * Every front end (the options, the prompt's set and port commands, a
+ * profile, the benchmark) edits a candidate copy, checks it with
+ * sl_config_check() and commits it by assignment; a run starts from a
+ * const configuration and never writes it. The check needs the machine's
+ * facts (the ports' MACs, MTU ranges and speeds, the lcores): they come in
+ * a struct sl_config_env, plain data too, so that the check runs in unit
+ * tests and a fuzz target without EAL.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "sl_gen.h"
+#include "sl_port.h"
+#include "sl_rate.h"
+#include "sl_xmit.h"
+
+#define SL_MAP_MAX 128
+#define SL_MAX_PORTS 32
+#define SL_MAX_TXQ 64
+#define SL_MAX_SIMS 8
+/** Lcore ids a configuration can name (DPDK's default RTE_MAX_LCORE). */
+#define SL_CONFIG_MAX_LCORE 128
+/** A --sim specification, as given (the sim driver parses it). */
+#define SL_SIM_SPEC_MAX 256
+/**
+ * Every duration (--duration, --drain, --stats-period, the bench's): the
+ * pacer and sim clocks are 48-bit (about 19 h).
+ */
+#define SL_MAX_SECONDS 64800
+
+/** One "lcores -> port.queue" entry of a map. */
+struct sl_map_entry {
+	uint16_t lcore;
+	uint16_t port;
+	uint16_t queue;
+};
+
+/** What can be set per port (options set every port; the prompt one or all). */
+struct sl_port_conf {
+	uint16_t txq;          /**< 0: as the map needs */
+	uint16_t txd;          /**< 0: driver default */
+	uint16_t mtu;          /**< 0: the port's own (1500 for the sim) */
+	enum sl_lltx lltx;
+	struct sl_rate rate;
+	uint16_t vlan;         /**< 0: untagged */
+	bool stopped;          /**< port stop: not transmitted on */
+};
+
+/** Which ports receive. */
+enum sl_rx_mode {
+	SL_RX_AUTO = 0,        /**< those a stream is addressed to, the far end of a DUT */
+	SL_RX_LIST,            /**< rx_port[] */
+	SL_RX_ALL,             /**< every port */
+};
+
+struct sl_config {
+	/* How long: the first of duration and count ends the run. */
+	uint64_t duration_us;  /**< 0: none */
+	uint64_t count;        /**< packets per port; 0: no limit */
+	uint16_t burst;
+	/* What is sent: the default flow's template (MACs and VLAN are per port). */
+	struct sl_stream_conf sc;
+	bool size_given;       /**< sizes given; else the smallest frame the headers fit */
+	bool tx_ip4_given;     /**< IPv4 addresses given (refused with IPv6 frames) */
+	bool peer_set[SL_MAX_PORTS];
+	struct rte_ether_addr peer[SL_MAX_PORTS];
+	/* The ports. */
+	struct sl_port_conf pc[SL_MAX_PORTS];
+	char sims[SL_MAX_SIMS][SL_SIM_SPEC_MAX]; /**< --sim specs, opened after the ethdevs */
+	uint16_t nb_sims;
+	/* Lcores to queues, and the engine. */
+	struct sl_map_entry map[SL_MAP_MAX];
+	uint16_t nb_map;       /**< 0: the default map (sl_config_map()) */
+	enum sl_lock_policy lock;
+	bool direct;           /**< --xmit direct: the port's plain burst call (baseline) */
+	bool pace_even;        /**< frames evenly spaced (SL_PACER_EVEN_US): a trial */
+	/* The receive side (measure.md). */
+	enum sl_rx_mode rx_mode;
+	bool rx_port[SL_MAX_PORTS];
+	struct sl_map_entry rxmap[SL_MAP_MAX]; /**< LCORE:PORT.0 */
+	uint16_t nb_rxmap;
+	uint64_t drain_us;     /**< RX keeps polling this long after TX stops */
+	bool rx_clock_tsc;     /**< ignore the ports' RX timestamps */
+};
+
+/** What a check needs to know of one port. */
+struct sl_config_port_env {
+	struct sl_port_info info;
+	bool can_rx;           /**< the driver receives */
+	bool has_tx_burst;     /**< a plain burst call (--xmit direct) */
+};
+
+/** The machine's facts a check needs: plain data, filled once the ports are open. */
+struct sl_config_env {
+	uint16_t nb_ports;
+	struct sl_config_port_env port[SL_MAX_PORTS];
+	uint16_t main_lcore;
+	uint16_t nb_lcores;    /**< enabled lcores, the main one included */
+	bool worker[SL_CONFIG_MAX_LCORE];
+};
+
+/** What a check refused: the setting at fault and what to do. */
+struct sl_config_err {
+	const char *opt;       /**< the option at fault ("--size"), NULL if none is one */
+	int port;              /**< the port, or -1 */
+	int flow;              /**< the flow (today a port's default flow: its id), or -1 */
+	uint16_t detail;       /**< msg + detail: the message after "OPT: " */
+	char msg[384];         /**< the whole message, as printed after "sluice: " */
+};
+
+/** What sl_config_check() checks. */
+#define SL_CHECK_STREAMS 1u  /**< every port's flow builds: MTU, sizes, fields, VLAN */
+#define SL_CHECK_RUN 2u      /**< the rest a start needs: lcores, map, peers, rates, rx */
+#define SL_CHECK_ALL (SL_CHECK_STREAMS | SL_CHECK_RUN)
+
+/** The defaults (64 B UDP/IPv4 198.18.0.1 -> 198.18.0.2, port 9, burst 32). */
+void sl_config_default(struct sl_config *c);
+
+/**
+ * Check @p c against the machine. 0, or -EINVAL with @p e saying which
+ * setting of which port or flow is at fault and what to do (the first
+ * fault, in the order a start meets them).
+ */
+int sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsigned int what,
+		    struct sl_config_err *e);
+
+/** The MTU port @p pid runs with: its setting, else the port's own. */
+uint16_t sl_config_mtu(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid);
+
+/** Port @p pid's default flow: the template with the port's MACs, VLAN and id. */
+void sl_config_flow(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
+		    struct sl_stream_conf *out);
+
+/**
+ * Compile port @p pid's flow into @p s (NULL: a scratch one, to check
+ * only), its MTU checked first. 0, or -EINVAL (-ENOMEM) with @p e.
+ */
+int sl_config_flow_build(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
+			 struct sl_stream *s, struct sl_config_err *e);
+
+/**
+ * Resolve rate @p r of port @p pid as a start paces it (@p pace; NONE:
+ * unpaced). 0, or -EINVAL with @p err (without the option's name).
+ */
+int sl_config_rate(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
+		   const struct sl_rate *r, struct sl_rate *pace, char *err, size_t len);
+
+/** Port @p t's flow is addressed to port @p r (r's MAC, or t's wire goes to r). */
+bool sl_config_addressed(const struct sl_config *c, const struct sl_config_env *env, uint16_t t,
+			 uint16_t r);
+
+/**
+ * The map in force: c->map, or the default (worker k gets queue k on every
+ * port, modulo the port's queues). Returns the number of entries.
+ */
+uint16_t sl_config_map(const struct sl_config *c, const struct sl_config_env *env,
+		       struct sl_map_entry *map);
+
+/**
+ * Which ports receive (@p rx, one per port): the rx mode's, the ports
+ * --rxmap polls, and by default those a sending port's flow is addressed
+ * to and the far end of a driver's wire (a sim DUT).
+ */
+void sl_config_rx_ports(const struct sl_config *c, const struct sl_config_env *env, bool *rx);
+
+/** Has port @p pid a TX lcore in the map in force? */
+bool sl_config_port_has_lcore(const struct sl_config *c, uint16_t pid);
+
+#endif /* SL_CONFIG_H */
