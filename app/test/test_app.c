@@ -5,7 +5,9 @@
  * parse, check against the line, resolve for the pacer).
  */
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -499,6 +501,136 @@ test_stream_checks(void)
 }
 
 /*
+ * The configuration's check (sl_config.h), without EAL: each fault a start
+ * can meet, found before anything is touched, is named by its setting (the
+ * option, the port) and its message starts with that option; a good
+ * configuration passes; the check never writes its input.
+ */
+static void
+test_config_check(void)
+{
+	struct sl_config_env *env = calloc(1, sizeof(*env));
+	struct sl_config *c = calloc(1, sizeof(*c)), *copy = calloc(1, sizeof(*c));
+	struct sl_config_err e;
+	char err[256];
+	const struct {
+		const char *what, *opt;  /* opt NULL: the message names no option */
+		int port;
+		const char *want;        /* in the message */
+	} cases[] = {
+		{ "eth-peer of a missing port", "--eth-peer", 5, "port 5 does not exist" },
+		{ "the main lcore in the map", "--map", -1, "lcore 0 is not a worker lcore" },
+		{ "a disabled lcore in the map", "--map", -1, "lcore 9 is not a worker lcore" },
+		{ "a missing port in the map", "--map", 4, "port 4 does not exist" },
+		{ "txq below the map's queues", "--txq", 0, "the map uses queue 1 on port 0" },
+		{ "direct on a port with no burst call", "--xmit", 1, "port 1 queue 0 is simulated" },
+		{ "direct on a shared queue", "--xmit", 0, "port 0 queue 0 is shared" },
+		{ "a rate above the line", "--rate", 0, "port 0 (p0)" },
+		{ "a frame above the MTU", "--size", 0, "frame size 1519" },
+		{ "an MTU out of range", "--mtu", 1, "accepts an MTU from 68 to 1500" },
+		{ "a VLAN field without a tag", "--field", 0, "the frames have no VLAN tag" },
+		{ "flows that wrap the address", "--flows", 0, "would wrap it" },
+		{ "a VLAN id above 4094", "--vlan", 0, "VLAN id 4095" },
+		{ "a port that cannot receive", NULL, 1, "port 1 (p1) cannot receive" },
+		{ "an rx port that is missing", "--rx", 7, "port 7 does not exist" },
+		{ "an rxmap lcore that is no worker", "--rxmap", 0, "lcore 3 is not a worker" },
+		{ "one lcore", NULL, -1, "no worker lcore" },
+	};
+
+	if (env == NULL || c == NULL || copy == NULL) {
+		T(false, "out of memory");
+		goto out;
+	}
+	env->nb_ports = 2;
+	for (uint16_t i = 0; i < 2; i++) {
+		struct sl_port_info *pi = &env->port[i].info;
+
+		snprintf(pi->name, sizeof(pi->name), "p%u", i);
+		pi->speed_bps = 10000000000ull;
+		pi->mtu = 1500;
+		pi->min_mtu = 68;
+		pi->max_mtu = 1500;
+		pi->wire_to = -1;
+		pi->mac = (struct rte_ether_addr){ { 2, 0, 0, 0, 0, (uint8_t)(0x10 + i) } };
+		env->port[i].can_rx = i == 0;
+		env->port[i].has_tx_burst = i == 0;
+	}
+	env->nb_lcores = 3;
+	env->worker[1] = env->worker[2] = true;
+	sl_config_default(c);
+	T(sl_config_check(c, env, SL_CHECK_ALL, &e) == 0, "the defaults refused: %s", e.msg);
+	for (size_t k = 0; k < RTE_DIM(cases); k++) {
+		struct sl_config_env env1 = *env;
+		int ret;
+
+		sl_config_default(c);
+		switch (k) {
+		case 0: c->peer_set[5] = true; break;
+		case 1: sl_parse_map(c->map, &c->nb_map, "0:0.0", err, sizeof(err)); break;
+		case 2: sl_parse_map(c->map, &c->nb_map, "9:0.0", err, sizeof(err)); break;
+		case 3: sl_parse_map(c->map, &c->nb_map, "1:4.0", err, sizeof(err)); break;
+		case 4:
+			sl_parse_map(c->map, &c->nb_map, "1:0.0,2:0.1", err, sizeof(err));
+			c->pc[0].txq = 1;
+			break;
+		case 5: c->direct = true; break; /* the default map sends on port 1 too */
+		case 6:
+			c->direct = true;
+			sl_parse_map(c->map, &c->nb_map, "1-2:0.0", err, sizeof(err));
+			break;
+		case 7: sl_parse_rate("20Gbps", &c->pc[0].rate, err, sizeof(err)); break;
+		case 8:
+			c->size_given = true;
+			sl_parse_sizes(&c->sc, "1519", err, sizeof(err));
+			break;
+		case 9: c->pc[1].mtu = 9000; break;
+		case 10: sl_parse_field(&c->sc, "vlan=inc:1,3", err, sizeof(err)); break;
+		case 11:
+			c->sc.src_ip = 0xfffffff0;
+			c->sc.flows = 1u << 20;
+			break;
+		case 12: c->pc[0].vlan = 4095; break;
+		case 13: c->rx_mode = SL_RX_ALL; break;
+		case 14: c->rx_mode = SL_RX_LIST; c->rx_port[7] = true; break;
+		case 15:
+			sl_parse_map(c->rxmap, &c->nb_rxmap, "3:0.0", err, sizeof(err));
+			break;
+		case 16: env1.nb_lcores = 1; env1.worker[1] = env1.worker[2] = false; break;
+		}
+		*copy = *c;
+		memset(&e, 0, sizeof(e));
+		ret = sl_config_check(c, &env1, SL_CHECK_ALL, &e);
+		T(ret == -EINVAL && strstr(e.msg, cases[k].want) != NULL && e.port == cases[k].port &&
+		  (cases[k].opt == NULL ? e.opt == NULL :
+		   e.opt != NULL && strcmp(e.opt, cases[k].opt) == 0 &&
+		   strncmp(e.msg, e.opt, e.detail) == 0 && e.detail == strlen(e.opt)),
+		  "%s: %d, opt %s, port %d, '%s'", cases[k].what, ret, e.opt ? e.opt : "-", e.port,
+		  e.msg);
+		T(memcmp(copy, c, sizeof(*c)) == 0, "%s: the check wrote its input", cases[k].what);
+	}
+	/* The streams alone (the prompt's set): a map fault is the start's to find. */
+	sl_config_default(c);
+	sl_parse_map(c->map, &c->nb_map, "0:0.0", err, sizeof(err));
+	T(sl_config_check(c, env, SL_CHECK_STREAMS, &e) == 0, "a streams check looked at the map");
+	/* The default map: each worker its own queue on every port, the port's limit kept. */
+	{
+		struct sl_map_entry map[SL_MAP_MAX];
+		uint16_t n;
+
+		sl_config_default(c);
+		env->port[1].info.max_txq = 1;
+		n = sl_config_map(c, env, map);
+		T(n == 4 && map[0].lcore == 1 && map[0].queue == 0 && map[2].lcore == 2 &&
+		  map[2].port == 0 && map[2].queue == 1 && map[3].port == 1 && map[3].queue == 0,
+		  "default map: %u entries", n);
+	}
+out:
+	free(env);
+	free(c);
+	free(copy);
+}
+
+/*
  * One seconds parser (--duration, --drain, the bench's durations, units and
  * one bound), one port-id parser (the prompt's and telemetry's).
  */
@@ -615,6 +747,7 @@ main(void)
 	test_units();
 	test_listen();
 	test_stream_checks();
+	test_config_check();
 	test_one_parser();
 	test_counter_layouts();
 	printf("test_app: %d passed, %d failed\n", pass, fail);

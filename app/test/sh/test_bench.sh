@@ -398,6 +398,22 @@ if [ "$fast" = 1 ]; then
 	check "SIGINT mid-search: its progress line says so" grep -q "(interrupted: not counted)" "$T/i.out"
 fi
 
+# A benchmark at the prompt runs its trials on its own copy of the
+# configuration (issue 31): show config after it is what it was before,
+# its sizes, rates, stopped ports and duration included.
+if [ "$fast" = 1 ]; then
+	pfx
+	printf '%s\n' "set size 128" "set rate 0 1Mpps" "set duration 7" "show config" \
+		"bench trial load=20kpps,trial=0.2,sizes=64:256" "show config" quit |
+		timeout 60 "$bin" "${eal[@]}" -- --sim 10G,dut=0 -i >"$T/pc.out" 2>&1 && rc=0 || rc=$?
+	awk -v d="$T" '/^sluice> show config/ { k++; c = k; next } /^sluice> / { c = 0; next }
+		c > 0 { print > (d "/pc." c) }' "$T/pc.out"
+	check "bench at the prompt: its trials ran (exit $rc)" \
+		sh -c "[ $rc = 0 ] && [ \$(grep -c '^bench trial: size' '$T/pc.out') = 2 ]"
+	check "bench at the prompt: show config after it is what it was before" \
+		sh -c "[ -s '$T/pc.1' ] && grep -q '128' '$T/pc.1' && cmp -s '$T/pc.1' '$T/pc.2'"
+fi
+
 if [ "${SL_BENCH_FULL:-0}" = 1 ]; then
 	# The long suite's matrix (the cases above ran in the fast suite).
 	for c in 50000 100000 200000; do
