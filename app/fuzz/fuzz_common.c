@@ -12,6 +12,7 @@
 #include "fuzz.h"
 #include "session.h"
 #include "sl_err.h"
+#include "sl_loop.h"
 
 void
 sl_fuzz_fail(const char *file, int line, const char *what)
@@ -92,6 +93,13 @@ sl_fuzz_app(void)
 	if (sl_session_open(app) != SL_EXIT_OK) {
 		fprintf(stderr, "sluice-fuzz: cannot open the ports\n");
 		abort();
+	}
+	/* The main lcore's loop, as main() makes it (runs and benchmarks wait on it). */
+	{
+		struct sl_loop *l = sl_loop_create();
+
+		if (l == NULL || sl_session_loop(app, l) != 0)
+			abort();
 	}
 	return app;
 }

@@ -19,6 +19,11 @@
 #include "worker.h"
 
 struct sl_json;
+struct sl_loop;
+struct sl_app;
+
+/* Called on the loop when a run is done (its duration, count, a stop, a signal): it stops it. */
+typedef void sl_run_end_fn(struct sl_app *app, void *arg);
 
 /* Live stats: the counters at the last line. */
 struct sl_live {
@@ -45,6 +50,13 @@ struct sl_app {
 	uint64_t pool_in_use;        /* mbufs not back in their pools after the run */
 	uint64_t discarded;          /* frames drivers freed at quiesce, never sent */
 	bool running;
+	/* The main lcore's one loop (lib/loop; NULL in harnesses that poll): the run's
+	 * turn is its timer (tick); when the run is done, run_end is called on it once. */
+	struct sl_loop *loop;
+	long tick;
+	bool run_done;
+	sl_run_end_fn *run_end;
+	void *run_end_arg;
 	bool quiet;                  /* a benchmark trial: stop reports nothing (bench.c) */
 	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
 	/* A sleeping lock: a start can hold it for a while (port setup, pool

@@ -19,6 +19,7 @@
 #include "report.h"
 #include "session.h"
 #include "sl_err.h"
+#include "sl_loop.h"
 #include "sl_hist.h"
 #include "sl_rx.h"
 #include "sl_wire.h"
@@ -96,6 +97,27 @@ static struct {
 	 * (cfg), and each trial's, its loads and duration set (trial_cfg). The
 	 * user's configuration is never written. */
 	struct sl_config cfg, trial_cfg;
+	/*
+	 * The benchmark in progress, a state machine the main lcore's loop
+	 * steps: each trial is a run whose end (sl_session_on_end()) calls
+	 * bench_trial_end(), which reads it and starts the next one (bench_next()).
+	 */
+	struct sl_app *app;
+	bool tx[SL_MAX_PORTS];
+	unsigned int nb_tx;
+	enum { BP_SIZE, BP_SINGLE, BP_SEARCH, BP_LAT } phase;
+	struct sl_search *s;        /* the size's search */
+	struct sl_bench_params p;   /* the size's parameters */
+	struct sl_trial_req q;      /* the search's trial in flight */
+	bool said_ceiling;
+	double ratio[3];            /* offered / paced of the last trials below the max */
+	unsigned int nr, lat_k;
+	double last_pace, lat_load;
+	struct bench_trial *t;      /* the trial in flight */
+	double t_load, t_pace, t_dur, t_tol; /* what it was asked */
+	int code;
+	void (*done)(struct sl_app *app, int code, void *arg);
+	void *done_arg;
 } B;
 
 /* ---- parsing ---- */
@@ -393,42 +415,56 @@ lat_clamp(struct bench_lat *l)
  * it says counts at what was offered (lib/bench). A trial stopped by the
  * user is marked interrupted.
  */
+static void bench_trial_end(struct sl_app *app, void *arg);
+
 static int
-trial(struct sl_app *app, const bool *tx, double load, double pace, double duration_s,
-      double tol, struct bench_trial *t)
+trial_start(struct sl_app *app, double load, double pace, double duration_s, double tol,
+	    struct bench_trial *t)
 {
 	struct sl_config *o = &B.trial_cfg;
-	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist)), *h1;
-	unsigned int nb_tx = 0;
-	bool drops_read[SL_MAX_PORTS] = { false };
-	double want, hz = (double)rte_get_tsc_hz();
-	bool lat_any = false;
 	int ret;
 
-	h1 = calloc(SL_HIST_BUCKETS, sizeof(*h1));
-	if (hist == NULL || h1 == NULL) {
-		free(hist);
-		free(h1);
-		return -ENOMEM;
-	}
 	*o = B.cfg;
 	for (uint16_t p = 0; p < app->ports.n; p++) {
-		o->pc[p].stopped = !tx[p];
+		o->pc[p].stopped = !B.tx[p];
 		o->pc[p].rate = (struct sl_rate){ SL_RATE_PPS, pace };
 	}
 	o->duration_us = (uint64_t)(duration_s * 1e6 + 0.5);
 	o->count = 0;
 	o->pace_even = true;  /* RFC 2544: frames evenly spaced, no catch-up burst */
+	B.t = t;
+	B.t_load = load;
+	B.t_pace = pace;
+	B.t_dur = duration_s;
+	B.t_tol = tol;
 	ret = sl_session_start(app, o, true); /* quiet: no live line, summary or JSON */
-	if (ret == 0) {
-		sl_session_wait(app);
-		sl_session_stop(app);
-	}
+	if (ret == 0)
+		sl_session_on_end(app, bench_trial_end, NULL);
+	else
+		app->quiet = false;
+	return ret;
+}
+
+/* The trial's run has ended: stop it and read its results into B.t. */
+static int
+trial_collect(struct sl_app *app)
+{
+	const bool *tx = B.tx;
+	struct bench_trial *t = B.t;
+	double load = B.t_load, pace = B.t_pace, duration_s = B.t_dur, tol = B.t_tol;
+	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist)), *h1;
+	unsigned int nb_tx = 0;
+	bool drops_read[SL_MAX_PORTS] = { false };
+	double want, hz = (double)rte_get_tsc_hz();
+	bool lat_any = false;
+
+	sl_session_stop(app);
 	app->quiet = false;
-	if (ret != 0) {
+	h1 = calloc(SL_HIST_BUCKETS, sizeof(*h1));
+	if (hist == NULL || h1 == NULL) {
 		free(hist);
 		free(h1);
-		return ret;
+		return -ENOMEM;
 	}
 	memset(t, 0, sizeof(*t));
 	t->load = load;
@@ -521,6 +557,26 @@ trial(struct sl_app *app, const bool *tx, double load, double pace, double durat
 	t->fell_short = (double)t->tx < want * (1 - tol);
 	t->interrupted = sl_interrupted();
 	return 0;
+}
+
+/*
+ * A trial's outcome goes on its progress line. At a terminal the prompt
+ * answers while the trial runs: the progress line is ended at once, and the
+ * outcome has a line of its own (trial_outcome()).
+ */
+static void
+trial_begun(const struct sl_app *app)
+{
+	if (app->output_hook != NULL)
+		printf("\n");
+	fflush(stdout);
+}
+
+static void
+trial_line(const struct sl_app *app)
+{
+	if (app->output_hook != NULL)
+		printf(" ");
 }
 
 /* ---- the benchmark ---- */
@@ -764,132 +820,242 @@ shortfall_tol(const struct sl_bench_params *p)
 	return fmin(SL_BENCH_SHORTFALL_MAX, w / 2);
 }
 
+/*
+ * The benchmark as loop steps. bench_next() starts the next trial (or ends
+ * the benchmark); the trial's run ends on the loop, and bench_trial_end()
+ * reads it, prints its outcome, feeds the search, and calls bench_next()
+ * again. Between two steps the loop serves the prompt: show bench, show
+ * port stats, and stop (or Ctrl-C), which ends the trial in flight, shown
+ * and not counted, and the benchmark with its partial report.
+ */
+static void bench_next(struct sl_app *app);
+
+static void
+bench_end(struct sl_app *app)
+{
+	const struct sl_bench_conf *conf = &B.c;
+	void (*done)(struct sl_app *, int, void *) = B.done;
+	int code = B.code;
+
+	free(B.s);
+	B.s = NULL;
+	B.running = false;
+	B.interrupted = sl_interrupted();
+	if (code == SL_EXIT_OK) {
+		print_table();
+		/* A search that ended without its goal says so in its exit code. */
+		if (!conf->single) {
+			bool reached = !B.interrupted;
+
+			for (unsigned int i = 0; i < B.nb_sizes; i++)
+				for (unsigned int g = 0; g < conf->p.nb_goals; g++)
+					reached &= B.res[i].done && B.res[i].goal[g].converged &&
+						   !B.res[i].goal[g].at_ceiling;
+			if (!reached) {
+				printf("bench: ended without its goal (%s): exit %d\n",
+				       B.interrupted ? "interrupted" :
+				       "a result short of its width, or the generator's ceiling",
+				       SL_EXIT_BENCH_GOAL);
+				code = SL_EXIT_BENCH_GOAL;
+			}
+		}
+		/* The JSON's configuration is the user's: what the benchmark was given. */
+		if (app->o.json != NULL && sl_report_json(app, &app->cfg, app->o.json) != 0)
+			code = SL_EXIT_RUNTIME;
+	}
+	fflush(stdout);
+	B.done = NULL;
+	if (done != NULL)
+		done(app, code, B.done_arg);
+}
+
+/* A trial could not start: the benchmark ends (a failure, not a result). */
+static void
+bench_fail(struct sl_app *app, int ret)
+{
+	sl_err("bench: a trial could not start");
+	B.code = ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
+	bench_end(app);
+}
+
+/* Size B.cur_size: its sizes in the configuration, its loads, its search. */
+static void
+size_begin(struct sl_app *app)
+{
+	unsigned int i = B.cur_size;
+	struct bench_result *r = &B.res[i];
+	char err[256];
+
+	B.cfg.sc = app->cfg.sc;
+	if (strcmp(B.sizes[i], "given") != 0)
+		sl_parse_sizes(&B.cfg.sc, strcmp(B.sizes[i], "imix") == 0 ? SL_GEN_IMIX :
+			       B.sizes[i], err, sizeof(err));
+	B.p = B.c.p;
+	for (uint16_t t = 0; t < app->ports.n; t++) {
+		double lb = (double)app->ports.p[t].info.speed_bps, l2 = r->mean_l1 - 160;
+
+		if (!B.tx[t])
+			continue;
+		B.p.min_load = fmax(B.p.min_load, rate_pps(&B.c.min, lb, r->mean_l1, l2));
+		B.p.max_load = B.p.max_load == 0 ? rate_pps(&B.c.max, lb, r->mean_l1, l2) :
+				fmin(B.p.max_load, rate_pps(&B.c.max, lb, r->mean_l1, l2));
+	}
+	memset(B.s, 0, sizeof(*B.s));
+	sl_search_init(B.s, &B.p);
+	B.said_ceiling = false;
+	B.ratio[0] = B.ratio[1] = B.ratio[2] = 1;
+	B.nr = 0;
+	B.last_pace = 0;
+	B.lat_k = 0;
+}
+
 /* bench trial: size i's one trial, at the load asked on every sending port. */
 static int
-one_trial(struct sl_app *app, const struct sl_bench_conf *conf, const bool *tx,
-	  unsigned int nb_tx, unsigned int i, unsigned int nb)
+single_start(struct sl_app *app)
 {
+	unsigned int i = B.cur_size, nb = B.nb_sizes;
+	const struct sl_bench_conf *conf = &B.c;
 	struct bench_result *r = &B.res[i];
-	struct sl_rate rr = trial_rate(conf, nb_tx);
+	struct sl_rate rr = trial_rate(conf, B.nb_tx);
 	struct bench_trial *t = trial_slot();
 	double load = 1e18;
-	int ret;
 
 	if (t == NULL)
 		return -ENOMEM;
 	for (uint16_t p = 0; p < app->ports.n; p++)
-		if (tx[p])
+		if (B.tx[p])
 			load = fmin(load, rate_pps(&rr, (double)app->ports.p[p].info.speed_bps,
 						   r->mean_l1, r->mean_l1 - 160));
 	printf("bench trial: size %s (%u/%u): %.6g pps x %u port(s) for %g s ...", r->name, i + 1,
-	       nb, load, nb_tx, conf->trial_s);
-	fflush(stdout);
-	ret = trial(app, tx, load, load, conf->trial_s, shortfall_tol(&conf->p), t);
-	if (ret != 0)
-		return ret;
-	record(t, i, "trial", 0);
-	r->trials = 1;
-	r->spent_s = conf->trial_s;
-	r->shorts = t->fell_short;
-	warn_nothing_back(t);
-	print_outcome(t, nb_tx);
-	printf("\n");
-	snprintf(B.status, sizeof(B.status), "size %s (%u/%u), one trial", r->name, i + 1, nb);
-	return 0;
+	       nb, load, B.nb_tx, conf->trial_s);
+	trial_begun(app);
+	return trial_start(app, load, load, conf->trial_s, shortfall_tol(&conf->p), t);
 }
 
-/*
- * One size's search: trials until the search ends (converged, or out of
- * its budget), or the user stops it (the trial in flight is shown, not
- * counted). Returns 0 or a negative errno (a trial could not start).
- */
-static int
-search_size(struct sl_app *app, const bool *tx, unsigned int nb_tx, unsigned int i,
-	    unsigned int nb, const struct sl_bench_params *p, struct sl_search *s)
+static void
+single_end(struct sl_app *app)
 {
+	unsigned int i = B.cur_size;
 	struct bench_result *r = &B.res[i];
-	struct sl_trial_req q;
-	bool said_ceiling = false;
-	double ratio[3] = { 1, 1, 1 };  /* offered / paced of the last trials below the max */
-	unsigned int nr = 0;
-	double last_pace = 0;
+	struct bench_trial *t = B.t;
 
-	sl_search_init(s, p);
-	while (!sl_interrupted() && sl_search_next(s, &q)) {
-		struct bench_trial *t = trial_slot();
-		struct sl_bench_result b;
-		struct sl_trial_res tr;
-		const char *gname = B.c.p.method == SL_BENCH_RFC2544 ? "throughput" :
-				    p->goals[q.goal].name;
-		int ret;
+	record(t, i, "trial", 0);
+	r->trials = 1;
+	r->spent_s = B.c.trial_s;
+	r->shorts = t->fell_short;
+	warn_nothing_back(t);
+	trial_line(app);
+	print_outcome(t, B.nb_tx);
+	printf("\n");
+	snprintf(B.status, sizeof(B.status), "size %s (%u/%u), one trial", r->name, i + 1,
+		 B.nb_sizes);
+}
 
-		if (t == NULL)
-			return -ENOMEM;
-		printf("bench %s: size %s (%u/%u) trial %u (%.4g of %g s): %s, %.6g pps x %u "
-		       "port(s) for %g s ...", method_name(&B.c), r->name, i + 1, nb, s->trials + 1,
-		       s->spent_s, s->p.max_seconds, gname, q.load, nb_tx, q.duration_s);
-		fflush(stdout);
-		/*
-		 * A generator that falls short of its loads below the max (its
-		 * lcore stalls, its driver is slow) is paced a little faster, by
-		 * what it achieved in the last trials: the least shortfall of the
-		 * last three (a shortfall in all three, not one stall), at most
-		 * 1/0.95, never above the line or the search's max. So the load
-		 * it really offers is the load asked, and the search can reach its
-		 * width; a trial that offers more than asked counts at what it
-		 * offered (lib/bench).
-		 */
-		{
-			double comp = fmax(ratio[0], fmax(ratio[1], ratio[2]));
-			double top = fmin(r->line_pps / nb_tx, p->max_load), pace;
+/* The search's next trial, if it has one (1: started; 0: the search is over). */
+static int
+search_start(struct sl_app *app)
+{
+	const struct sl_bench_params *p = &B.p;
+	struct sl_search *s = B.s;
+	struct bench_result *r = &B.res[B.cur_size];
+	struct bench_trial *t;
+	const char *gname;
+	double comp, top, pace;
+	int ret;
 
-			comp = fmin(1, fmax(0.95, comp));
-			pace = fmin(q.load / comp, top > 0 ? top : q.load);
-			/* A trial run again is paced as the one it repeats. */
-			if (s->retrying && last_pace > 0)
-				pace = last_pace;
-			ret = trial(app, tx, q.load, fmax(pace, q.load), q.duration_s, s->tol, t);
-		}
-		if (ret != 0)
-			return ret;
-		last_pace = t->paced;
-		if (!t->interrupted && q.load < s->gen_max * (1 - 1e-9) && t->paced > 0)
-			ratio[nr++ % 3] = fmin(1, t->tx_pps / nb_tx / t->paced);
-		if (t->interrupted) {
-			/* Shown, not counted: it ran for less than its duration. */
-			record(t, i, q.final ? "final" : "search", q.goal);
-			t->lo = t->hi = t->counted = 0;
-			print_outcome(t, nb_tx);
-			printf("\n");
-			break;
-		}
-		tr.loss_ratio = t->loss_ratio;
-		tr.achieved = t->tx_pps / nb_tx;
-		tr.forwarding = t->rx_pps / nb_tx;
-		sl_search_record(s, &q, &tr);
-		sl_search_result(s, q.goal, &b);
-		t->lo = b.lower;
-		t->hi = b.upper;
-		t->counted = s->last_at;
-		record(t, i, q.final ? "final" : "search", q.goal);
-		warn_nothing_back(t);
+	if (sl_interrupted() || !sl_search_next(s, &B.q))
+		return 0;
+	t = trial_slot();
+	if (t == NULL)
+		return -ENOMEM;
+	gname = B.c.p.method == SL_BENCH_RFC2544 ? "throughput" : p->goals[B.q.goal].name;
+	printf("bench %s: size %s (%u/%u) trial %u (%.4g of %g s): %s, %.6g pps x %u "
+	       "port(s) for %g s ...", method_name(&B.c), r->name, B.cur_size + 1, B.nb_sizes,
+	       s->trials + 1, s->spent_s, s->p.max_seconds, gname, B.q.load, B.nb_tx,
+	       B.q.duration_s);
+	trial_begun(app);
+	/*
+	 * A generator that falls short of its loads below the max (its lcore
+	 * stalls, its driver is slow) is paced a little faster, by what it
+	 * achieved in the last trials: the least shortfall of the last three (a
+	 * shortfall in all three, not one stall), at most 1/0.95, never above
+	 * the line or the search's max. So the load it really offers is the
+	 * load asked, and the search can reach its width; a trial that offers
+	 * more than asked counts at what it offered (lib/bench).
+	 */
+	comp = fmax(B.ratio[0], fmax(B.ratio[1], B.ratio[2]));
+	top = fmin(r->line_pps / B.nb_tx, p->max_load);
+	comp = fmin(1, fmax(0.95, comp));
+	pace = fmin(B.q.load / comp, top > 0 ? top : B.q.load);
+	/* A trial run again is paced as the one it repeats. */
+	if (s->retrying && B.last_pace > 0)
+		pace = B.last_pace;
+	ret = trial_start(app, B.q.load, fmax(pace, B.q.load), B.q.duration_s, s->tol, t);
+	return ret == 0 ? 1 : ret;
+}
+
+static void
+search_end_trial(struct sl_app *app)
+{
+	const struct sl_bench_params *p = &B.p;
+	struct sl_search *s = B.s;
+	struct bench_result *r = &B.res[B.cur_size];
+	struct bench_trial *t = B.t;
+	const struct sl_trial_req *q = &B.q;
+	const char *gname = B.c.p.method == SL_BENCH_RFC2544 ? "throughput" :
+			    p->goals[q->goal].name;
+	unsigned int i = B.cur_size, nb_tx = B.nb_tx;
+	struct sl_bench_result b;
+	struct sl_trial_res tr;
+
+	B.last_pace = t->paced;
+	if (!t->interrupted && q->load < s->gen_max * (1 - 1e-9) && t->paced > 0)
+		B.ratio[B.nr++ % 3] = fmin(1, t->tx_pps / nb_tx / t->paced);
+	if (t->interrupted) {
+		/* Shown, not counted: it ran for less than its duration. */
+		record(t, i, q->final ? "final" : "search", q->goal);
+		t->lo = t->hi = t->counted = 0;
+		trial_line(app);
 		print_outcome(t, nb_tx);
-		if (s->last_retry)
-			printf("; short: run again, this one not counted");
-		else if (s->last_at != q.load)
-			printf("; counted at %.6g pps", s->last_at);
-		printf("; %s bounds [%.6g, %.6g]\n", gname, b.lower, b.upper);
-		if (s->gen_limited && !said_ceiling) {
-			said_ceiling = true;
-			printf("bench: size %s: generator-limited at %.4f Mpps (%.6g pps a port): the "
-			       "search's loads stop there\n", r->name, s->gen_ceiling * nb_tx / 1e6,
-			       s->gen_ceiling);
-		}
-		snprintf(B.status, sizeof(B.status), "size %s (%u/%u), trial %u, %.4g of %g s, %s "
-			 "bounds [%.6g, %.6g] pps per port", r->name, i + 1, nb, s->trials,
-			 s->spent_s, s->p.max_seconds, gname, b.lower, b.upper);
+		printf("\n");
+		return;
 	}
-	for (unsigned int g = 0; g < p->nb_goals; g++)
+	tr.loss_ratio = t->loss_ratio;
+	tr.achieved = t->tx_pps / nb_tx;
+	tr.forwarding = t->rx_pps / nb_tx;
+	sl_search_record(s, q, &tr);
+	sl_search_result(s, q->goal, &b);
+	t->lo = b.lower;
+	t->hi = b.upper;
+	t->counted = s->last_at;
+	record(t, i, q->final ? "final" : "search", q->goal);
+	warn_nothing_back(t);
+	trial_line(app);
+	print_outcome(t, nb_tx);
+	if (s->last_retry)
+		printf("; short: run again, this one not counted");
+	else if (s->last_at != q->load)
+		printf("; counted at %.6g pps", s->last_at);
+	printf("; %s bounds [%.6g, %.6g]\n", gname, b.lower, b.upper);
+	if (s->gen_limited && !B.said_ceiling) {
+		B.said_ceiling = true;
+		printf("bench: size %s: generator-limited at %.4f Mpps (%.6g pps a port): the "
+		       "search's loads stop there\n", r->name, s->gen_ceiling * nb_tx / 1e6,
+		       s->gen_ceiling);
+	}
+	snprintf(B.status, sizeof(B.status), "size %s (%u/%u), trial %u, %.4g of %g s, %s "
+		 "bounds [%.6g, %.6g] pps per port", r->name, i + 1, B.nb_sizes, s->trials,
+		 s->spent_s, s->p.max_seconds, gname, b.lower, b.upper);
+}
+
+/* The size's search is over (converged, out of budget, or stopped): its results. */
+static void
+search_end(void)
+{
+	struct sl_search *s = B.s;
+	struct bench_result *r = &B.res[B.cur_size];
+
+	for (unsigned int g = 0; g < B.p.nb_goals; g++)
 		sl_search_result(s, g, &r->goal[g]);
 	r->gen_limited = s->gen_limited;
 	r->gen_ceiling = s->gen_ceiling;
@@ -901,54 +1067,179 @@ search_size(struct sl_app *app, const bool *tx, unsigned int nb_tx, unsigned int
 		printf("bench: size %s: the search ended %s after %u trial(s), %.4g s of trial "
 		       "time: the results are the bounds it found\n", r->name, s->why, s->trials,
 		       s->spent_s);
-	return 0;
 }
 
 /*
  * Latency at 0 %, 10, 50 and 90 % of the last goal's result: 0 % is a
  * low-rate baseline below every other point (the min load, or 1 % of the
- * result if that is lower).
+ * result if that is lower). 1: a trial started; 0: none left.
  */
-static void
-latency_size(struct sl_app *app, const bool *tx, unsigned int nb_tx, unsigned int i,
-	     const struct sl_bench_params *p, double lat_s)
+static int
+lat_start(struct sl_app *app)
 {
-	struct bench_result *r = &B.res[i];
+	const struct sl_bench_params *p = &B.p;
+	struct bench_result *r = &B.res[B.cur_size];
 	double ref = r->goal[p->nb_goals - 1].achieved;
+	unsigned int k = B.lat_k;
+	struct bench_trial *t;
 
-	for (unsigned int k = 0; k < NB_LAT && ref > 0 && !sl_interrupted(); k++) {
-		struct bench_trial *t = trial_slot();
-		double l = k == 0 ? fmin(p->min_load, ref / 100) : ref * lat_fracs[k];
+	if (k >= NB_LAT || ref <= 0 || sl_interrupted())
+		return 0;
+	t = trial_slot();
+	if (t == NULL)
+		return 0;
+	B.lat_load = k == 0 ? fmin(p->min_load, ref / 100) : ref * lat_fracs[k];
+	printf("bench: size %s latency at %s of %s: %.6g pps x %u for %g s ...", r->name,
+	       lat_names[k], goal_title(p->nb_goals - 1), B.lat_load, B.nb_tx, B.c.lat_s);
+	trial_begun(app);
+	/* One that cannot start ends the latency trials (as the last one would). */
+	return trial_start(app, B.lat_load, B.lat_load, B.c.lat_s, shortfall_tol(p), t) == 0;
+}
 
-		if (t == NULL)
+static void
+lat_end(struct sl_app *app)
+{
+	const struct sl_bench_params *p = &B.p;
+	struct bench_result *r = &B.res[B.cur_size];
+	struct bench_trial *t = B.t;
+	unsigned int k = B.lat_k++;
+
+	r->lat_trial[k] = B.nb_trials;
+	record(t, B.cur_size, "latency", p->nb_goals - 1);
+	trial_line(app);
+	if (t->interrupted) {
+		print_outcome(t, B.nb_tx);
+		printf("\n");
+		return;
+	}
+	r->lat[k] = t->lat;
+	r->lat_load[k] = B.lat_load;
+	if (t->lat.valid)
+		printf(" p50 %.1f us p99 %.1f us,", t->lat.p50 / 1e3, t->lat.p99 / 1e3);
+	else
+		printf(" no latency sample,");
+	if (t->lat.backwards != 0)
+		printf(" %" PRIu64 " ran backwards (docs/measure.md),", t->lat.backwards);
+	print_outcome(t, B.nb_tx);
+	printf("\n");
+}
+
+/* The next trial of the benchmark, or its end. */
+static void
+bench_next(struct sl_app *app)
+{
+	int ret;
+
+	for (;;) {
+		switch (B.phase) {
+		case BP_SIZE:
+			if (B.cur_size >= B.nb_sizes || sl_interrupted()) {
+				bench_end(app);
+				return;
+			}
+			size_begin(app);
+			if (B.c.single) {
+				B.phase = BP_SINGLE;
+				ret = single_start(app);
+				if (ret != 0)
+					bench_fail(app, ret);
+				return;
+			}
+			B.phase = BP_SEARCH;
 			break;
-		printf("bench: size %s latency at %s of %s: %.6g pps x %u for %g s ...", r->name,
-		       lat_names[k], goal_title(p->nb_goals - 1), l, nb_tx, lat_s);
-		fflush(stdout);
-		if (trial(app, tx, l, l, lat_s, shortfall_tol(p), t) != 0)
+		case BP_SEARCH:
+			ret = search_start(app);
+			if (ret == 1)
+				return;
+			if (ret < 0) {
+				bench_fail(app, ret);
+				return;
+			}
+			search_end();
+			B.phase = BP_LAT;
 			break;
-		r->lat_trial[k] = B.nb_trials;
-		record(t, i, "latency", p->nb_goals - 1);
-		if (t->interrupted) {
-			print_outcome(t, nb_tx);
-			printf("\n");
+		case BP_LAT:
+			if (lat_start(app))
+				return;
+			/* the size is done */
+			__attribute__((fallthrough));
+		case BP_SINGLE:
+			B.res[B.cur_size].done = !sl_interrupted();
+			B.cur_size++;
+			B.phase = BP_SIZE;
 			break;
 		}
-		r->lat[k] = t->lat;
-		r->lat_load[k] = l;
-		if (t->lat.valid)
-			printf(" p50 %.1f us p99 %.1f us,", t->lat.p50 / 1e3, t->lat.p99 / 1e3);
-		else
-			printf(" no latency sample,");
-		if (t->lat.backwards != 0)
-			printf(" %" PRIu64 " ran backwards (docs/measure.md),", t->lat.backwards);
-		print_outcome(t, nb_tx);
-		printf("\n");
 	}
+}
+
+/* A trial's run is done (its duration, or a stop): read it, then the next step. */
+static void
+bench_trial_end(struct sl_app *app, void *arg)
+{
+	RTE_SET_USED(arg);
+	if (app->output_hook != NULL)
+		app->output_hook(app, true);
+	if (trial_collect(app) != 0) {
+		bench_fail(app, -ENOMEM);
+	} else {
+		if (B.phase == BP_SINGLE)
+			single_end(app);
+		else if (B.phase == BP_SEARCH)
+			search_end_trial(app);
+		else
+			lat_end(app);
+		fflush(stdout);
+		bench_next(app);
+	}
+	if (app->output_hook != NULL)
+		app->output_hook(app, false);
+}
+
+bool
+sl_bench_busy(void)
+{
+	return B.running;
+}
+
+void
+sl_bench_stop(void)
+{
+	if (!B.running)
+		return;
+	/* As Ctrl-C does: the trial in flight ends now, shown and not counted. */
+	__atomic_store_n(&sl_intr, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
+}
+
+static void
+run_done(struct sl_app *app, int code, void *arg)
+{
+	RTE_SET_USED(app);
+	*(int *)arg = code;
+}
+
+static bool
+bench_idle(void *arg)
+{
+	RTE_SET_USED(arg);
+	return !B.running;
 }
 
 int
 sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
+{
+	int code = SL_EXIT_OK, ret = sl_bench_start(app, conf, run_done, &code);
+
+	if (ret != SL_EXIT_OK)
+		return ret;
+	if (app->loop != NULL)
+		sl_loop_run(app->loop, bench_idle, NULL);
+	return code;
+}
+
+int
+sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
+	       void (*done)(struct sl_app *app, int code, void *arg), void *arg)
 {
 	const struct sl_config *o = &app->cfg; /* the user's: read, never written */
 	const struct sl_config_env *env = sl_session_env(app);
@@ -958,8 +1249,10 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 	unsigned int nb = 0, nb_tx = 0;
 	bool tx[SL_MAX_PORTS] = { false };
 	char list[128];
-	int code = SL_EXIT_OK;
-
+	if (B.running) {
+		sl_err("bench: a benchmark is running (stop ends it)");
+		return SL_EXIT_USAGE;
+	}
 	if (app->running) {
 		sl_err("bench: traffic is running (stop first)");
 		return SL_EXIT_USAGE;
@@ -1087,77 +1380,32 @@ sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 			return SL_EXIT_USAGE;
 		}
 	}
-	/* Go. */
+	/* Go: the first trial starts now, the loop steps the others. */
+	B.s = calloc(1, sizeof(*B.s));
+	if (B.s == NULL)
+		return SL_EXIT_RUNTIME;
 	memcpy(B.res, res, sizeof(res));
 	free(B.trials);
 	B.trials = NULL;
 	B.nb_trials = B.cap_trials = 0;
 	B.c = *conf;
 	B.nb_sizes = nb;
+	memcpy(B.sizes, names, sizeof(B.sizes));
+	memcpy(B.tx, tx, sizeof(B.tx));
+	B.nb_tx = nb_tx;
+	B.app = app;
 	B.ran = true;
 	B.running = true;
 	B.interrupted = false;
 	B.warned = false;
 	B.cfg = *o;
-	for (unsigned int i = 0; i < nb && !sl_interrupted(); i++) {
-		struct bench_result *r = &B.res[i];
-		struct sl_bench_params p = conf->p;
-		struct sl_search *s = calloc(1, sizeof(*s));
-		int ret = 0;
-
-		if (s == NULL)
-			return SL_EXIT_RUNTIME;
-		B.cur_size = i;
-		B.cfg.sc = o->sc;
-		if (strcmp(names[i], "given") != 0)
-			sl_parse_sizes(&B.cfg.sc, strcmp(names[i], "imix") == 0 ? SL_GEN_IMIX : names[i],
-				       err, sizeof(err));
-		for (uint16_t t = 0; t < app->ports.n; t++) {
-			double lb = (double)app->ports.p[t].info.speed_bps, l2 = r->mean_l1 - 160;
-
-			if (!tx[t])
-				continue;
-			p.min_load = fmax(p.min_load, rate_pps(&conf->min, lb, r->mean_l1, l2));
-			p.max_load = p.max_load == 0 ? rate_pps(&conf->max, lb, r->mean_l1, l2) :
-					fmin(p.max_load, rate_pps(&conf->max, lb, r->mean_l1, l2));
-		}
-		if (conf->single)
-			ret = one_trial(app, conf, tx, nb_tx, i, nb);
-		else
-			ret = search_size(app, tx, nb_tx, i, nb, &p, s);
-		free(s);
-		if (ret != 0) {
-			B.running = false;
-			sl_err("bench: a trial could not start");
-			return ret == -EINVAL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
-		}
-		if (!conf->single)
-			latency_size(app, tx, nb_tx, i, &p, conf->lat_s);
-		r->done = !sl_interrupted();
-	}
-	B.running = false;
-	B.interrupted = sl_interrupted();
-	print_table();
-	/* A search that ended without its goal says so in its exit code. */
-	if (!conf->single) {
-		bool reached = !B.interrupted;
-
-		for (unsigned int i = 0; i < nb; i++)
-			for (unsigned int g = 0; g < conf->p.nb_goals; g++)
-				reached &= B.res[i].done && B.res[i].goal[g].converged &&
-					   !B.res[i].goal[g].at_ceiling;
-		if (!reached) {
-			printf("bench: ended without its goal (%s): exit %d\n",
-			       B.interrupted ? "interrupted" :
-			       "a result short of its width, or the generator's ceiling",
-			       SL_EXIT_BENCH_GOAL);
-			code = SL_EXIT_BENCH_GOAL;
-		}
-	}
-	/* The JSON's configuration is the user's: what the benchmark was given. */
-	if (app->o.json != NULL && sl_report_json(app, o, app->o.json) != 0)
-		return SL_EXIT_RUNTIME;
-	return code;
+	B.cur_size = 0;
+	B.phase = BP_SIZE;
+	B.code = SL_EXIT_OK;
+	B.done = done;
+	B.done_arg = arg;
+	bench_next(app);
+	return SL_EXIT_OK;
 }
 
 void

@@ -39,10 +39,19 @@ struct sl_bench_conf {
 int sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, char *err,
 		   size_t len);
 /*
- * Run the benchmark: check (exit 2 on bad input, nothing started), search
- * every size, the latency trials, the table, --json. Returns an exit code.
+ * Start the benchmark: check (exit 2 on bad input: nothing started, done
+ * not called), then its first trial; the main lcore's loop steps the rest
+ * (every size's search, the latency trials, the table, --json), and
+ * done(app, exit code, arg) is called at its end. SL_EXIT_OK once started.
  */
+int sl_bench_start(struct sl_app *app, const struct sl_bench_conf *c,
+		   void (*done)(struct sl_app *app, int code, void *arg), void *arg);
+/* Start it and run the loop until it ends (--bench, a profile, piped input): an exit code. */
 int sl_bench_run(struct sl_app *app, const struct sl_bench_conf *c);
+/* A benchmark is running (between its start and its end). */
+bool sl_bench_busy(void);
+/* End the running benchmark as Ctrl-C does: the trial in flight shown, not counted. */
+void sl_bench_stop(void);
 /* show bench: the state of the last or running benchmark. */
 void sl_bench_show(void);
 /* The `bench` object of the JSON (nothing if no benchmark ran). */

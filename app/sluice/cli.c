@@ -23,7 +23,9 @@
 #include <cmdline_socket.h>
 #include <rte_cycles.h>
 
+#include "bench.h"
 #include "cli.h"
+#include "sl_loop.h"
 
 /* The command tables in force: set by sl_cli_init(), read by help. */
 static const struct sl_cmd *const *families;
@@ -291,6 +293,9 @@ tty_on_sigint(int sig)
 	RTE_SET_USED(sig);
 	__atomic_store_n(&sl_intr, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
+	/* The loop wakes up at once (its self-pipe) and says so, or ends the run. */
+	if (tty_cli != NULL && tty_cli->app->loop != NULL)
+		sl_loop_notify(tty_cli->app->loop);
 }
 
 /* The help lines of the commands whose syntax starts with the line's first words. */
@@ -335,10 +340,12 @@ cli_run_typed(struct sl_cli *cli, const char *buf)
 		*--e = '\0';
 	if (*s == '\0' || *s == '#')
 		return;
-	__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
+	/* A Ctrl-C at rest is forgotten; one that is stopping a run or a benchmark is not. */
+	if (!cli->app->running && !sl_bench_busy())
+		__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
 	sl_cli_line(cli, s);
-	/* A Ctrl-C that ended this command (a bench) has done its work. */
-	if (!cli->app->running)
+	/* A Ctrl-C that ended this command (a bench in a script) has done its work. */
+	if (!cli->app->running && !sl_bench_busy())
 		__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
 }
 
@@ -568,10 +575,9 @@ pipe_take(struct sl_cli *cli, char c, char *line, size_t *len)
 static void
 pipe_end(struct sl_cli *cli, char *line, size_t *len)
 {
+	cli->eof = true; /* the loop goes on until the run in progress ends */
 	if (*len > 0 && !pipe_take(cli, '\n', line, len))
 		return; /* quit */
-	if (cli->app->running && !sl_quitting())
-		sl_session_wait(cli->app);
 }
 
 /* The terminal in raw mode (no echo, no line discipline; ISIG kept) and rdline on it. */
@@ -597,114 +603,189 @@ tty_open(struct sl_cli *cli)
 	return 0;
 }
 
+/* The prompt's state on the loop (one prompt at a time). */
+static struct {
+	bool tty;
+	char line[SL_CLI_LINE_MAX + 1];
+	size_t line_len, pipe_len;
+} P;
+
+static void cli_stdin(struct sl_loop *l, int fd, unsigned int events, void *arg);
+
+/* A run started at the prompt (start, -a) is done: stop it, say why if Ctrl-C did. */
+static void
+cli_run_end(struct sl_app *app, void *arg)
+{
+	struct sl_cli *cli = arg;
+	bool intr = __atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED);
+	bool tty = cli->rdl != NULL;
+
+	if (intr && tty)
+		tty_cancel_line(cli);
+	else
+		tty_output(app, true);
+	if (intr)
+		printf("(Ctrl-C: run stopped; quit, exit or Ctrl-D leaves)\n");
+	sl_cli_stop_run(cli);
+	if (intr && tty)
+		rdline_newline(cli->rdl, "sluice> ");
+	else
+		tty_output(app, false);
+}
+
+void
+sl_cli_started(struct sl_cli *cli)
+{
+	if (cli->app->running)
+		sl_session_on_end(cli->app, cli_run_end, cli);
+}
+
+/* The benchmark started at the terminal has ended (its report printed). */
+static void
+cli_bench_done(struct sl_app *app, int code, void *arg)
+{
+	struct sl_cli *cli = arg;
+
+	__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED); /* a stop or Ctrl-C has done its work */
+	/* As a benchmark run from a script says it (cli_bench.c). */
+	if (code != SL_EXIT_OK) {
+		if (app->exit_code == SL_EXIT_OK)
+			app->exit_code = code;
+		sl_cli_error(cli, "bench: failed (see the message above)");
+	}
+}
+
+int
+sl_cli_bench(struct sl_cli *cli, const struct sl_bench_conf *bc)
+{
+	/* At the terminal it runs on the loop and the prompt answers meanwhile. */
+	if (cli->async)
+		return sl_bench_start(cli->app, bc, cli_bench_done, cli);
+	/*
+	 * In a script (a profile, piped input) the next line waits for its end,
+	 * as after a start in a file: standard input is off the loop while a
+	 * piped line runs (cli_stdin()), so nothing is read meanwhile.
+	 */
+	return sl_bench_run(cli->app, bc);
+}
+
+/* Ctrl-C at rest: a note; while a run or a benchmark goes, the tick ends them. */
+static void
+cli_notify(struct sl_loop *l, void *arg)
+{
+	struct sl_cli *cli = arg;
+
+	RTE_SET_USED(l);
+	if (cli->app->running || sl_bench_busy())
+		return;
+	if (!__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED))
+		return;
+	if (cli->rdl != NULL)
+		tty_cancel_line(cli);
+	printf("(Ctrl-C stops a run or a benchmark; quit, exit or Ctrl-D leaves)\n");
+	fflush(stdout);
+	if (cli->rdl != NULL)
+		rdline_newline(cli->rdl, "sluice> ");
+}
+
+/* Standard input is ready: one byte (the loop comes back while more is there). */
+static void
+cli_stdin(struct sl_loop *l, int fd, unsigned int events, void *arg)
+{
+	struct sl_cli *cli = arg;
+	char c;
+	int ret;
+
+	RTE_SET_USED(events);
+	ret = cli_getc(cli, P.tty, &P.line_len, &c);
+	if (ret < 0) {
+		sl_loop_file_del(l, fd);
+		if (!P.tty && ret == -1)
+			pipe_end(cli, P.line, &P.pipe_len);
+		if (P.tty || ret != -1)
+			cli->quit = true;
+		cli->eof = true;
+		return;
+	}
+	if (ret == 0)
+		return;
+	if (!P.tty) {
+		/*
+		 * A line runs with standard input off the loop: a bench in it runs
+		 * the loop until its end, and must not read the next line meanwhile.
+		 */
+		if (c == '\n')
+			sl_loop_file_del(l, fd);
+		if (!pipe_take(cli, c, P.line, &P.pipe_len))
+			cli->quit = true;
+		else if (c == '\n' && !cli->eof)
+			sl_loop_file_add(l, fd, SL_LOOP_READ, cli_stdin, cli);
+		return;
+	}
+	ret = rdline_char_in(cli->rdl, c);
+	if (ret == RDLINE_RES_VALIDATED) {
+		const char *typed = rdline_get_buffer(cli->rdl);
+		const char *last = rdline_get_history_item(cli->rdl, 0);
+
+		if (strlen(typed) > 1 && (last == NULL || strcmp(last, typed) != 0))
+			rdline_add_history(cli->rdl, typed);
+		fflush(stdout);
+		if (!cli->quit)
+			rdline_newline(cli->rdl, "sluice> ");
+	} else if (ret == RDLINE_RES_EOF || ret == RDLINE_RES_EXITED) {
+		cli->quit = true; /* Ctrl-D on an empty line */
+	}
+}
+
+/* The prompt is over: quit, a signal, or the end of input once nothing runs. */
+static bool
+cli_over(void *arg)
+{
+	const struct sl_cli *cli = arg;
+
+	if (sl_bench_busy()) {
+		/* Quit or a signal: the benchmark ends first, with its partial report. */
+		if (cli->quit || sl_quitting())
+			sl_bench_stop();
+		return false;
+	}
+	return cli->quit || sl_quitting() || (cli->eof && !cli->app->running);
+}
+
 void
 sl_cli_interact(struct sl_cli *cli, bool auto_start)
 {
-	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-	bool tty = isatty(STDIN_FILENO) != 0;
-	char line[SL_CLI_LINE_MAX + 1];
-	size_t line_len = 0, pipe_len = 0;
-	const uint64_t hz = rte_get_timer_hz();
-	const uint64_t turn = sl_session_us_tsc(SL_SESSION_POLL_US, hz);
-	uint64_t next_turn = 0;
+	struct sl_loop *l = cli->app->loop;
 
+	P.tty = isatty(STDIN_FILENO) != 0;
+	P.line_len = P.pipe_len = 0;
+	cli->eof = false;
 	if (cli->cl == NULL)
 		cli->cl = cmdline_new(ctx, "", -1, STDOUT_FILENO);
-	if (cli->cl == NULL || (tty && tty_open(cli) != 0))
+	if (l == NULL || cli->cl == NULL || (P.tty && tty_open(cli) != 0))
 		return;
+	cli->async = P.tty;
 	if (auto_start)
 		sl_cli_line(cli, "start");
 	fflush(stdout);
-	if (tty)
+	if (P.tty)
 		rdline_newline(cli->rdl, "sluice> ");
 	/*
-	 * During a run the session's turn comes every SL_SESSION_POLL_US and
-	 * poll() sleeps until then or until input: typed or piped commands are
-	 * read as fast as they come, one byte per pass, and the turns keep
-	 * their cadence however much input there is.
+	 * The main lcore's loop: standard input (a byte per turn, typed or
+	 * piped, read as fast as it comes), the run's turn (session.c's timer,
+	 * every SL_SESSION_POLL_US while running), a benchmark's trials, and
+	 * Ctrl-C through the self-pipe.
 	 */
-	while (!cli->quit && !sl_quitting()) {
-		int timeout = 50;
-		int ready;
-
-		if (cli->app->running) {
-			uint64_t now = rte_get_timer_cycles();
-
-			timeout = now >= next_turn ? 0 :
-				  (int)(((next_turn - now) * 1000 + hz - 1) / hz);
-		}
-		ready = poll(&pfd, 1, timeout);
-
-		if (ready > 0) {
-			char c;
-
-			/* Input first: a pipe may hang up with lines still to read. */
-			if (pfd.revents & POLLIN) {
-				int ret = cli_getc(cli, tty, &line_len, &c);
-
-				if (ret < 0) {
-					if (!tty && ret == -1)
-						pipe_end(cli, line, &pipe_len);
-					break;
-				}
-				if (ret > 0 && !tty) {
-					if (!pipe_take(cli, c, line, &pipe_len))
-						break;
-					ret = 0;
-				}
-				ret = ret == 0 ? RDLINE_RES_SUCCESS : rdline_char_in(cli->rdl, c);
-				if (ret == RDLINE_RES_VALIDATED) {
-					const char *typed = rdline_get_buffer(cli->rdl);
-					const char *last = rdline_get_history_item(cli->rdl, 0);
-
-					if (strlen(typed) > 1 && (last == NULL || strcmp(last, typed) != 0))
-						rdline_add_history(cli->rdl, typed);
-					fflush(stdout);
-					if (cli->quit)
-						break;
-					rdline_newline(cli->rdl, "sluice> ");
-				} else if (ret == RDLINE_RES_EOF || ret == RDLINE_RES_EXITED) {
-					break; /* Ctrl-D on an empty line */
-				}
-			} else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
-				if (!tty)
-					pipe_end(cli, line, &pipe_len);
-				break;
-			}
-		}
-		if (cli->app->running) {
-			uint64_t now = rte_get_timer_cycles();
-
-			if (now < next_turn)
-				continue;
-			next_turn = now + turn;
-			if (!sl_session_poll(cli->app)) {
-				bool intr = __atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED);
-
-				if (intr && tty)
-					tty_cancel_line(cli);
-				else
-					tty_output(cli->app, true);
-				if (intr)
-					printf("(Ctrl-C: run stopped; quit, exit or Ctrl-D leaves)\n");
-				sl_cli_stop_run(cli);
-				if (intr && tty)
-					rdline_newline(cli->rdl, "sluice> ");
-				else
-					tty_output(cli->app, false);
-			}
-		} else if (__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED)) {
-			if (tty)
-				tty_cancel_line(cli);
-			printf("(Ctrl-C stops a run or a benchmark; quit, exit or Ctrl-D leaves)\n");
-			fflush(stdout);
-			if (tty)
-				rdline_newline(cli->rdl, "sluice> ");
-		}
-	}
+	sl_loop_on_notify(l, cli_notify, cli);
+	sl_loop_file_add(l, STDIN_FILENO, SL_LOOP_READ, cli_stdin, cli);
+	while (!cli_over(cli))
+		sl_loop_run(l, cli_over, cli);
+	sl_loop_file_del(l, STDIN_FILENO);
+	sl_loop_on_notify(l, NULL, NULL);
+	cli->async = false;
 	if (cli->app->running)
 		sl_cli_stop_run(cli);
-	if (tty) {
+	if (P.tty) {
 		cli->app->output_hook = NULL;
 		sigaction(SIGINT, &sigint_saved, NULL);
 	}

@@ -47,7 +47,11 @@ struct sl_cli {
 	struct rdline *rdl;     /* the prompt's line editor (sl_cli_interact), or NULL */
 	bool quit;
 	bool failed;        /* the last command printed an error */
+	bool async;         /* at a terminal: a benchmark runs on the loop, the prompt answers */
+	bool eof;           /* standard input ended: the prompt ends once nothing runs */
 };
+
+struct sl_bench_conf;
 
 /* The tables, one per command family (cli_*.c), NULL-terminated. */
 extern const struct sl_cmd sl_cmds_show[];
@@ -85,6 +89,14 @@ int sl_cli_text(struct sl_cli *cli, const char *name, char *text, size_t len);
 void sl_cli_interact(struct sl_cli *cli, bool auto_start);
 /* Stop the run: sl_session_stop() (summary, JSON; its exit code is kept in the app). */
 void sl_cli_stop_run(struct sl_cli *cli);
+/* After a start from a command: the loop stops the run at its end, with its summary. */
+void sl_cli_started(struct sl_cli *cli);
+/*
+ * Run a benchmark from a command: at a terminal it starts and the prompt
+ * answers while it runs (0, or the exit code of a refusal); in a profile
+ * or piped input it runs to its end (its exit code).
+ */
+int sl_cli_bench(struct sl_cli *cli, const struct sl_bench_conf *bc);
 /* The help of every command whose syntax starts with prefix (NULL: all). */
 void sl_cli_help(const char *prefix);
 /* Run one command line; 0, or -1 when it failed (an error line was printed). */

@@ -14,6 +14,10 @@ cmd_bench(struct sl_cli *cli, int argc, char **argv)
 	char err[256];
 	int code;
 
+	if (sl_bench_busy()) {
+		sl_cli_error(cli, "a benchmark is running (show bench: its progress; stop ends it)");
+		return;
+	}
 	if (cli->app->running) {
 		sl_cli_error(cli, "traffic is running (stop first)");
 		return;
@@ -22,7 +26,7 @@ cmd_bench(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "bench: %s", err);
 		return;
 	}
-	code = sl_bench_run(cli->app, &bc);
+	code = sl_cli_bench(cli, &bc);
 	if (code == SL_EXIT_USAGE) {
 		sl_cli_error(cli, "bench: not started (see the message above)");
 		return;
@@ -48,7 +52,8 @@ const struct sl_cmd sl_cmds_bench[] = {
 	  "run a benchmark: NDR/PDR per frame size, then latency at 0/10/50/90 % of the "
 	  "result; params as --bench: min=,max=,width=,loss=R[:R],exceed=,initial=,final=,"
 	  "sum=,trial=,lat=,sizes=,tx=; 'trial load=RATE|total=RATE[,trial=S]' runs one "
-	  "trial per size (Ctrl-C ends it with a partial report)", "bench" },
+	  "trial per size; the prompt answers while it runs (show bench, show port stats), "
+	  "and stop or Ctrl-C ends it with a partial report", "bench" },
 	{ "show bench", cmd_show_bench, "the benchmark's progress, bounds and results", "bench" },
 	{ NULL, NULL, NULL, NULL },
 };

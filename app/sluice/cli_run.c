@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 
 static void
@@ -24,6 +25,10 @@ cmd_start(struct sl_cli *cli, int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
+	if (sl_bench_busy()) {
+		sl_cli_error(cli, "a benchmark is running (stop ends it)");
+		return;
+	}
 	if (cli->app->running) {
 		sl_cli_error(cli, "traffic is already running (stop first)");
 		return;
@@ -42,8 +47,10 @@ cmd_start(struct sl_cli *cli, int argc, char **argv)
 	}
 	int ret = sl_session_start(cli->app, &cli->app->cfg, false);
 
-	if (ret == 0)
+	if (ret == 0) {
+		sl_cli_started(cli);
 		return;
+	}
 	/* A runtime failure (memory, a port) is not bad usage: remember which. */
 	if (ret != -EINVAL && cli->app->exit_code == SL_EXIT_OK)
 		cli->app->exit_code = SL_EXIT_RUNTIME;
@@ -57,6 +64,11 @@ cmd_stop(struct sl_cli *cli, int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
+	if (sl_bench_busy()) {
+		/* As Ctrl-C: the trial in flight ends, the benchmark with its partial report. */
+		sl_bench_stop();
+		return;
+	}
 	if (!cli->app->running) {
 		sl_cli_error(cli, "traffic is not running");
 		return;
@@ -78,7 +90,8 @@ const struct sl_cmd sl_cmds_run[] = {
 	{ "help", cmd_help, "list the commands", "run" },
 	{ "help <word> [<word>]", cmd_help, "the commands that start with these words", "run" },
 	{ "start", cmd_start, "start transmitting with the configuration in force", "run" },
-	{ "stop", cmd_stop, "stop, flush, print the summary (and write --json)", "run" },
+	{ "stop", cmd_stop, "stop, flush, print the summary (and write --json); during a "
+	  "benchmark, end it with its partial report", "run" },
 	{ "quit", cmd_quit, "stop if running, and leave", "run" },
 	{ "exit", cmd_quit, "the same as quit", "run" },
 	{ NULL, NULL, NULL, NULL },

@@ -33,6 +33,7 @@
 #include "metrics.h"
 #include "telemetry.h"
 #include "sl_err.h"
+#include "sl_loop.h"
 
 static struct sl_app app;
 
@@ -47,6 +48,9 @@ on_signal(int sig)
 	RTE_SET_USED(sig);
 	__atomic_store_n(&sl_quit, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
+	/* The main lcore's loop wakes up at once (its self-pipe), whatever it waits for. */
+	if (app.loop != NULL)
+		sl_loop_notify(app.loop);
 }
 
 /* The EAL arguments (before "--") ask for something that needs no hugepages. */
@@ -355,6 +359,16 @@ main(int argc, char **argv)
 		       rte_strerror(rte_errno));
 
 	code = sl_session_open(&app);
+	if (code == SL_EXIT_OK) {
+		/* The main lcore's one loop: every wait of the main lcore is a turn of it. */
+		struct sl_loop *l = sl_loop_create();
+
+		if (l == NULL || sl_session_loop(&app, l) != 0) {
+			sl_err("cannot create the main loop: %s", strerror(errno));
+			sl_loop_free(l);
+			code = SL_EXIT_RUNTIME;
+		}
+	}
 	if (code == SL_EXIT_OK)
 		code = sl_metrics_start(&app); /* --metrics: before any run, off the data path */
 	if (code == SL_EXIT_OK) {
@@ -371,6 +385,12 @@ main(int argc, char **argv)
 		code = app.exit_code;
 	sl_metrics_stop(); /* its thread reads the run: gone before the run is released */
 	sl_session_close(&app);
+	{
+		struct sl_loop *l = app.loop;
+
+		app.loop = NULL; /* before it is freed: a late signal must not write to it */
+		sl_loop_free(l);
+	}
 	rte_pdump_uninit();
 	rte_eal_cleanup();
 	eal_argv_free();

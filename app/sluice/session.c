@@ -20,6 +20,7 @@
 
 #include "report.h"
 #include "session.h"
+#include "sl_loop.h"
 #include "sl_err.h"
 #include "sl_wire.h"
 
@@ -596,7 +597,11 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 		}
 	}
 	app->running = true;
+	app->run_done = false;
+	app->run_end = NULL; /* the caller says who stops it (sl_session_on_end()) */
 	app->runs++;
+	if (app->loop != NULL)
+		sl_loop_timer_set(app->loop, app->tick, 0);
 	return 0;
 }
 
@@ -633,9 +638,65 @@ sl_session_poll(struct sl_app *app)
 	return true;
 }
 
+/*
+ * The run's turn, a timer of the loop: every SL_SESSION_POLL_US while a run
+ * is going, every SL_SESSION_IDLE_US otherwise (a start makes it due at
+ * once). When the run is done, the one who started it is told (run_end),
+ * once: it stops the run.
+ */
+static int64_t
+session_tick(struct sl_loop *l, void *arg)
+{
+	struct sl_app *app = arg;
+	sl_run_end_fn *fn;
+
+	RTE_SET_USED(l);
+	if (!app->running)
+		return SL_SESSION_IDLE_US;
+	if (app->run_done || sl_session_poll(app))
+		return SL_SESSION_POLL_US;
+	app->run_done = true;
+	fn = app->run_end;
+	app->run_end = NULL;
+	if (fn != NULL)
+		fn(app, app->run_end_arg);
+	return app->running ? SL_SESSION_POLL_US : SL_SESSION_IDLE_US;
+}
+
+int
+sl_session_loop(struct sl_app *app, struct sl_loop *l)
+{
+	long id = sl_loop_timer_add(l, SL_SESSION_IDLE_US, session_tick, app);
+
+	if (id < 0)
+		return (int)id;
+	app->loop = l;
+	app->tick = id;
+	return 0;
+}
+
+void
+sl_session_on_end(struct sl_app *app, sl_run_end_fn *fn, void *arg)
+{
+	app->run_end = fn;
+	app->run_end_arg = arg;
+}
+
+static bool
+session_done(void *arg)
+{
+	const struct sl_app *app = arg;
+
+	return !app->running || app->run_done;
+}
+
 void
 sl_session_wait(struct sl_app *app)
 {
+	if (app->loop != NULL) {
+		sl_loop_run(app->loop, session_done, app);
+		return;
+	}
 	while (sl_session_poll(app))
 		rte_delay_us_sleep(SL_SESSION_POLL_US);
 }

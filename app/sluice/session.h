@@ -10,7 +10,8 @@
  *   sl_session_open()   ports and telemetry, once at program start
  *   sl_session_start()  build a run from the options and launch it
  *   sl_session_poll()   one turn of the main lcore; false when the run is done
- *   sl_session_wait()   poll until done (a non-interactive run, a profile's start)
+ *                       (a timer of the main lcore's loop: sl_session_loop())
+ *   sl_session_wait()   run the loop until done (a non-interactive run, a trial)
  *   sl_session_stop()   stop, quiesce, report, write --json
  *   sl_session_close()  at exit
  *
@@ -51,6 +52,8 @@
  * handed over on net_null (docs/lltx.md); at 1 ms, about a third as many.
  */
 #define SL_SESSION_POLL_US 1000
+/* The run's turn while nothing runs (a start makes it due at once). */
+#define SL_SESSION_IDLE_US 50000
 
 /*
  * Microseconds as TSC cycles at hz, without overflowing for any duration up
@@ -73,7 +76,18 @@ int sl_session_open(struct sl_app *app);
 int sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet);
 /* One turn: the scheduler poll and live stats. False when the run is done. */
 bool sl_session_poll(struct sl_app *app);
-/* Poll until the run is done (duration, count, or a signal). */
+/*
+ * The run's turn on the main lcore's loop: a timer of l that polls the run
+ * (sl_session_poll()) and, when it is done, calls the function given to
+ * sl_session_on_end() after its start. 0, or -ENOSPC.
+ */
+int sl_session_loop(struct sl_app *app, struct sl_loop *l);
+/* After a start: fn(app, arg) is called on the loop when the run is done; it stops it. */
+void sl_session_on_end(struct sl_app *app, sl_run_end_fn *fn, void *arg);
+/*
+ * Run the loop until the run is done (duration, count, or a signal), the
+ * caller then stops it; without a loop (a harness), poll until then.
+ */
 void sl_session_wait(struct sl_app *app);
 /* Stop, quiesce, report and write --json; returns SL_EXIT_OK or SL_EXIT_RUNTIME. */
 int sl_session_stop(struct sl_app *app);

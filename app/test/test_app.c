@@ -7,6 +7,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <inttypes.h>
+#include <unistd.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +26,7 @@
 #include "session.h"
 #include "sl_rate.h"
 #include "sl_sim.h"
+#include "sl_loop.h"
 #include "sl_wire.h"
 
 static int pass, fail;
@@ -631,6 +636,121 @@ out:
 }
 
 /*
+ * The main loop (lib/loop), without EAL: timers run in time order and as
+ * often as they answer; a file event runs when its fd is readable and not
+ * after it is deleted; a signal handler's sl_loop_notify() wakes a loop that
+ * sleeps for a second and runs the notify function on the loop's thread;
+ * a stop inside a nested run ends the outer run too.
+ */
+static struct sl_loop *loop_sig;
+static int loop_order[8], loop_n, loop_reads, loop_notified;
+
+static void
+loop_on_sig(int sig)
+{
+	RTE_SET_USED(sig);
+	sl_loop_notify(loop_sig);
+}
+
+static int64_t
+loop_timer(struct sl_loop *l, void *arg)
+{
+	int id = (int)(intptr_t)arg;
+
+	RTE_SET_USED(l);
+	if (loop_n < 8)
+		loop_order[loop_n++] = id;
+	return id == 3 && loop_n < 4 ? 1000 : SL_LOOP_NOMORE; /* 3 runs twice */
+}
+
+static void
+loop_read(struct sl_loop *l, int fd, unsigned int events, void *arg)
+{
+	char c;
+
+	RTE_SET_USED(arg);
+	if ((events & SL_LOOP_READ) && read(fd, &c, 1) == 1)
+		loop_reads++;
+	sl_loop_file_del(l, fd); /* one read, then off the loop */
+}
+
+static void
+loop_notify(struct sl_loop *l, void *arg)
+{
+	RTE_SET_USED(l);
+	RTE_SET_USED(arg);
+	loop_notified++;
+}
+
+static int64_t
+loop_nested(struct sl_loop *l, void *arg)
+{
+	RTE_SET_USED(arg);
+	sl_loop_stop(l); /* from inside a nested run: both end */
+	return SL_LOOP_NOMORE;
+}
+
+static int64_t
+loop_inner(struct sl_loop *l, void *arg)
+{
+	RTE_SET_USED(arg);
+	sl_loop_timer_add(l, 1000, loop_nested, NULL);
+	sl_loop_run(l, NULL, NULL);
+	loop_n = 100; /* the inner run returned */
+	return SL_LOOP_NOMORE;
+}
+
+static void
+test_loop(void)
+{
+	struct sl_loop *l = sl_loop_create();
+	struct sigaction sa = { .sa_handler = loop_on_sig }, old;
+	int fds[2];
+	uint64_t t0;
+
+	if (l == NULL || pipe(fds) != 0) {
+		T(false, "loop or pipe: %s", strerror(errno));
+		sl_loop_free(l);
+		return;
+	}
+	/* Timers: in time order; 3 runs again 1 ms later; a deleted one never. */
+	sl_loop_timer_add(l, 3000, loop_timer, (void *)(intptr_t)2);
+	sl_loop_timer_add(l, 1000, loop_timer, (void *)(intptr_t)1);
+	sl_loop_timer_add(l, 5000, loop_timer, (void *)(intptr_t)3);
+	sl_loop_timer_del(l, sl_loop_timer_add(l, 2000, loop_timer, (void *)(intptr_t)9));
+	for (int i = 0; i < 200 && loop_n < 4; i++)
+		sl_loop_once(l, 100000);
+	T(loop_n == 4 && loop_order[0] == 1 && loop_order[1] == 2 && loop_order[2] == 3 &&
+	  loop_order[3] == 3, "timers: %d runs, order %d %d %d %d", loop_n, loop_order[0],
+	  loop_order[1], loop_order[2], loop_order[3]);
+	/* A file event: one byte read, then deleted by its handler: the second byte stays. */
+	sl_loop_file_add(l, fds[0], SL_LOOP_READ, loop_read, NULL);
+	T(write(fds[1], "ab", 2) == 2, "pipe write");
+	for (int i = 0; i < 5; i++)
+		sl_loop_once(l, 1000);
+	T(loop_reads == 1, "file event: %d reads (want 1: deleted after the first)", loop_reads);
+	/* A signal wakes a loop that would sleep a second; notify runs on the loop. */
+	loop_sig = l;
+	sl_loop_on_notify(l, loop_notify, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, &old);
+	t0 = sl_loop_now_us();
+	raise(SIGUSR1);
+	sl_loop_once(l, 1000000);
+	T(loop_notified == 1 && sl_loop_now_us() - t0 < 900000,
+	  "notify: %d calls after %" PRIu64 " us", loop_notified, sl_loop_now_us() - t0);
+	sigaction(SIGUSR1, &old, NULL);
+	/* A stop inside a nested run ends the outer one as well. */
+	loop_n = 0;
+	sl_loop_timer_add(l, 0, loop_inner, NULL);
+	sl_loop_run(l, NULL, NULL);
+	T(loop_n == 100, "nested run: the outer run ended with the inner (%d)", loop_n);
+	close(fds[0]);
+	close(fds[1]);
+	sl_loop_free(l);
+}
+
+/*
  * One seconds parser (--duration, --drain, the bench's durations, units and
  * one bound), one port-id parser (the prompt's and telemetry's).
  */
@@ -748,6 +868,7 @@ main(void)
 	test_listen();
 	test_stream_checks();
 	test_config_check();
+	test_loop();
 	test_one_parser();
 	test_counter_layouts();
 	printf("test_app: %d passed, %d failed\n", pass, fail);

@@ -12,7 +12,10 @@
 #     rates count from the clear and from the last show; set rate changes a
 #     running port; live lines redraw the line being typed; Ctrl-C stops the
 #     run and not the program; Ctrl-D quits; tab completion lists each word
-#     once and arguments by name; --rate 500pps shows pps, not 0.000 Mpps.
+#     once and arguments by name; --rate 500pps shows pps, not 0.000 Mpps;
+#  7. (issue 31) a benchmark at a terminal runs on the main loop: the prompt
+#     answers while it runs (show bench, show port stats; start refused),
+#     stop ends it with its partial report, long before its trial would.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -412,6 +415,53 @@ if [ "$nmap" = 1 ] && ! grep -q "STRING\]" "$T/tab.set" "$T/tab.udp" && grep -q 
 else
 	ko "tab: map listed $nmap times; $(grep -c 'STRING\]' "$T/tab.set" "$T/tab.udp" | tr '\n' ' '); udp: $(tr '\n' '|' <"$T/tab.udp")"
 fi
+
+# 7. A benchmark at a terminal: the prompt answers while it runs, stop ends it.
+sess_save=$sess
+sess=slpb$$
+cat >"$T/tty3.sh" <<EOF
+"$bin" --no-huge -m 1024 --no-pci -l 0-1 --log-level '*:error' --file-prefix slpb$$ -- \
+	--sim 10G,dut=0,capacity=100kpps -i 2>&1 | (trap '' INT; tee "$T/tty3.log")
+echo "exit \${PIPESTATUS[0]}" >"$T/tty3.exit"
+EOF
+tmux new-session -d -s "$sess" -x 200 -y 50 "bash $T/tty3.sh"
+wait3() { for _ in $(seq 300); do grep -q "$1" "$T/tty3.log" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+wait3 "sluice> " || true
+# One trial of 30 s: the benchmark is certainly running while the prompt is asked.
+tmux send-keys -t "$sess" "bench mlr trial=30,width=0.001" Enter
+wait3 "trial 1 (0 of" || true
+tmux send-keys -t "$sess" "show bench" Enter
+wait3 "bench mlr: running" || true
+tmux send-keys -t "$sess" "show port stats 0" Enter
+wait3 "TX-packets:" || true
+tmux send-keys -t "$sess" "start" Enter
+wait3 "a benchmark is running (stop ends it)" || true
+t0=$(date +%s.%N)
+tmux send-keys -t "$sess" "stop" Enter
+wait3 "bench: ended without its goal" || true
+t1=$(date +%s.%N)
+tmux send-keys -t "$sess" "show config" Enter
+wait3 "^port 0: rate" || true
+tmux send-keys -t "$sess" "quit" Enter
+for _ in $(seq 100); do [ -s "$T/tty3.exit" ] && break; sleep 0.1; done
+tmux kill-session -t "$sess" 2>/dev/null || true
+sess=$sess_save
+log3=$(sed 's/\x1b\[[0-9;]*[A-Za-z]//g; s/\r//g' "$T/tty3.log" 2>/dev/null)
+grep -q "^bench mlr: running, 0 trial(s)" <<<"$log3" && grep -q "TX-packets: [1-9]" <<<"$log3" &&
+	ok "bench at a terminal: show bench and show port stats answer while its trial runs" ||
+	ko "bench at a terminal: show bench / show port stats during the trial: $(grep -E 'bench mlr: |TX-packets' <<<"$log3" | head -3 | tr '\n' '|')"
+grep -q "error: a benchmark is running (stop ends it)" <<<"$log3" &&
+	ok "bench at a terminal: start is refused while it runs" ||
+	ko "bench at a terminal: start during it: $(grep -A1 'sluice> start' <<<"$log3" | tr '\n' '|')"
+secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+grep -q "(interrupted: not counted)" <<<"$log3" && grep -q "(interrupted: partial)" <<<"$log3" &&
+	awk -v s="$secs" 'BEGIN { exit !(s < 10) }' &&
+	ok "bench at a terminal: stop ended it with its partial report in $secs s (its trial had over 20 s left)" ||
+	ko "bench at a terminal: stop: $secs s; $(grep -E 'interrupted|ended without' <<<"$log3" | tr '\n' '|')"
+# The benchmark ended without its goal: the program's exit is 4 (reference.md), as from a script.
+grep -q "^port 0: rate max" <<<"$log3" && grep -qx "exit 4" "$T/tty3.exit" 2>/dev/null &&
+	ok "bench at a terminal: the prompt stays after it (show config), quit exits 4 (a benchmark short of its goal)" ||
+	ko "bench at a terminal: after it: $(grep -c 'port 0: rate' <<<"$log3") show config, $(cat "$T/tty3.exit" 2>/dev/null || echo 'still running')"
 
 # Units scale: 500 pps of 1518-byte frames reads as pps and Mb/s, not 0.000 Mpps.
 "$bin" "${eal[@]}" --file-prefix "slpv$$" -- --rate 500PPS --size 1518 --duration 1S \
