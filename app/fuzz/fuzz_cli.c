@@ -49,7 +49,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		before = app->cfg;
 		if (sl_cli_line(&cli, line) != 0)
 			SL_FUZZ_CHECK(memcmp(&before, &app->cfg, sizeof(before)) == 0);
-		if (app->running) {
+		if (app->ses.running) {
 			sl_session_wait(app);
 			sl_cli_stop_run(&cli);
 		}

@@ -51,7 +51,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		sl_cli_file(&cli, path);
 	}
-	if (app->running) {
+	if (app->ses.running) {
 		sl_session_wait(app);
 		sl_cli_stop_run(&cli);
 	}

@@ -3,9 +3,11 @@
 #define SL_APP_H
 
 /*
- * The program's state, data only: the options, the ports, the run being
- * built or driven, its receive side. session.c builds and drives it; the
- * report, telemetry and the prompt read it. No function is declared here.
+ * The program's state, data only: the options and the configuration, the
+ * ports, the run session (what a run builds and drives, its receive side),
+ * the counter views, the main lcore's loop. session.c builds and drives
+ * the session; the report, telemetry and the prompt read it. No function
+ * is declared here.
  */
 
 #include <pthread.h>
@@ -32,16 +34,15 @@ struct sl_live {
 	uint64_t rx[SL_MAX_PORTS];   /* frames received (the analyzer's count) */
 };
 
-struct sl_app {
-	struct sl_opts o;
-	/* The configuration in force: front ends edit a copy, check it, assign it. */
-	struct sl_config cfg;
-	/* The ports' facts a check needs (sl_ports_env(), at open). */
-	struct sl_config_env env;
+/*
+ * The run session (session.c): what a run builds from its configuration
+ * and drives until its release. Written by the main lcore; telemetry reads
+ * take tel_lock.
+ */
+struct sl_session {
 	/* The configuration the current (or last) run started from: a copy, read-only
 	 * while it runs (a benchmark's trial runs its own, the user's stays as it was). */
 	struct sl_config run_cfg;
-	struct sl_ports ports;
 	struct sl_worker *workers[RTE_MAX_LCORE];
 	uint16_t nb_workers;
 	struct sl_map_entry map[SL_MAP_MAX]; /* the map in force: --map, or the default */
@@ -50,33 +51,12 @@ struct sl_app {
 	uint64_t pool_in_use;        /* mbufs not back in their pools after the run */
 	uint64_t discarded;          /* frames drivers freed at quiesce, never sent */
 	bool running;
-	/* The main lcore's one loop (lib/loop; NULL in harnesses that poll): the run's
-	 * turn is its timer (tick); when the run is done, run_end is called on it once. */
-	struct sl_loop *loop;
-	long tick;
-	bool run_done;
-	sl_run_end_fn *run_end;
-	void *run_end_arg;
 	bool quiet;                  /* a benchmark trial: stop reports nothing (bench.c) */
-	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
 	/* A sleeping lock: a start can hold it for a while (port setup, pool
 	 * filling), and a telemetry reader must not spin on a 2-CPU machine. */
 	pthread_mutex_t tel_lock;
 	unsigned int runs;           /* runs started */
 	uint8_t run_tag;             /* this run's tag in the signature */
-	uint64_t next_stats;         /* TSC of the next live stats line */
-	/*
-	 * What the counter views (show port stats, show txq stats, the live
-	 * line) count from: the TSC of the port's last clear (the run's start
-	 * if none; the counters at the clear are each queue's base), and the
-	 * port's counters at the last show port stats (testpmd's "since last
-	 * show"). Written by the main lcore only.
-	 */
-	struct sl_view {
-		uint64_t clear_tsc;
-		uint64_t show_tsc, show_pkts, show_bytes;
-	} view[SL_MAX_PORTS];
-	struct sl_live live;
 	/* The receive side of the run: an analyzer per receiving port, who polls it. */
 	struct sl_rx *rx[SL_MAX_PORTS];
 	int16_t rx_lcore[SL_MAX_PORTS];  /* -1: not received */
@@ -84,16 +64,55 @@ struct sl_app {
 	uint64_t drain_end_tsc;          /* when the drain at stop ended */
 	/* addressed[t][r]: port t's stream is addressed to port r (set at each start). */
 	bool addressed[SL_MAX_PORTS][SL_MAX_PORTS];
+	/* The run's turn is a timer of the main lcore's loop (tick); when the run is
+	 * done, run_end is called on the loop, once (sl_session_on_end()). */
+	long tick;
+	bool run_done;
+	sl_run_end_fn *run_end;
+	void *run_end_arg;
+};
+
+/*
+ * What the counter views (show port stats, show txq stats, the live line,
+ * show stream stats) count from. Written by the main lcore only.
+ */
+struct sl_views {
+	uint64_t next_stats;         /* TSC of the next live stats line */
+	/*
+	 * The TSC of the port's last clear (the run's start if none; the
+	 * counters at the clear are each queue's base), and the port's
+	 * counters at the last show port stats (testpmd's "since last show").
+	 */
+	struct sl_view {
+		uint64_t clear_tsc;
+		uint64_t show_tsc, show_pkts, show_bytes;
+	} view[SL_MAX_PORTS];
+	struct sl_live live;
+	/* clear stream stats: the view's baseline per (stream, receiving port). */
+	struct sl_stream_base {
+		uint64_t tx, rx, unique, duplicates, reordered, late;
+	} rx_base[SL_MAX_PORTS][SL_MAX_PORTS];
+};
+
+/* The program: its options, the configuration, the ports, the session, the views, the loop. */
+struct sl_app {
+	struct sl_opts o;
+	/* The configuration in force: front ends edit a copy, check it, assign it. */
+	struct sl_config cfg;
+	/* The ports' facts a check needs (sl_ports_env(), at open). */
+	struct sl_config_env env;
+	struct sl_ports ports;
+	struct sl_session ses;
+	struct sl_views views;
+	/* The main lcore's one loop (lib/loop; NULL in harnesses that poll). */
+	struct sl_loop *loop;
+	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
 	/* Called before (begin) and after output that is not a command's answer
 	 * (live lines, the summary of a run that ended by itself); the prompt
 	 * clears and redraws the line being typed. NULL: nothing to do. */
 	void (*output_hook)(struct sl_app *app, bool begin);
 	/* A section the JSON summary adds at its end (the benchmark's), or NULL. */
 	void (*json_extra)(struct sl_json *j);
-	/* clear stream stats: the view's baseline per (stream, receiving port). */
-	struct sl_stream_base {
-		uint64_t tx, rx, unique, duplicates, reordered, late;
-	} rx_base[SL_MAX_PORTS][SL_MAX_PORTS];
 };
 
 #endif /* SL_APP_H */

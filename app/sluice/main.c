@@ -46,8 +46,7 @@ static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
-	__atomic_store_n(&sl_quit, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
+	sl_run_quit();
 	/* The main lcore's loop wakes up at once (its self-pipe), whatever it waits for. */
 	if (app.loop != NULL)
 		sl_loop_notify(app.loop);
@@ -241,7 +240,7 @@ run_cli(struct sl_app *a)
 	if (a->o.interactive) {
 		if (!cli.quit && !sl_quitting())
 			sl_cli_interact(&cli, a->o.auto_start);
-	} else if (a->runs == 0 && !cli.quit && !sl_quitting()) {
+	} else if (a->ses.runs == 0 && !cli.quit && !sl_quitting()) {
 		if (sl_cli_line(&cli, "start") != 0)
 			code = a->exit_code == SL_EXIT_RUNTIME ? SL_EXIT_RUNTIME : SL_EXIT_USAGE;
 		sl_session_wait(a);

@@ -404,7 +404,7 @@ test_units(void)
 
 			T(sl_parse_field(&c, specs[i], err, sizeof(err)) == 0 && c.nb_fields == 1,
 			  "'%s': %s", specs[i], err);
-			sl_field_str(&c.fields[0], buf, sizeof(buf));
+			sl_config_field_str(&c.fields[0], buf, sizeof(buf));
 			T(strcmp(buf, specs[i]) == 0, "'%s' reads back as '%s'", specs[i], buf);
 		}
 	}
@@ -825,14 +825,14 @@ test_one_parser(void)
 	  fabs(bc.lat_s - 0.25) < 1e-9, "final/sum/lat with units: %s", err);
 	T(sl_bench_parse("mlr", "initial=90000", &bc, err, sizeof(err)) != 0 &&
 	  strstr(err, "initial: '90000'") != NULL, "initial=90000 accepted: %s", err);
-	T(sl_parse_port("1", 2, &port, err, sizeof(err)) == 0 && port == 1, "port 1 of 2: %s", err);
+	T(sl_config_port_parse("1", 2, &port, err, sizeof(err)) == 0 && port == 1, "port 1 of 2: %s", err);
 	for (size_t i = 0; i < RTE_DIM(bad_ports); i++) {
 		port = 7;
-		T(sl_parse_port(bad_ports[i], 2, &port, err, sizeof(err)) != 0 && port == 7 &&
+		T(sl_config_port_parse(bad_ports[i], 2, &port, err, sizeof(err)) != 0 && port == 7 &&
 		  strstr(err, "ports are 0..1") != NULL, "port '%s' accepted as %u: %s",
 		  bad_ports[i], port, err);
 	}
-	T(sl_parse_port("0", 0, &port, err, sizeof(err)) != 0 && strstr(err, "no ports"), "%s",
+	T(sl_config_port_parse("0", 0, &port, err, sizeof(err)) != 0 && strstr(err, "no ports"), "%s",
 	  err);
 	/* The longest duration in TSC cycles at 3 GHz: us * hz wrapped above ~6000 s. */
 	T(sl_session_us_tsc(64800000000ull, 3000000000ull) == 64800ull * 3000000000ull &&

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The app's worker loop (app/sluice/worker.c) driven directly on a worker
+ * The app's worker loop (app/sluice/run/worker.c) driven directly on a worker
  * lcore, against the scripted driver on a locked queue.
  */
 

@@ -5,6 +5,7 @@
  * start meets them, each with the setting at fault and what to do.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -399,4 +400,57 @@ sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsi
 	}
 	free(pl);
 	return ret;
+}
+
+int
+sl_config_port_parse(const char *s, uint16_t nb_ports, uint16_t *port, char *err, size_t len)
+{
+	unsigned long long v;
+	char *end;
+
+	if (nb_ports == 0) {
+		snprintf(err, len, "port '%s' does not exist: there are no ports", s != NULL ? s : "");
+		return -EINVAL;
+	}
+	if (s == NULL || !isdigit((unsigned char)*s) || (errno = 0, v = strtoull(s, &end, 10), errno != 0) ||
+	    *end != '\0' || v > (uint64_t)nb_ports - 1) {
+		snprintf(err, len, "port '%s' does not exist: ports are 0..%u", s != NULL ? s : "",
+			 nb_ports - 1);
+		return -EINVAL;
+	}
+	*port = (uint16_t)v;
+	return 0;
+}
+
+/* One value of a field as the options read it back. */
+static int
+field_value_str(enum sl_field_kind kind, uint32_t v, char *buf, size_t len)
+{
+	if (kind == SL_FIELD_SRC_MAC || kind == SL_FIELD_DST_MAC)
+		return snprintf(buf, len, "%02x:%02x:%02x", (v >> 16) & 0xff, (v >> 8) & 0xff,
+				v & 0xff);
+	if (kind == SL_FIELD_SRC_IP || kind == SL_FIELD_DST_IP)
+		return snprintf(buf, len, "%u.%u.%u.%u", v >> 24, (v >> 16) & 0xff, (v >> 8) & 0xff,
+				v & 0xff);
+	return snprintf(buf, len, "%u", v);
+}
+
+void
+sl_config_field_str(const struct sl_field_conf *f, char *buf, size_t len)
+{
+	size_t off = (size_t)snprintf(buf, len, "%s=%s:", sl_field_names[f->kind],
+				      sl_field_modes[f->mode]);
+
+	if (f->mode == SL_FIELD_LIST) {
+		for (uint16_t i = 0; i < f->nb_list && off < len; i++) {
+			if (i != 0)
+				off += (size_t)snprintf(buf + off, len - off, ",");
+			if (off < len)
+				off += (size_t)field_value_str(f->kind, f->list[i], buf + off, len - off);
+		}
+		return;
+	}
+	off += (size_t)field_value_str(f->kind, f->start, buf + off, len - off);
+	if (off < len)
+		snprintf(buf + off, len - off, ",%u", f->count);
 }

@@ -181,4 +181,14 @@ void sl_config_rx_ports(const struct sl_config *c, const struct sl_config_env *e
 /** Has port @p pid a TX lcore in the map in force? */
 bool sl_config_port_has_lcore(const struct sl_config *c, uint16_t pid);
 
+/**
+ * A port id below nb_ports, as every front end and view reads one (the
+ * prompt, telemetry): 0, or -EINVAL with "port 'X' does not exist: ports
+ * are 0..N" in err.
+ */
+int sl_config_port_parse(const char *s, uint16_t nb_ports, uint16_t *port, char *err, size_t len);
+
+/** A field as NAME=MODE:ARGS, the form --field and set field take. */
+void sl_config_field_str(const struct sl_field_conf *f, char *buf, size_t len);
+
 #endif /* SL_CONFIG_H */

@@ -51,7 +51,7 @@ if [ -f "$cc_db" ]; then
 	check "every C file has -Werror=format-security, -Werror=format-nonliteral, -fstack-protector-strong ($(jq length "$cc_db") compiled)" \
 		test -z "$missing"
 	# The flags refuse a user string as a format (the same compiler and flags as parse.c).
-	cmd=$(jq -r '.[] | select(.file | endswith("app/sluice/parse.c")) | .command' "$cc_db")
+	cmd=$(jq -r '.[] | select(.file | endswith("app/sluice/front/parse.c")) | .command' "$cc_db")
 	printf '#include <stdio.h>\nvoid f(const char *user) { printf(user); }\n' >"$T/fmt.c"
 	read -ra words <<<"$cmd"
 	flags=()

@@ -179,7 +179,7 @@ sl_cli_text(struct sl_cli *cli, const char *name, char *text, size_t len)
 			return -1;
 		}
 		/* A `start` in a file runs to its end (duration, count, or a signal). */
-		if (cli->app->running) {
+		if (cli->app->ses.running) {
 			sl_session_wait(cli->app);
 			sl_cli_stop_run(cli);
 		}

@@ -18,7 +18,7 @@ struct sl_app;
 /*
  * Write the exposition to f: OpenMetrics 1.0 (with # UNIT and # EOF), or
  * the Prometheus text format 0.0.4. The caller keeps the run from being
- * released meanwhile (the main lcore itself, or app->tel_lock).
+ * released meanwhile (the main lcore itself, or app->ses.tel_lock).
  */
 void sl_metrics_write(const struct sl_app *app, FILE *f, bool openmetrics);
 /*

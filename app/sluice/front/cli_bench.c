@@ -18,7 +18,7 @@ cmd_bench(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "a benchmark is running (show bench: its progress; stop ends it)");
 		return;
 	}
-	if (cli->app->running) {
+	if (cli->app->ses.running) {
 		sl_cli_error(cli, "traffic is running (stop first)");
 		return;
 	}

@@ -2,7 +2,7 @@
 /*
  * Benchmarks on the run session (bench.h). A trial is a run: the rate set
  * on every sending port, the duration, start, wait, stop with its quiesce
- * and drain (session.h), the summary and JSON held back (app->quiet); then
+ * and drain (session.h), the summary and JSON held back (app->ses.quiet); then
  * the counters of the receive side are read as a trial's results.
  */
 
@@ -359,14 +359,14 @@ rx_of(const struct sl_app *app, uint16_t s)
 	int best = -1;
 
 	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->rx[r] != NULL && app->addressed[s][r])
+		if (app->ses.rx[r] != NULL && app->ses.addressed[s][r])
 			return r;
 	for (uint16_t r = 0; r < app->ports.n; r++) {
 		struct sl_rx_stream_stats st;
 
-		if (app->rx[r] == NULL)
+		if (app->ses.rx[r] == NULL)
 			continue;
-		sl_rx_stream_stats(app->rx[r], s, &st);
+		sl_rx_stream_stats(app->ses.rx[r], s, &st);
 		if (st.rx > most) {
 			most = st.rx;
 			best = r;
@@ -441,7 +441,7 @@ trial_start(struct sl_app *app, double load, double pace, double duration_s, dou
 	if (ret == 0)
 		sl_session_on_end(app, bench_trial_end, NULL);
 	else
-		app->quiet = false;
+		app->ses.quiet = false;
 	return ret;
 }
 
@@ -459,7 +459,7 @@ trial_collect(struct sl_app *app)
 	bool lat_any = false;
 
 	sl_session_stop(app);
-	app->quiet = false;
+	app->ses.quiet = false;
 	h1 = calloc(SL_HIST_BUCKETS, sizeof(*h1));
 	if (hist == NULL || h1 == NULL) {
 		free(hist);
@@ -504,7 +504,7 @@ trial_collect(struct sl_app *app)
 				t->rx_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
 			}
 			drops_read[r] = true;
-			sl_rx_stream_hist(app->rx[r], s, h1);
+			sl_rx_stream_hist(app->ses.rx[r], s, h1);
 			for (uint32_t b = 0; b < SL_HIST_BUCKETS; b++)
 				hist[b] += h1[b];
 			t->lat.backwards += res.st.lat_backwards;
@@ -532,8 +532,8 @@ trial_collect(struct sl_app *app)
 	{
 		uint64_t t0 = UINT64_MAX, t1 = 0;
 
-		for (uint16_t i = 0; i < app->nb_workers; i++) {
-			const struct sl_worker *w = app->workers[i];
+		for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
+			const struct sl_worker *w = app->ses.workers[i];
 
 			if (w->nb_targets == 0 || w->start_tsc == 0 || w->end_tsc < w->start_tsc)
 				continue;
@@ -1207,8 +1207,7 @@ sl_bench_stop(void)
 	if (!B.running)
 		return;
 	/* As Ctrl-C does: the trial in flight ends now, shown and not counted. */
-	__atomic_store_n(&sl_intr, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
+	sl_run_interrupt();
 }
 
 static void
@@ -1253,7 +1252,7 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 		sl_err("bench: a benchmark is running (stop ends it)");
 		return SL_EXIT_USAGE;
 	}
-	if (app->running) {
+	if (app->ses.running) {
 		sl_err("bench: traffic is running (stop first)");
 		return SL_EXIT_USAGE;
 	}
@@ -1298,7 +1297,7 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 
 			/* Named: trusted, the sending port too (a DUT that sends its
 			 * frames back to it); a trial that gets nothing back says so. */
-			if ((app->addressed[s][r] && (o->rx_mode != SL_RX_LIST || o->rx_port[r])) ||
+			if ((app->ses.addressed[s][r] && (o->rx_mode != SL_RX_LIST || o->rx_port[r])) ||
 			    named)
 				rcv = true;
 		}

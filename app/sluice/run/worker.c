@@ -12,6 +12,46 @@ volatile uint32_t sl_stop;
 volatile uint32_t sl_intr;
 volatile uint32_t sl_quit;
 
+void
+sl_run_stop(void)
+{
+	__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
+}
+
+void
+sl_run_quit(void)
+{
+	/* quit first: a start that clears stop reads quit after (sl_run_rearm()) */
+	__atomic_store_n(&sl_quit, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
+}
+
+void
+sl_run_interrupt(void)
+{
+	__atomic_store_n(&sl_intr, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
+}
+
+void
+sl_run_rearm(void)
+{
+	/*
+	 * A new run clears the last stop, but not a signal's: it quits. Clear,
+	 * then read quit (a signal sets quit, then stop): a signal at this very
+	 * moment leaves stop set either way.
+	 */
+	__atomic_store_n(&sl_stop, 0, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&sl_quit, __ATOMIC_SEQ_CST) != 0)
+		__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
+}
+
+bool
+sl_run_intr_take(void)
+{
+	return __atomic_exchange_n(&sl_intr, 0, __ATOMIC_SEQ_CST) != 0;
+}
+
 /*
  * Make one burst behind what is pending (pending[pend_n..]): as many
  * packets as the pacer says are due, at most the burst size and what is

@@ -23,7 +23,7 @@ tel_port(const char *params, int *port)
 	char err[160];
 	uint16_t v;
 
-	if (params == NULL || sl_parse_port(params, tel_app->ports.n, &v, err, sizeof(err)) != 0)
+	if (params == NULL || sl_config_port_parse(params, tel_app->ports.n, &v, err, sizeof(err)) != 0)
 		return -EINVAL;
 	*port = v;
 	return 0;
@@ -61,15 +61,15 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	RTE_SET_USED(cmd);
 	RTE_SET_USED(params);
-	pthread_mutex_lock(&tel_app->tel_lock);
+	pthread_mutex_lock(&tel_app->ses.tel_lock);
 	sl_report_totals(tel_app, &all);
 	/* Running: the pools now (a gauge, for soaks); stopped: what the stop found. */
-	in_use = tel_app->running ? sl_session_pool_in_use(tel_app) : tel_app->pool_in_use;
-	pthread_mutex_unlock(&tel_app->tel_lock);
+	in_use = tel_app->ses.running ? sl_session_pool_in_use(tel_app) : tel_app->ses.pool_in_use;
+	pthread_mutex_unlock(&tel_app->ses.tel_lock);
 	rte_tel_data_start_dict(d);
 	tel_table(d, sl_port_counters, &all);
-	rte_tel_data_add_dict_u64(d, "running", tel_app->running);
-	rte_tel_data_add_dict_u64(d, "runs", tel_app->runs);
+	rte_tel_data_add_dict_u64(d, "running", tel_app->ses.running);
+	rte_tel_data_add_dict_u64(d, "runs", tel_app->ses.runs);
 	rte_tel_data_add_dict_u64(d, "mempool_in_use", in_use);
 	return 0;
 }
@@ -87,9 +87,9 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
 	p = &tel_app->ports.p[port];
-	pthread_mutex_lock(&tel_app->tel_lock);
+	pthread_mutex_lock(&tel_app->ses.tel_lock);
 	sl_report_port_totals(tel_app, port, &pt);
-	pthread_mutex_unlock(&tel_app->tel_lock);
+	pthread_mutex_unlock(&tel_app->ses.tel_lock);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", p->info.name);
 	rte_tel_data_add_dict_string(d, "driver", p->info.driver);
@@ -112,7 +112,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 		return -EINVAL;
 	p = &tel_app->ports.p[port];
 	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&tel_app->tel_lock);
+	pthread_mutex_lock(&tel_app->ses.tel_lock);
 	for (uint16_t q = 0; q < p->nb_txq; q++) {
 		struct rte_tel_data *c;
 		struct sl_txq_stats st;
@@ -128,7 +128,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(name, sizeof(name), "%u", q);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
-	pthread_mutex_unlock(&tel_app->tel_lock);
+	pthread_mutex_unlock(&tel_app->ses.tel_lock);
 	return 0;
 }
 
@@ -144,13 +144,13 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (tel_port(params, &s) != 0)
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&tel_app->tel_lock);
+	pthread_mutex_lock(&tel_app->ses.tel_lock);
 	for (int r = 0; r < tel_app->ports.n; r++) {
 		struct sl_stream_result res;
 		struct rte_tel_data *c;
 		char name[16];
 
-		if (tel_app->rx[r] == NULL)
+		if (tel_app->ses.rx[r] == NULL)
 			continue;
 		sl_report_stream(tel_app, (uint16_t)s, r, &res);
 		if (res.st.rx == 0 || (c = rte_tel_data_alloc()) == NULL)
@@ -166,7 +166,7 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(name, sizeof(name), "rx_port_%d", r);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
-	pthread_mutex_unlock(&tel_app->tel_lock);
+	pthread_mutex_unlock(&tel_app->ses.tel_lock);
 	return 0;
 }
 

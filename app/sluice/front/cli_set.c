@@ -22,10 +22,10 @@
 static bool
 stopped(struct sl_cli *cli, const char *cmd, const char *what)
 {
-	if (cli->app->running)
+	if (cli->app->ses.running)
 		sl_cli_error(cli, "set %s: stop first: %s is built at start (set rate and "
 			     "set stats-period change live)", cmd, what);
-	return !cli->app->running;
+	return !cli->app->ses.running;
 }
 
 /*
@@ -181,7 +181,7 @@ cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
 	 * While running: every port checked first (nothing changes if one is
 	 * refused), then every port's lcores take it at their next burst.
 	 */
-	for (int publish = 0; publish <= 1 && cli->app->running; publish++)
+	for (int publish = 0; publish <= 1 && cli->app->ses.running; publish++)
 		for (uint16_t i = 0; i < cli->app->ports.n; i++) {
 			if (port != SL_MAX_PORTS && port != i)
 				continue;
@@ -363,8 +363,8 @@ cmd_set_stats_period(struct sl_cli *cli, int argc, char **argv)
 		return;
 	}
 	app->o.stats_period = us / 1e6;
-	if (app->running && us != 0)
-		app->next_stats = rte_rdtsc() + us * rte_get_tsc_hz() / 1000000;
+	if (app->ses.running && us != 0)
+		app->views.next_stats = rte_rdtsc() + us * rte_get_tsc_hz() / 1000000;
 }
 
 const struct sl_cmd sl_cmds_set[] = {

@@ -68,7 +68,7 @@ sl_session_us_tsc(uint64_t us, uint64_t hz)
 /* Open the ports; 0, or an exit code (message printed). */
 int sl_session_open(struct sl_app *app);
 /*
- * Build a run from configuration c (copied: app->run_cfg) and launch it;
+ * Build a run from configuration c (copied: app->ses.run_cfg) and launch it;
  * quiet: a benchmark's trial (no live line, no summary, no JSON). 0;
  * -EINVAL for a configuration that cannot run (its message printed,
  * nothing left half-built), another -errno for a runtime failure.
@@ -111,7 +111,7 @@ const struct sl_config_env *sl_session_env(struct sl_app *app);
  */
 int sl_session_check(struct sl_app *app, const struct sl_config *c, unsigned int what,
 		     struct sl_config_err *e);
-/* Fill app->addressed for configuration c (start does it for its run). */
+/* Fill app->ses.addressed for configuration c (start does it for its run). */
 void sl_session_address(struct sl_app *app, const struct sl_config *c);
 
 /*

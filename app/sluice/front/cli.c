@@ -291,8 +291,7 @@ static void
 tty_on_sigint(int sig)
 {
 	RTE_SET_USED(sig);
-	__atomic_store_n(&sl_intr, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
+	sl_run_interrupt();
 	/* The loop wakes up at once (its self-pipe) and says so, or ends the run. */
 	if (tty_cli != NULL && tty_cli->app->loop != NULL)
 		sl_loop_notify(tty_cli->app->loop);
@@ -341,12 +340,12 @@ cli_run_typed(struct sl_cli *cli, const char *buf)
 	if (*s == '\0' || *s == '#')
 		return;
 	/* A Ctrl-C at rest is forgotten; one that is stopping a run or a benchmark is not. */
-	if (!cli->app->running && !sl_bench_busy())
-		__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
+	if (!cli->app->ses.running && !sl_bench_busy())
+		sl_run_intr_take();
 	sl_cli_line(cli, s);
 	/* A Ctrl-C that ended this command (a bench in a script) has done its work. */
-	if (!cli->app->running && !sl_bench_busy())
-		__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED);
+	if (!cli->app->ses.running && !sl_bench_busy())
+		sl_run_intr_take();
 }
 
 static void
@@ -617,7 +616,7 @@ static void
 cli_run_end(struct sl_app *app, void *arg)
 {
 	struct sl_cli *cli = arg;
-	bool intr = __atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED);
+	bool intr = sl_run_intr_take();
 	bool tty = cli->rdl != NULL;
 
 	if (intr && tty)
@@ -636,7 +635,7 @@ cli_run_end(struct sl_app *app, void *arg)
 void
 sl_cli_started(struct sl_cli *cli)
 {
-	if (cli->app->running)
+	if (cli->app->ses.running)
 		sl_session_on_end(cli->app, cli_run_end, cli);
 }
 
@@ -646,7 +645,7 @@ cli_bench_done(struct sl_app *app, int code, void *arg)
 {
 	struct sl_cli *cli = arg;
 
-	__atomic_store_n(&sl_intr, 0, __ATOMIC_RELAXED); /* a stop or Ctrl-C has done its work */
+	sl_run_intr_take(); /* a stop or Ctrl-C has done its work */
 	/* As a benchmark run from a script says it (cli_bench.c). */
 	if (code != SL_EXIT_OK) {
 		if (app->exit_code == SL_EXIT_OK)
@@ -676,9 +675,9 @@ cli_notify(struct sl_loop *l, void *arg)
 	struct sl_cli *cli = arg;
 
 	RTE_SET_USED(l);
-	if (cli->app->running || sl_bench_busy())
+	if (cli->app->ses.running || sl_bench_busy())
 		return;
-	if (!__atomic_exchange_n(&sl_intr, 0, __ATOMIC_RELAXED))
+	if (!sl_run_intr_take())
 		return;
 	if (cli->rdl != NULL)
 		tty_cancel_line(cli);
@@ -749,7 +748,7 @@ cli_over(void *arg)
 			sl_bench_stop();
 		return false;
 	}
-	return cli->quit || sl_quitting() || (cli->eof && !cli->app->running);
+	return cli->quit || sl_quitting() || (cli->eof && !cli->app->ses.running);
 }
 
 void
@@ -783,7 +782,7 @@ sl_cli_interact(struct sl_cli *cli, bool auto_start)
 	sl_loop_file_del(l, STDIN_FILENO);
 	sl_loop_on_notify(l, NULL, NULL);
 	cli->async = false;
-	if (cli->app->running)
+	if (cli->app->ses.running)
 		sl_cli_stop_run(cli);
 	if (P.tty) {
 		cli->app->output_hook = NULL;
@@ -800,7 +799,7 @@ sl_cli_port(struct sl_cli *cli, const char *s, bool allow_all)
 
 	if (allow_all && strcmp(s, "all") == 0)
 		return SL_MAX_PORTS;
-	if (sl_parse_port(s, cli->app->ports.n, &v, err, sizeof(err)) != 0) {
+	if (sl_config_port_parse(s, cli->app->ports.n, &v, err, sizeof(err)) != 0) {
 		sl_cli_error(cli, "%s%s", err, allow_all ? " or all" : "");
 		return -1;
 	}

@@ -29,7 +29,7 @@ cmd_start(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "a benchmark is running (stop ends it)");
 		return;
 	}
-	if (cli->app->running) {
+	if (cli->app->ses.running) {
 		sl_cli_error(cli, "traffic is already running (stop first)");
 		return;
 	}
@@ -69,7 +69,7 @@ cmd_stop(struct sl_cli *cli, int argc, char **argv)
 		sl_bench_stop();
 		return;
 	}
-	if (!cli->app->running) {
+	if (!cli->app->ses.running) {
 		sl_cli_error(cli, "traffic is not running");
 		return;
 	}

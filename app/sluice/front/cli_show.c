@@ -51,22 +51,22 @@ static void
 port_stats(struct sl_app *app, uint16_t i)
 {
 	const struct sl_port *p = &app->ports.p[i];
-	struct sl_view *v = &app->view[i];
+	struct sl_view *v = &app->views.view[i];
 	struct sl_port_totals pt;
-	uint64_t now = app->end_tsc != 0 ? app->end_tsc : rte_rdtsc();
+	uint64_t now = app->ses.end_tsc != 0 ? app->ses.end_tsc : rte_rdtsc();
 	double hz = (double)rte_get_tsc_hz();
 	char title[96], rates[96];
 
 	sl_report_port_view(app, i, &pt);
 	snprintf(title, sizeof(title), " port %u statistics (%.40s)%s ", i, p->info.name,
-		 app->running ? "" : app->runs != 0 ? ", last run" : ", no run yet");
+		 app->ses.running ? "" : app->ses.runs != 0 ? ", last run" : ", no run yet");
 	printf("  ######################%s", title);
 	for (size_t k = strlen(title); k < 56; k++)
 		putchar('#');
 	printf("\n");
 	sl_counter_print(sl_port_counters, sl_port_show_fmt, &pt);
 	printf("\n");
-	if (app->rx[i] != NULL) {
+	if (app->ses.rx[i] != NULL) {
 		struct sl_port_rx_drops dr;
 		struct sl_rx_port_stats rs;
 
@@ -77,14 +77,14 @@ port_stats(struct sl_app *app, uint16_t i)
 		       rs.frames, dr.imissed, rs.bytes, dr.ierrors, dr.rx_nombuf, rs.rx, rs.foreign,
 		       rs.bad_signature, rs.stale);
 	}
-	if (app->runs != 0 && now > v->clear_tsc) {
+	if (app->ses.runs != 0 && now > v->clear_tsc) {
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes,
 				(now - v->clear_tsc) / hz, p->info.speed_bps, true);
 		printf("  Throughput (since %s, %.2f s):\n  Tx-rate: %s\n",
-		       v->clear_tsc == app->start_tsc ? "the start" : "the clear",
+		       v->clear_tsc == app->ses.start_tsc ? "the start" : "the clear",
 		       (now - v->clear_tsc) / hz, rates);
 	}
-	if (app->runs != 0 && now > v->show_tsc && v->show_tsc != v->clear_tsc) {
+	if (app->ses.runs != 0 && now > v->show_tsc && v->show_tsc != v->clear_tsc) {
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets - v->show_pkts,
 				pt.tx_bytes - v->show_bytes, (now - v->show_tsc) / hz,
 				p->info.speed_bps, true);
@@ -106,7 +106,7 @@ port_xstats(const struct sl_app *app, uint16_t i)
 
 	if (n <= 0) {
 		printf("port %u: no extended statistics%s\n", i,
-		       app->runs == 0 ? " (no run yet)" : "");
+		       app->ses.runs == 0 ? " (no run yet)" : "");
 		return;
 	}
 	st = calloc(n, sizeof(*st));
@@ -207,14 +207,14 @@ stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
 			struct sl_stream_result res;
 			uint64_t *h;
 
-			if (app->rx[r] == NULL)
+			if (app->ses.rx[r] == NULL)
 				continue;
 			sl_report_stream(app, s, r, &res);
 			if (res.st.rx == 0)
 				continue;
 			shown++;
 			if (!latency) {
-				const struct sl_stream_base *b = &app->rx_base[s][r];
+				const struct sl_stream_base *b = &app->views.rx_base[s][r];
 				uint64_t tx = res.tx - b->tx, unique = res.unique - b->unique;
 				int64_t lost = (int64_t)tx - (int64_t)unique;
 
@@ -230,7 +230,7 @@ stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
 			h = calloc(SL_HIST_BUCKETS, sizeof(*h));
 			if (h == NULL)
 				return;
-			sl_rx_stream_hist(app->rx[r], s, h);
+			sl_rx_stream_hist(app->ses.rx[r], s, h);
 #define Q(h_, q_) sl_rx_quantile(h_, q_, res.st.lat_min, res.st.lat_max)
 			printf("stream %u: port %u -> %d latency (%s clock, us): samples %" PRIu64
 			       " min %.3f mean %.3f p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f p99.99 %.3f "
@@ -321,7 +321,7 @@ show_streams(const struct sl_config *o, const struct sl_stream_conf *c, char *a,
 	for (uint16_t i = 0; i < c->nb_fields; i++) {
 		char f[160];
 
-		sl_field_str(&c->fields[i], f, sizeof(f));
+		sl_config_field_str(&c->fields[i], f, sizeof(f));
 		printf("field %s\n", f);
 	}
 	if (o->duration_us != 0)

@@ -26,16 +26,12 @@ int sl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *e
 int sl_parse_seconds(const char *s, uint64_t *us, char *err, size_t len);
 /* The same, 0 included (--drain 0). */
 int sl_parse_seconds0(const char *s, uint64_t *us, char *err, size_t len);
-/* A port id below nb_ports (the prompt's and telemetry's): "port 'X' does not exist: ports are 0..N". */
-int sl_parse_port(const char *s, uint16_t nb_ports, uint16_t *port, char *err, size_t len);
 /* "S", "S1,S2", "S:W,...", "MIN-MAX" into c's sizes. */
 int sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len);
 /* NAME=MODE:ARGS into c's fields (a field of the same name is replaced; "off" clears). */
 int sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len);
 /* "1-2:0.0,3:0.1" */
 int sl_parse_map(struct sl_map_entry *map, uint16_t *nb, const char *arg, char *err, size_t len);
-/* A field as NAME=MODE:ARGS, the form sl_parse_field() takes. */
-void sl_field_str(const struct sl_field_conf *f, char *buf, size_t len);
 /* "0,2", "0-3", "all" or "none": a set of ports (all sets every one, none clears). */
 int sl_parse_ports(const char *arg, bool *set, char *err, size_t len);
 /* auto, on, off */

@@ -172,10 +172,27 @@ sl_worker_rx(struct sl_rxp *rxp, uint16_t nb)
 	return got;
 }
 
-/* Stop flag: written by the signal handler and the main lcore, read by workers. */
+/*
+ * The run's flags: stop (the workers end their loop), quit (a signal asked
+ * the program to end), interrupt (Ctrl-C at the prompt, or stop during a
+ * benchmark: the run or benchmark in progress ends, not the program). The
+ * workers and the main lcore read them with the inline functions below;
+ * the sl_run_*() functions (worker.c) are their only writers, and are
+ * async-signal-safe.
+ */
 extern volatile uint32_t sl_stop;
-/* Quit flag: a signal asked the program to end. */
 extern volatile uint32_t sl_quit;
+
+/* Stop the run's workers. */
+void sl_run_stop(void);
+/* A signal: stop, and end the program. */
+void sl_run_quit(void);
+/* Ctrl-C or stop during a benchmark: stop, and end the run or benchmark in progress. */
+void sl_run_interrupt(void);
+/* At a start: the stop cleared, unless the program is quitting. */
+void sl_run_rearm(void);
+/* Forget an interrupt (it has done its work); true if there was one. */
+bool sl_run_intr_take(void);
 
 static inline bool
 sl_quitting(void)
@@ -183,7 +200,6 @@ sl_quitting(void)
 	return __atomic_load_n(&sl_quit, __ATOMIC_RELAXED) != 0;
 }
 
-/* Interrupt flag: Ctrl-C at the prompt stops the run or the benchmark, not the program. */
 extern volatile uint32_t sl_intr;
 
 /* A signal asked to end the program, or (at the prompt) the run or benchmark in progress. */

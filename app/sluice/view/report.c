@@ -26,8 +26,8 @@ sl_report_txq_generated(const struct sl_app *app, const struct sl_txq *q)
 {
 	uint64_t g = 0;
 
-	for (uint16_t i = 0; i < app->nb_workers; i++) {
-		const struct sl_worker *w = app->workers[i];
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
+		const struct sl_worker *w = app->ses.workers[i];
 
 		for (uint16_t t = 0; t < w->nb_targets; t++)
 			if (w->t[t].txq == q)
@@ -99,9 +99,9 @@ sl_report_clear(struct sl_app *app, uint16_t pid)
 	for (uint16_t q = 0; q < p->nb_txq; q++)
 		if (p->txqs[q].txq != NULL)
 			sl_txq_stats_get(p->txqs[q].txq, &p->txqs[q].base);
-	if (app->end_tsc != 0 && now > app->end_tsc)
-		now = app->end_tsc; /* after the run: nothing more will be counted */
-	app->view[pid] = (struct sl_view){ now, now, 0, 0 };
+	if (app->ses.end_tsc != 0 && now > app->ses.end_tsc)
+		now = app->ses.end_tsc; /* after the run: nothing more will be counted */
+	app->views.view[pid] = (struct sl_view){ now, now, 0, 0 };
 }
 
 void
@@ -135,7 +135,7 @@ stream_unique(const struct sl_app *app, uint16_t s, bool *seen)
 	for (uint16_t r = 0; r < app->ports.n; r++) {
 		struct sl_rx_stream_stats st;
 
-		if (app->rx[r] == NULL || !sl_rx_stream_stats(app->rx[r], s, &st))
+		if (app->ses.rx[r] == NULL || !sl_rx_stream_stats(app->ses.rx[r], s, &st))
 			continue;
 		u += st.rx - st.duplicates;
 		*seen |= st.rx != 0;
@@ -156,8 +156,8 @@ stream_signed_tx(const struct sl_app *app, uint16_t s)
 	uint64_t tx = 0, dropped = 0;
 	bool all = true;
 
-	for (uint16_t i = 0; i < app->nb_workers; i++) {
-		const struct sl_worker *w = app->workers[i];
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
+		const struct sl_worker *w = app->ses.workers[i];
 
 		for (uint16_t k = 0; k < w->nb_targets; k++)
 			if (w->t[k].port == s) {
@@ -193,8 +193,8 @@ sl_report_stream(const struct sl_app *app, uint16_t s, int r, struct sl_stream_r
 	res->tx = stream_signed_tx(app, s);
 	res->lost = (int64_t)res->tx - (int64_t)res->unique;
 	res->loss_ratio = res->tx != 0 ? (double)res->lost / (double)res->tx : 0;
-	if (r >= 0 && app->rx[r] != NULL)
-		sl_rx_stream_stats(app->rx[r], s, &res->st);
+	if (r >= 0 && app->ses.rx[r] != NULL)
+		sl_rx_stream_stats(app->ses.rx[r], s, &res->st);
 }
 
 void
@@ -205,8 +205,8 @@ sl_report_rx_port(const struct sl_app *app, uint16_t r, struct sl_rx_port_stats 
 
 	memset(rs, 0, sizeof(*rs));
 	memset(dr, 0, sizeof(*dr));
-	if (app->rx[r] != NULL)
-		sl_rx_port_stats(app->rx[r], rs);
+	if (app->ses.rx[r] != NULL)
+		sl_rx_port_stats(app->ses.rx[r], rs);
 	if (p->ops->rx_drops != NULL)
 		p->ops->rx_drops(p->dev, dr);
 }
@@ -215,7 +215,7 @@ static bool
 rx_any(const struct sl_app *app)
 {
 	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->rx[r] != NULL)
+		if (app->ses.rx[r] != NULL)
 			return true;
 	return false;
 }
@@ -234,10 +234,10 @@ stream_measured(const struct sl_app *app, uint16_t s)
 	if (stream_signed_tx(app, s) == 0)
 		return false;
 	stream_unique(app, s, &seen);
-	if (seen || app->rx[s] == NULL)
+	if (seen || app->ses.rx[s] == NULL)
 		return true;
 	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->rx[r] != NULL && app->addressed[s][r])
+		if (app->ses.rx[r] != NULL && app->ses.addressed[s][r])
 			return true;
 	return false;
 }
@@ -252,7 +252,7 @@ sl_report_streams(const struct sl_app *app,
 		bool given = false;
 
 		for (int r = 0; r < app->ports.n; r++) {
-			if (app->rx[r] == NULL)
+			if (app->ses.rx[r] == NULL)
 				continue;
 			sl_report_stream(app, s, r, &res);
 			if (res.st.rx == 0)
@@ -350,13 +350,13 @@ sl_report_modes(const struct sl_app *app)
 		       p->info.name, strlen(p->info.name) > 32 ? "~" : "", p->info.driver, p->nb_txq,
 		       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)), p->info.socket,
 		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
-		sl_config_flow(&app->run_cfg, &app->env, i, &c);
+		sl_config_flow(&app->ses.run_cfg, &app->env, i, &c);
 		rte_ether_format_addr(src, sizeof(src), &c.src_mac);
 		rte_ether_format_addr(dst, sizeof(dst), &c.dst_mac);
-		printf("  MAC %s -> %s%s\n", src, dst, app->run_cfg.peer_set[i] ? "" :
+		printf("  MAC %s -> %s%s\n", src, dst, app->ses.run_cfg.peer_set[i] ? "" :
 		       " (default: change with --eth-peer, set eth-peer)");
 		/* A port with a real receiver behind it drops frames not addressed to it. */
-		if (!app->run_cfg.peer_set[i] && p->nb_txq != 0 && p->info.peer_filters_mac)
+		if (!app->ses.run_cfg.peer_set[i] && p->nb_txq != 0 && p->info.peer_filters_mac)
 			printf("warning: port %u (%s) sends to the default MAC, which a real "
 			       "receiver drops:\n  give --eth-peer %u,MAC (set eth-peer %u MAC)\n",
 			       i, p->info.driver, i, i);
@@ -368,15 +368,15 @@ sl_report_modes(const struct sl_app *app)
 			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), lc);
 			lcores += p->txqs[q].nb_lcores;
 		}
-		if (app->run_cfg.nb_map == 0 && lcores > p->nb_txq)
+		if (app->ses.run_cfg.nb_map == 0 && lcores > p->nb_txq)
 			printf("  (%u lcores share %u queue(s): the port %s; the engine shares them)\n",
-			       lcores, p->nb_txq, app->run_cfg.pc[i].txq != 0 ? "was given that many" :
+			       lcores, p->nb_txq, app->ses.run_cfg.pc[i].txq != 0 ? "was given that many" :
 			       "offers no more");
-		if (app->rx[i] != NULL)
+		if (app->ses.rx[i] != NULL)
 			printf("  rxq 0: analyzed by lcore %d (%s), drain %.3g s, latency clock %s\n",
-			       app->rx_lcore[i],
-			       app->rx_dedicated[i] ? "dedicated" : "between its TX bursts",
-			       app->run_cfg.drain_us / 1e6, p->rx_hw_ts ? "hw (the port's RX timestamps)" :
+			       app->ses.rx_lcore[i],
+			       app->ses.rx_dedicated[i] ? "dedicated" : "between its TX bursts",
+			       app->ses.run_cfg.drain_us / 1e6, p->rx_hw_ts ? "hw (the port's RX timestamps)" :
 			       "tsc (per RX burst)");
 	}
 	fflush(stdout);
@@ -385,9 +385,9 @@ sl_report_modes(const struct sl_app *app)
 double
 sl_report_elapsed(const struct sl_app *app)
 {
-	uint64_t end = app->end_tsc > app->start_tsc ? app->end_tsc : rte_rdtsc();
+	uint64_t end = app->ses.end_tsc > app->ses.start_tsc ? app->ses.end_tsc : rte_rdtsc();
 
-	return (double)(end - app->start_tsc) / (double)rte_get_tsc_hz();
+	return (double)(end - app->ses.start_tsc) / (double)rte_get_tsc_hz();
 }
 
 /*
@@ -399,7 +399,7 @@ sl_report_elapsed(const struct sl_app *app)
 void
 sl_report_live(struct sl_app *app, double elapsed)
 {
-	struct sl_live *lv = &app->live;
+	struct sl_live *lv = &app->views.live;
 	double dt = elapsed - lv->t;
 
 	if (dt <= 0)
@@ -414,18 +414,18 @@ sl_report_live(struct sl_app *app, double elapsed)
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets - lv->pkts[i],
 				pt.tx_bytes - lv->bytes[i], dt, p->info.speed_bps, false);
 		printf("[%7.2fs", elapsed);
-		if (app->run_cfg.duration_us != 0)
-			printf("/%.6gs", app->run_cfg.duration_us / 1e6);
+		if (app->ses.run_cfg.duration_us != 0)
+			printf("/%.6gs", app->ses.run_cfg.duration_us / 1e6);
 		printf("] port %u: %s  tx %" PRIu64, i, rates, view.tx_packets);
-		if (app->run_cfg.count != 0 && view.tx_packets == pt.tx_packets)
-			printf("/%" PRIu64, app->run_cfg.count);
+		if (app->ses.run_cfg.count != 0 && view.tx_packets == pt.tx_packets)
+			printf("/%" PRIu64, app->ses.run_cfg.count);
 		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", view.dropped, pt.backlog);
-		if (app->rx[i] != NULL) {
+		if (app->ses.rx[i] != NULL) {
 			struct sl_rx_port_stats rs;
 			uint64_t unique = 0, lost = 0;
 			char pps[32];
 
-			sl_rx_port_stats(app->rx[i], &rs);
+			sl_rx_port_stats(app->ses.rx[i], &rs);
 			for (uint16_t s = 0; s < app->ports.n; s++) {
 				struct sl_stream_result res;
 
@@ -473,7 +473,7 @@ summary_rx(const struct sl_app *app)
 		struct sl_port_rx_drops dr;
 		struct sl_rx_port_stats rs;
 
-		if (app->rx[r] == NULL)
+		if (app->ses.rx[r] == NULL)
 			continue;
 		any = true;
 		sl_report_rx_port(app, r, &rs, &dr);
@@ -493,12 +493,12 @@ summary_rx(const struct sl_app *app)
 			struct sl_stream_result res;
 			uint64_t hist[SL_HIST_BUCKETS] = { 0 };
 
-			if (app->rx[r] == NULL)
+			if (app->ses.rx[r] == NULL)
 				continue;
 			sl_report_stream(app, s, r, &res);
 			if (res.st.rx == 0)
 				continue;
-			sl_rx_stream_hist(app->rx[r], s, hist);
+			sl_rx_stream_hist(app->ses.rx[r], s, hist);
 			printf("stream %u: port %u -> %d  tx %" PRIu64 " rx %" PRIu64 " lost %" PRId64
 			       " (%.4g%%) dup %" PRIu64 " reordered %" PRIu64 " late %" PRIu64
 			       "  latency (%s) us min %.3f p50 %.3f p99 %.3f max %.3f jitter %.3f\n", s, s, r,
@@ -603,10 +603,10 @@ sl_report_summary(const struct sl_app *app)
 	       all.dropped, all.backlog,
 	       all.generated == all.tx_packets + all.dropped + all.backlog ? "conserved" :
 									    "NOT CONSERVED",
-	       app->pool_in_use);
-	if (app->discarded != 0)
+	       app->ses.pool_in_use);
+	if (app->ses.discarded != 0)
 		printf("simulated ports: %" PRIu64 " frame(s) taken but still in descriptors when the "
-		       "drain at stop timed out (freed, never on the wire)\n", app->discarded);
+		       "drain at stop timed out (freed, never on the wire)\n", app->ses.discarded);
 	if (verify_sum(app, &v))
 		printf("sim verifier: %" PRIu64 " frames on the wire, lost %" PRIu64 " duplicates %"
 		       PRIu64 " reordered %" PRIu64 " violations %" PRIu64 "\n"
@@ -741,10 +741,10 @@ json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
 		sl_json_u64(j, "held", dut.held);
 		sl_json_obj_close(j);
 	}
-	if (app->rx[r] == NULL)
+	if (app->ses.rx[r] == NULL)
 		return;
 	sl_report_rx_port(app, r, &rs, &dr);
-	sl_json_i64(j, "rx_lcore", app->rx_lcore[r]);
+	sl_json_i64(j, "rx_lcore", app->ses.rx_lcore[r]);
 	json_table(j, sl_rx_counters, &rs);
 	/* The analyzer's own cost: TSC cycles in sl_rx_analyze() per frame, as ns. */
 	sl_json_dbl(j, "rx_ns_per_frame", rs.frames != 0 ? (double)rs.cycles * 1e9 /
@@ -772,7 +772,7 @@ json_latency(struct sl_json *j, const struct sl_app *app, uint16_t s, int r,
 	sl_json_u64(j, "min", st->lat_min);
 	sl_json_dbl(j, "mean", st->lat_count != 0 ? st->lat_sum / st->lat_count : 0);
 	if (hist != NULL) {
-		sl_rx_stream_hist(app->rx[r], s, hist);
+		sl_rx_stream_hist(app->ses.rx[r], s, hist);
 		for (unsigned int i = 0; i < RTE_DIM(qs); i++)
 			sl_json_u64(j, qs[i].k, sl_rx_quantile(hist, qs[i].q, st->lat_min,
 							       st->lat_max));
@@ -831,7 +831,7 @@ json_streams(struct sl_json *j, const struct sl_app *app)
 		sl_json_u64(j, "streams_measured", m);
 		sl_json_u64(j, "streams_not_conserved", nc);
 	}
-	sl_json_u64(j, "drain_us", app->run_cfg.drain_us);
+	sl_json_u64(j, "drain_us", app->ses.run_cfg.drain_us);
 	sl_json_obj_close(j);
 	sl_json_arr_open(j, "streams");
 	sl_report_streams(app, json_stream_fn, j);
@@ -896,7 +896,7 @@ json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config 
 	sl_json_u64(j, "flows", c->flows > 1 ? c->flows : 1);
 	sl_json_arr_open(j, "fields");
 	for (uint16_t i = 0; i < c->nb_fields; i++) {
-		sl_field_str(&c->fields[i], buf, sizeof(buf));
+		sl_config_field_str(&c->fields[i], buf, sizeof(buf));
 		sl_json_str(j, NULL, buf);
 	}
 	sl_json_arr_close(j);
@@ -923,11 +923,11 @@ json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config 
 	sl_json_str(j, "lock", o->lock == SL_LOCK_SPIN ? "spin" : "trylock");
 	sl_json_str(j, "xmit", o->direct ? "direct" : "engine");
 	sl_json_arr_open(j, "map"); /* [lcore, port, queue] of the run */
-	for (uint16_t i = 0; i < app->nb_map; i++) {
+	for (uint16_t i = 0; i < app->ses.nb_map; i++) {
 		sl_json_arr_open(j, NULL);
-		sl_json_u64(j, NULL, app->map[i].lcore);
-		sl_json_u64(j, NULL, app->map[i].port);
-		sl_json_u64(j, NULL, app->map[i].queue);
+		sl_json_u64(j, NULL, app->ses.map[i].lcore);
+		sl_json_u64(j, NULL, app->ses.map[i].port);
+		sl_json_u64(j, NULL, app->ses.map[i].queue);
 		sl_json_arr_close(j);
 	}
 	sl_json_arr_close(j);
@@ -985,8 +985,8 @@ report_json_write(const struct sl_app *app, const struct sl_config *cfg, const c
 	sl_json_dbl(&j, "tx_pps", d > 0 ? all.tx_packets / d : 0);
 	sl_json_dbl(&j, "tx_bps_l1", d > 0 ? sl_wire_l1_bits(all.tx_packets, all.tx_bytes) / d : 0);
 	sl_json_dbl(&j, "tx_bps_l2", d > 0 ? sl_wire_l2_bits(all.tx_packets, all.tx_bytes) / d : 0);
-	sl_json_u64(&j, "mempool_in_use", app->pool_in_use);
-	sl_json_u64(&j, "wire_discarded", app->discarded);
+	sl_json_u64(&j, "mempool_in_use", app->ses.pool_in_use);
+	sl_json_u64(&j, "wire_discarded", app->ses.discarded);
 	sl_json_bool(&j, "conserved",
 		     all.generated == all.tx_packets + all.dropped + all.backlog);
 	sl_json_obj_close(&j);
@@ -1007,12 +1007,12 @@ report_json_write(const struct sl_app *app, const struct sl_config *cfg, const c
 			struct sl_stream_conf c;
 			char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-			sl_config_flow(&app->run_cfg, &app->env, i, &c);
+			sl_config_flow(&app->ses.run_cfg, &app->env, i, &c);
 			rte_ether_format_addr(mac, sizeof(mac), &c.src_mac);
 			sl_json_str(&j, "src_mac", mac);
 			rte_ether_format_addr(mac, sizeof(mac), &c.dst_mac);
 			sl_json_str(&j, "dst_mac", mac);
-			sl_json_bool(&j, "dst_mac_default", !app->run_cfg.peer_set[i]);
+			sl_json_bool(&j, "dst_mac_default", !app->ses.run_cfg.peer_set[i]);
 		}
 		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
 		json_table(&j, sl_port_counters, &pt);
@@ -1030,15 +1030,15 @@ report_json_write(const struct sl_app *app, const struct sl_config *cfg, const c
 		{
 			uint64_t lag = 0, skipped = 0, nb = 0, dry = 0;
 
-			for (uint16_t w = 0; w < app->nb_workers; w++)
-				for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++) {
-					const struct sl_pacer *pc = &app->workers[w]->t[k].pacer;
+			for (uint16_t w = 0; w < app->ses.nb_workers; w++)
+				for (uint16_t k = 0; k < app->ses.workers[w]->nb_targets; k++) {
+					const struct sl_pacer *pc = &app->ses.workers[w]->t[k].pacer;
 
-					if (app->workers[w]->t[k].port != i)
+					if (app->ses.workers[w]->t[k].port != i)
 						continue;
 					lag = RTE_MAX(lag, pc->lag_max);
 					skipped += sl_pacer_skipped_tsc(pc);
-					dry += SL_CNT_READ(app->workers[w]->t[k].pool_empty);
+					dry += SL_CNT_READ(app->ses.workers[w]->t[k].pool_empty);
 					nb++;
 				}
 			sl_json_dbl(&j, "pacer_lag_max_us", (double)lag * 1e6 / (double)rte_get_tsc_hz());

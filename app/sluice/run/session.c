@@ -39,8 +39,8 @@ numa_check(const struct sl_app *app)
 
 	if (numa_available() < 0 || numa_num_configured_nodes() < 2)
 		return;
-	for (uint16_t i = 0; i < app->nb_map; i++) {
-		const struct sl_map_entry *e = &app->map[i];
+	for (uint16_t i = 0; i < app->ses.nb_map; i++) {
+		const struct sl_map_entry *e = &app->ses.map[i];
 		int nic = app->ports.p[e->port].info.socket;
 		int lc = (int)rte_lcore_to_socket_id(e->lcore);
 
@@ -60,7 +60,7 @@ numa_check(const struct sl_app *app)
 static void
 map_apply(struct sl_app *app)
 {
-	const struct sl_config *o = &app->run_cfg;
+	const struct sl_config *o = &app->ses.run_cfg;
 
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		app->ports.p[i].nb_txq = 0;
@@ -68,9 +68,9 @@ map_apply(struct sl_app *app)
 		for (uint16_t q = 0; q < SL_MAX_TXQ; q++)
 			app->ports.p[i].txqs[q].nb_lcores = 0;
 	}
-	app->nb_map = sl_config_map(o, &app->env, app->map);
-	for (uint16_t i = 0; i < app->nb_map; i++) {
-		const struct sl_map_entry *e = &app->map[i];
+	app->ses.nb_map = sl_config_map(o, &app->env, app->ses.map);
+	for (uint16_t i = 0; i < app->ses.nb_map; i++) {
+		const struct sl_map_entry *e = &app->ses.map[i];
 		struct sl_port *p = &app->ports.p[e->port];
 		struct sl_app_txq *aq;
 		bool dup = false;
@@ -131,11 +131,11 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 	struct sl_pacer tmp;
 	unsigned int n = 0;
 
-	if (sl_config_rate(&app->run_cfg, sl_session_env(app), pid, r, &pace, err, len) != 0)
+	if (sl_config_rate(&app->ses.run_cfg, sl_session_env(app), pid, r, &pace, err, len) != 0)
 		return -EINVAL;
-	for (uint16_t w = 0; w < app->nb_workers; w++)
-		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++)
-			n += app->workers[w]->t[k].port == pid;
+	for (uint16_t w = 0; w < app->ses.nb_workers; w++)
+		for (uint16_t k = 0; k < app->ses.workers[w]->nb_targets; k++)
+			n += app->ses.workers[w]->t[k].port == pid;
 	if (n == 0)
 		return 0; /* the port does not send in this run: the next start takes it */
 	share = (struct sl_rate){ pace.unit, pace.value / n };
@@ -147,10 +147,10 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 	if (!publish)
 		return 0; /* checked only: every port is checked before any takes it */
 	app->ports.p[pid].pace = pace; /* only once it is taken */
-	app->run_cfg.pc[pid].rate = *r; /* the run's configuration says what it runs at */
-	for (uint16_t w = 0; w < app->nb_workers; w++)
-		for (uint16_t k = 0; k < app->workers[w]->nb_targets; k++) {
-			struct sl_target *t = &app->workers[w]->t[k];
+	app->ses.run_cfg.pc[pid].rate = *r; /* the run's configuration says what it runs at */
+	for (uint16_t w = 0; w < app->ses.nb_workers; w++)
+		for (uint16_t k = 0; k < app->ses.workers[w]->nb_targets; k++) {
+			struct sl_target *t = &app->ses.workers[w]->t[k];
 
 			if (t->port != pid)
 				continue;
@@ -171,7 +171,7 @@ streams_build(struct sl_app *app)
 	struct sl_config_err e;
 
 	for (uint16_t i = 0; i < app->ports.n; i++)
-		if (sl_config_flow_build(&app->run_cfg, &app->env, i, &app->ports.p[i].stream,
+		if (sl_config_flow_build(&app->ses.run_cfg, &app->env, i, &app->ports.p[i].stream,
 					 &e) != 0) {
 			sl_err("%s", e.msg);
 			return -EINVAL;
@@ -183,7 +183,7 @@ streams_build(struct sl_app *app)
 static int
 workers_create(struct sl_app *app)
 {
-	const struct sl_config *o = &app->run_cfg;
+	const struct sl_config *o = &app->ses.run_cfg;
 	uint64_t per_port_targets[SL_MAX_PORTS] = { 0 }, seen[SL_MAX_PORTS] = { 0 };
 	unsigned int lcore;
 
@@ -198,7 +198,7 @@ workers_create(struct sl_app *app)
 				       rte_lcore_to_socket_id(lcore));
 		if (w == NULL)
 			return -ENOMEM;
-		app->workers[app->nb_workers++] = w;
+		app->ses.workers[app->ses.nb_workers++] = w;
 		w->lcore = lcore;
 		w->burst = o->burst;
 		w->direct = o->direct;
@@ -244,7 +244,7 @@ workers_create(struct sl_app *app)
 						return -EINVAL;
 					}
 					t->gen = (struct sl_gen){ .s = &p->stream, .producer = (uint8_t)k,
-								  .run = app->run_tag };
+								  .run = app->ses.run_tag };
 					/*
 					 * Its share of the stream's frame order: frames k,
 					 * k + P, ... of the P pairs, so that --count's
@@ -332,7 +332,7 @@ sl_session_address(struct sl_app *app, const struct sl_config *c)
 
 	for (uint16_t t = 0; t < app->ports.n; t++)
 		for (uint16_t r = 0; r < app->ports.n; r++)
-			app->addressed[t][r] = sl_config_addressed(c, env, t, r);
+			app->ses.addressed[t][r] = sl_config_addressed(c, env, t, r);
 }
 
 /*
@@ -343,12 +343,12 @@ sl_session_address(struct sl_app *app, const struct sl_config *c)
 static int
 rx_build(struct sl_app *app)
 {
-	const struct sl_config *o = &app->run_cfg;
+	const struct sl_config *o = &app->ses.run_cfg;
 	uint16_t producers[SL_MAX_PORTS];
 	bool rx[SL_MAX_PORTS];
 
 	for (uint16_t r = 0; r < SL_MAX_PORTS; r++)
-		app->rx_lcore[r] = -1;
+		app->ses.rx_lcore[r] = -1;
 	sl_session_address(app, o);
 	sl_config_rx_ports(o, &app->env, rx);
 	for (uint16_t i = 0; i < app->ports.n; i++) {
@@ -362,38 +362,38 @@ rx_build(struct sl_app *app)
 		struct sl_rx_conf rc = {
 			.nb_streams = app->ports.n, /* stream id = sending port */
 			.producers = producers,
-			.run = app->run_tag,
+			.run = app->ses.run_tag,
 			.socket_id = p->info.socket,
 		};
 
 		if (!rx[r])
 			continue;
 		for (uint16_t i = 0; i < o->nb_rxmap && w == NULL; i++)
-			for (uint16_t k = 0; k < app->nb_workers; k++)
-				if (o->rxmap[i].port == r && app->workers[k]->lcore == o->rxmap[i].lcore)
-					w = app->workers[k];
+			for (uint16_t k = 0; k < app->ses.nb_workers; k++)
+				if (o->rxmap[i].port == r && app->ses.workers[k]->lcore == o->rxmap[i].lcore)
+					w = app->ses.workers[k];
 		/* A spare lcore first (it sends nothing and polls nothing yet). */
-		for (uint16_t k = 0; k < app->nb_workers && w == NULL; k++)
-			if (app->workers[k]->nb_targets == 0 && app->workers[k]->nb_rxp == 0)
-				w = app->workers[k];
+		for (uint16_t k = 0; k < app->ses.nb_workers && w == NULL; k++)
+			if (app->ses.workers[k]->nb_targets == 0 && app->ses.workers[k]->nb_rxp == 0)
+				w = app->ses.workers[k];
 		/* Else the TX worker with the fewest ports to poll. */
-		for (uint16_t k = 0; k < app->nb_workers; k++)
+		for (uint16_t k = 0; k < app->ses.nb_workers; k++)
 			if (w == NULL || (w->nb_targets != 0 &&
-					  app->workers[k]->nb_rxp < w->nb_rxp))
-				w = app->workers[k];
+					  app->ses.workers[k]->nb_rxp < w->nb_rxp))
+				w = app->ses.workers[k];
 		if (w == NULL) {
 			sl_err("port %u: no worker lcore to receive on it", r);
 			return -EINVAL;
 		}
-		app->rx[r] = sl_rx_create(&rc);
-		if (app->rx[r] == NULL) {
+		app->ses.rx[r] = sl_rx_create(&rc);
+		if (app->ses.rx[r] == NULL) {
 			sl_err("port %u: cannot create its analyzer (%s): give EAL more memory (-m)",
 			       r, rte_strerror(rte_errno));
 			return -ENOMEM;
 		}
-		w->rxp[w->nb_rxp++] = (struct sl_rxp){ p->ops->rx_burst, p->dev, app->rx[r], r };
-		app->rx_lcore[r] = (int16_t)w->lcore;
-		app->rx_dedicated[r] = w->nb_targets == 0;
+		w->rxp[w->nb_rxp++] = (struct sl_rxp){ p->ops->rx_burst, p->dev, app->ses.rx[r], r };
+		app->ses.rx_lcore[r] = (int16_t)w->lcore;
+		app->ses.rx_dedicated[r] = w->nb_targets == 0;
 	}
 	return 0;
 }
@@ -407,21 +407,21 @@ static void
 rx_drain(struct sl_app *app)
 {
 	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
-	uint64_t end = now + sl_session_us_tsc(app->run_cfg.drain_us, hz), next_check = now;
+	uint64_t end = now + sl_session_us_tsc(app->ses.run_cfg.drain_us, hz), next_check = now;
 	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t n = 0;
 
 	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->rx[r] != NULL)
+		if (app->ses.rx[r] != NULL)
 			rxp[n++] = (struct sl_rxp){ app->ports.p[r].ops->rx_burst, app->ports.p[r].dev,
-						    app->rx[r], r };
+						    app->ses.rx[r], r };
 	while (n != 0) {
 		bool got = sl_worker_rx(rxp, n);
 
 		now = rte_rdtsc();
 		if (!got && now >= end)
 			break;
-		if (now >= end && app->run_cfg.drain_us != 0)
+		if (now >= end && app->ses.run_cfg.drain_us != 0)
 			break;
 		/* Every millisecond, even while frames keep coming (foreign ones do). */
 		if (now >= next_check) {
@@ -432,7 +432,7 @@ rx_drain(struct sl_app *app)
 		if (!got)
 			rte_delay_us_sleep(50);
 	}
-	app->drain_end_tsc = rte_rdtsc();
+	app->ses.drain_end_tsc = rte_rdtsc();
 }
 
 /*
@@ -450,9 +450,9 @@ backlogs_drain(struct sl_app *app, uint64_t timeout_us)
 	uint16_t nrx = 0;
 
 	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->rx[r] != NULL)
+		if (app->ses.rx[r] != NULL)
 			rxp[nrx++] = (struct sl_rxp){ app->ports.p[r].ops->rx_burst,
-						      app->ports.p[r].dev, app->rx[r], r };
+						      app->ports.p[r].dev, app->ses.rx[r], r };
 	while (rte_get_timer_cycles() < end) {
 		uint32_t left = 0;
 		bool moved = false;
@@ -480,27 +480,27 @@ backlogs_drain(struct sl_app *app, uint64_t timeout_us)
 static void
 session_release(struct sl_app *app)
 {
-	pthread_mutex_lock(&app->tel_lock);
+	pthread_mutex_lock(&app->ses.tel_lock);
 	sl_ports_txqs_free(&app->ports);
 	for (uint16_t r = 0; r < SL_MAX_PORTS; r++) {
-		sl_rx_free(app->rx[r]);
-		app->rx[r] = NULL;
-		app->rx_lcore[r] = -1;
+		sl_rx_free(app->ses.rx[r]);
+		app->ses.rx[r] = NULL;
+		app->ses.rx_lcore[r] = -1;
 	}
-	memset(app->rx_base, 0, sizeof(app->rx_base));
-	for (uint16_t i = 0; i < app->nb_workers; i++) {
-		struct sl_worker *w = app->workers[i];
+	memset(app->views.rx_base, 0, sizeof(app->views.rx_base));
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
+		struct sl_worker *w = app->ses.workers[i];
 
 		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
 			rte_mempool_free(w->pools[p]);
 		rte_free(w);
-		app->workers[i] = NULL;
+		app->ses.workers[i] = NULL;
 	}
-	app->nb_workers = 0;
-	app->discarded = 0;
-	app->pool_in_use = 0;
-	app->start_tsc = app->end_tsc = 0; /* show port stats: no run until the next start */
-	pthread_mutex_unlock(&app->tel_lock);
+	app->ses.nb_workers = 0;
+	app->ses.discarded = 0;
+	app->ses.pool_in_use = 0;
+	app->ses.start_tsc = app->ses.end_tsc = 0; /* show port stats: no run until the next start */
+	pthread_mutex_unlock(&app->ses.tel_lock);
 }
 
 /* Build a run: map, streams, ports, queues, workers. The caller holds tel_lock. */
@@ -510,17 +510,17 @@ session_build(struct sl_app *app)
 	int ret;
 
 	/* A new tag per run, never the last one: frames a DUT kept are stale. */
-	app->run_tag = (uint8_t)(app->run_tag + 1 + rte_rand_max(255));
+	app->ses.run_tag = (uint8_t)(app->ses.run_tag + 1 + rte_rand_max(255));
 	map_apply(app);
 	ret = streams_build(app);
 	if (ret == 0) {
 		bool rx[SL_MAX_PORTS];
 
-		sl_config_rx_ports(&app->run_cfg, &app->env, rx);
-		ret = sl_ports_setup(&app->ports, &app->run_cfg, rx);
+		sl_config_rx_ports(&app->ses.run_cfg, &app->env, rx);
+		ret = sl_ports_setup(&app->ports, &app->ses.run_cfg, rx);
 	}
 	if (ret == 0)
-		ret = sl_ports_txqs_create(&app->ports, app->run_cfg.lock);
+		ret = sl_ports_txqs_create(&app->ports, app->ses.run_cfg.lock);
 	if (ret == 0)
 		ret = workers_create(app);
 	if (ret == 0)
@@ -531,18 +531,18 @@ session_build(struct sl_app *app)
 int
 sl_session_open(struct sl_app *app)
 {
-	pthread_mutex_init(&app->tel_lock, NULL);
+	pthread_mutex_init(&app->ses.tel_lock, NULL);
 	if (sl_ports_open(&app->ports, &app->cfg) != 0)
 		return SL_EXIT_RUNTIME;
 	sl_session_env(app);
-	app->run_cfg = app->cfg;
+	app->ses.run_cfg = app->cfg;
 	return SL_EXIT_OK;
 }
 
 int
 sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 {
-	const struct sl_config *o = &app->run_cfg;
+	const struct sl_config *o = &app->ses.run_cfg;
 	uint64_t hz = rte_get_tsc_hz(), deadline = 0;
 	struct sl_config_err e;
 	int ret;
@@ -553,36 +553,29 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 		sl_err("%s", e.msg);
 		return -EINVAL;
 	}
-	pthread_mutex_lock(&app->tel_lock);
-	app->run_cfg = *c; /* the run's own copy: nothing writes it while it runs */
-	app->quiet = quiet;
+	pthread_mutex_lock(&app->ses.tel_lock);
+	app->ses.run_cfg = *c; /* the run's own copy: nothing writes it while it runs */
+	app->ses.quiet = quiet;
 	ret = session_build(app);
-	pthread_mutex_unlock(&app->tel_lock);
+	pthread_mutex_unlock(&app->ses.tel_lock);
 	if (ret != 0) {
 		session_release(app);
 		sl_ports_stop(&app->ports);
 		return ret;
 	}
-	if (!app->quiet)
+	if (!app->ses.quiet)
 		sl_report_modes(app);
-	/*
-	 * A new run clears the last stop, but not a signal's: it quits. Clear,
-	 * then read quit (the handler sets quit, then stop): a signal at this
-	 * very moment leaves stop set either way.
-	 */
-	__atomic_store_n(&sl_stop, 0, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&sl_quit, __ATOMIC_SEQ_CST) != 0)
-		__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
-	app->start_tsc = rte_rdtsc();
-	app->end_tsc = 0;
+	sl_run_rearm(); /* a new run clears the last stop, not a signal's */
+	app->ses.start_tsc = rte_rdtsc();
+	app->ses.end_tsc = 0;
 	if (o->duration_us != 0)
-		deadline = app->start_tsc + sl_session_us_tsc(o->duration_us, hz);
-	app->next_stats = app->start_tsc + (uint64_t)(app->o.stats_period * (double)hz);
-	memset(&app->live, 0, sizeof(app->live));
+		deadline = app->ses.start_tsc + sl_session_us_tsc(o->duration_us, hz);
+	app->views.next_stats = app->ses.start_tsc + (uint64_t)(app->o.stats_period * (double)hz);
+	memset(&app->views.live, 0, sizeof(app->views.live));
 	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
-		app->view[i] = (struct sl_view){ app->start_tsc, app->start_tsc, 0, 0 };
-	for (uint16_t i = 0; i < app->nb_workers; i++) {
-		struct sl_worker *w = app->workers[i];
+		app->views.view[i] = (struct sl_view){ app->ses.start_tsc, app->ses.start_tsc, 0, 0 };
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
+		struct sl_worker *w = app->ses.workers[i];
 
 		w->deadline_tsc = deadline;
 		if (w->nb_targets == 0 && w->nb_rxp == 0) {
@@ -596,20 +589,20 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 			w->done = 1;
 		}
 	}
-	app->running = true;
-	app->run_done = false;
-	app->run_end = NULL; /* the caller says who stops it (sl_session_on_end()) */
-	app->runs++;
+	app->ses.running = true;
+	app->ses.run_done = false;
+	app->ses.run_end = NULL; /* the caller says who stops it (sl_session_on_end()) */
+	app->ses.runs++;
 	if (app->loop != NULL)
-		sl_loop_timer_set(app->loop, app->tick, 0);
+		sl_loop_timer_set(app->loop, app->ses.tick, 0);
 	return 0;
 }
 
 static bool
 workers_done(const struct sl_app *app)
 {
-	for (uint16_t i = 0; i < app->nb_workers; i++)
-		if (!sl_worker_tx_done(app->workers[i]))
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++)
+		if (!sl_worker_tx_done(app->ses.workers[i]))
 			return false;
 	return true;
 }
@@ -619,21 +612,21 @@ sl_session_poll(struct sl_app *app)
 {
 	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
 
-	if (!app->running || sl_stopping() || workers_done(app))
+	if (!app->ses.running || sl_stopping() || workers_done(app))
 		return false;
 	for (uint16_t i = 0; i < app->ports.n; i++)
 		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
 			sl_txq_poll(app->ports.p[i].txqs[q].txq);
-	if (app->o.stats_period != 0 && !app->quiet && now >= app->next_stats) {
+	if (app->o.stats_period != 0 && !app->ses.quiet && now >= app->views.next_stats) {
 		if (app->output_hook != NULL)
 			app->output_hook(app, true);
-		sl_report_live(app, (double)(now - app->start_tsc) / hz);
+		sl_report_live(app, (double)(now - app->ses.start_tsc) / hz);
 		if (app->output_hook != NULL)
 			app->output_hook(app, false);
-		app->next_stats += (uint64_t)(app->o.stats_period * (double)hz);
+		app->views.next_stats += (uint64_t)(app->o.stats_period * (double)hz);
 		/* Late (the main lcore was descheduled): skip the missed lines, not a burst of them. */
-		if (app->next_stats <= now)
-			app->next_stats = now + (uint64_t)(app->o.stats_period * (double)hz);
+		if (app->views.next_stats <= now)
+			app->views.next_stats = now + (uint64_t)(app->o.stats_period * (double)hz);
 	}
 	return true;
 }
@@ -651,16 +644,16 @@ session_tick(struct sl_loop *l, void *arg)
 	sl_run_end_fn *fn;
 
 	RTE_SET_USED(l);
-	if (!app->running)
+	if (!app->ses.running)
 		return SL_SESSION_IDLE_US;
-	if (app->run_done || sl_session_poll(app))
+	if (app->ses.run_done || sl_session_poll(app))
 		return SL_SESSION_POLL_US;
-	app->run_done = true;
-	fn = app->run_end;
-	app->run_end = NULL;
+	app->ses.run_done = true;
+	fn = app->ses.run_end;
+	app->ses.run_end = NULL;
 	if (fn != NULL)
-		fn(app, app->run_end_arg);
-	return app->running ? SL_SESSION_POLL_US : SL_SESSION_IDLE_US;
+		fn(app, app->ses.run_end_arg);
+	return app->ses.running ? SL_SESSION_POLL_US : SL_SESSION_IDLE_US;
 }
 
 int
@@ -671,15 +664,15 @@ sl_session_loop(struct sl_app *app, struct sl_loop *l)
 	if (id < 0)
 		return (int)id;
 	app->loop = l;
-	app->tick = id;
+	app->ses.tick = id;
 	return 0;
 }
 
 void
 sl_session_on_end(struct sl_app *app, sl_run_end_fn *fn, void *arg)
 {
-	app->run_end = fn;
-	app->run_end_arg = arg;
+	app->ses.run_end = fn;
+	app->ses.run_end_arg = arg;
 }
 
 static bool
@@ -687,7 +680,7 @@ session_done(void *arg)
 {
 	const struct sl_app *app = arg;
 
-	return !app->running || app->run_done;
+	return !app->ses.running || app->ses.run_done;
 }
 
 void
@@ -706,31 +699,31 @@ sl_session_stop(struct sl_app *app)
 {
 	uint64_t end;
 
-	if (!app->running)
+	if (!app->ses.running)
 		return SL_EXIT_OK;
 	/* 1. */
-	__atomic_store_n(&sl_stop, 1, __ATOMIC_RELAXED);
+	sl_run_stop();
 	rte_eal_mp_wait_lcore();
 	/* 2. */
 	backlogs_drain(app, SL_FLUSH_US);
-	app->discarded = sl_ports_quiesce(&app->ports, SL_FLUSH_US);
+	app->ses.discarded = sl_ports_quiesce(&app->ports, SL_FLUSH_US);
 	/* 3. The run ends when what was counted as sent has been sent. */
-	end = app->start_tsc;
-	for (uint16_t i = 0; i < app->nb_workers; i++)
-		end = RTE_MAX(end, app->workers[i]->end_tsc);
-	app->end_tsc = RTE_MAX(end, rte_rdtsc());
+	end = app->ses.start_tsc;
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++)
+		end = RTE_MAX(end, app->ses.workers[i]->end_tsc);
+	app->ses.end_tsc = RTE_MAX(end, rte_rdtsc());
 	/* 4. */
 	rx_drain(app);
 	/* 5. */
 	sl_ports_stop(&app->ports);
 	/* 6. */
-	app->pool_in_use = sl_session_pool_in_use(app);
-	app->running = false;
+	app->ses.pool_in_use = sl_session_pool_in_use(app);
+	app->ses.running = false;
 	/* 7. (a benchmark's trial reports nothing: bench.c reads the counters) */
-	if (app->quiet)
+	if (app->ses.quiet)
 		return SL_EXIT_OK;
 	sl_report_summary(app);
-	if (app->o.json != NULL && sl_report_json(app, &app->run_cfg, app->o.json) != 0) {
+	if (app->o.json != NULL && sl_report_json(app, &app->ses.run_cfg, app->o.json) != 0) {
 		app->exit_code = SL_EXIT_RUNTIME;
 		return SL_EXIT_RUNTIME;
 	}
@@ -754,10 +747,10 @@ sl_session_pool_in_use(const struct sl_app *app)
 {
 	uint64_t n = 0;
 
-	for (uint16_t i = 0; i < app->nb_workers; i++)
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++)
 		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
-			if (app->workers[i] != NULL && app->workers[i]->pools[p] != NULL)
-				n += rte_mempool_in_use_count(app->workers[i]->pools[p]);
+			if (app->ses.workers[i] != NULL && app->ses.workers[i]->pools[p] != NULL)
+				n += rte_mempool_in_use_count(app->ses.workers[i]->pools[p]);
 	return n;
 }
 
@@ -776,10 +769,10 @@ sl_session_run(struct sl_app *app)
 void
 sl_session_close(struct sl_app *app)
 {
-	if (app->running)
+	if (app->ses.running)
 		sl_session_stop(app);
 	session_release(app);
-	pthread_mutex_lock(&app->tel_lock);
+	pthread_mutex_lock(&app->ses.tel_lock);
 	sl_ports_close(&app->ports);
-	pthread_mutex_unlock(&app->tel_lock);
+	pthread_mutex_unlock(&app->ses.tel_lock);
 }

@@ -172,7 +172,7 @@ write_ports(const struct sl_app *app, FILE *f, const struct stamp *ts)
 		sl_report_port_totals(app, i, &pt[i]);
 		s[i].base = &pt[i];
 		snprintf(s[i].labels, sizeof(s[i].labels), "port=\"%u\"", i);
-		if (app->rx[i] == NULL)
+		if (app->ses.rx[i] == NULL)
 			continue;
 		sl_report_rx_port(app, i, &rs[i], &dr[i]);
 		srx[nrx] = (struct sample){ .base = &rs[i] };
@@ -238,9 +238,9 @@ sl_metrics_write(const struct sl_app *app, FILE *f, bool om)
 	clock_gettime(CLOCK_REALTIME, &now);
 	ts.ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
 	family(f, om, "sluice_running", false, "", "1 while a run transmits");
-	fprintf(f, "sluice_running %d\n", app->running ? 1 : 0);
+	fprintf(f, "sluice_running %d\n", app->ses.running ? 1 : 0);
 	family(f, om, "sluice_runs", true, "", "runs started (each starts the counters from 0)");
-	fprintf(f, "sluice_runs_total %u", app->runs);
+	fprintf(f, "sluice_runs_total %u", app->ses.runs);
 	stamp_write(f, &ts);
 	write_ports(app, f, &ts);
 	write_txqs(app, f, &ts);
@@ -259,9 +259,9 @@ metrics_body(void *arg, bool om, size_t *len)
 
 	if (f == NULL)
 		return NULL;
-	pthread_mutex_lock(&app->tel_lock);
+	pthread_mutex_lock(&app->ses.tel_lock);
 	sl_metrics_write(app, f, om);
-	pthread_mutex_unlock(&app->tel_lock);
+	pthread_mutex_unlock(&app->ses.tel_lock);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

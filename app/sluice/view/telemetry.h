@@ -4,7 +4,7 @@
 
 struct sl_app;
 
-/* Register /sluice/totals, /sluice/ports, /sluice/txqs (reads take app->tel_lock). */
+/* Register /sluice/totals, /sluice/ports, /sluice/txqs (reads take app->ses.tel_lock). */
 void sl_telemetry_init(struct sl_app *app);
 
 #endif /* SL_TELEMETRY_H */

@@ -15,7 +15,7 @@ cmd_port_startstop(struct sl_cli *cli, int argc, char **argv)
 	RTE_SET_USED(argc);
 	if (port < 0)
 		return;
-	if (cli->app->running) {
+	if (cli->app->ses.running) {
 		sl_cli_error(cli, "traffic is running: stop first");
 		return;
 	}
@@ -36,7 +36,7 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 	RTE_SET_USED(argc);
 	if (port < 0)
 		return;
-	if (cli->app->running) {
+	if (cli->app->ses.running) {
 		sl_cli_error(cli, "traffic is running: port config needs stopped ports (stop first)");
 		return;
 	}
@@ -144,10 +144,10 @@ cmd_clear_stream(struct sl_cli *cli, int argc, char **argv)
 		for (int r = 0; r < app->ports.n; r++) {
 			struct sl_stream_result res;
 
-			if (app->rx[r] == NULL)
+			if (app->ses.rx[r] == NULL)
 				continue;
 			sl_report_stream(app, s, r, &res);
-			app->rx_base[s][r] = (struct sl_stream_base){ res.tx, res.st.rx, res.unique,
+			app->views.rx_base[s][r] = (struct sl_stream_base){ res.tx, res.st.rx, res.unique,
 				res.st.duplicates, res.st.reordered, res.st.late };
 		}
 }
