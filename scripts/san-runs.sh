@@ -14,7 +14,7 @@ run() {
 	local want=$1 rc
 	shift
 	timeout -k 5 120 "$bin" --no-huge -m 1024 --no-pci --file-prefix slsan$$ \
-		--log-level '*:error' "$@" >"$out" 2>&1
+		--log-level '*:error' "$@" <"${SAN_STDIN:-/dev/null}" >"$out" 2>&1
 	rc=$?
 	if [ "$rc" != "$want" ] || grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$out"; then
 		echo "san-runs: FAIL (exit $rc, expected $want): $*"
@@ -30,5 +30,13 @@ run 0 -l 0-1 --vdev net_ring0 -- --rx 0 --count 100000 --rate 1Mpps
 run 0 -l 0-1 -- --sim 10G,dut=0,capacity=100kpps,queue=4096 \
 	--bench mlr,trial=0.2,width=0.05,lat=0.1
 run 2 -l 0-1 --vdev net_null0 -- --rate 20Mpps --duration 1
-echo "san-runs: $((5 - fail)) passed, $fail failed"
+# The prompt on the main loop: candidates refused and committed, a benchmark
+# from piped input on its own copy of the configuration, a run to its end.
+cmds=$(mktemp)
+printf '%s\n' "set size 9999" "set size 128" "port config 0 mtu 9000" "set rate 0 1Mpps" \
+	"bench trial load=20kpps,trial=0.1,sizes=64:256" "show config" "set duration 0.2" \
+	"start" "show port stats all" >"$cmds"
+SAN_STDIN=$cmds run 0 -l 0-1 -- --sim 10G,dut=0 -i
+rm -f "$cmds"
+echo "san-runs: $((6 - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
