@@ -353,22 +353,19 @@ check:
  * receiving port that saw most of it; -1 if none did.
  */
 static int
-rx_of(const struct sl_app *app, uint16_t s)
+rx_of(const struct sl_app *app, const struct sl_results *res, uint16_t s)
 {
 	uint64_t most = 0;
 	int best = -1;
 
 	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->ses.rx[r] != NULL && app->ses.addressed[s][r])
+		if (res->port[r].rx_on && app->ses.addressed[s][r])
 			return r;
 	for (uint16_t r = 0; r < app->ports.n; r++) {
-		struct sl_rx_stream_stats st;
+		const struct sl_results_rx *x = sl_results_rx(res, s, r);
 
-		if (app->ses.rx[r] == NULL)
-			continue;
-		sl_rx_stream_stats(app->ses.rx[r], s, &st);
-		if (st.rx > most) {
-			most = st.rx;
+		if (x != NULL && x->st.rx > most) {
+			most = x->st.rx;
 			best = r;
 		}
 	}
@@ -452,18 +449,19 @@ trial_collect(struct sl_app *app)
 	const bool *tx = B.tx;
 	struct bench_trial *t = B.t;
 	double load = B.t_load, pace = B.t_pace, duration_s = B.t_dur, tol = B.t_tol;
-	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist)), *h1;
+	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist));
 	unsigned int nb_tx = 0;
 	bool drops_read[SL_MAX_PORTS] = { false };
-	double want, hz = (double)rte_get_tsc_hz();
 	bool lat_any = false;
+	struct sl_results *rs;
+	double want;
 
 	sl_session_stop(app);
 	app->ses.quiet = false;
-	h1 = calloc(SL_HIST_BUCKETS, sizeof(*h1));
-	if (hist == NULL || h1 == NULL) {
+	rs = sl_results_take(app); /* the trial's results: read once, after its drain */
+	if (hist == NULL || rs == NULL) {
 		free(hist);
-		free(h1);
+		sl_results_free(rs);
 		return -ENOMEM;
 	}
 	memset(t, 0, sizeof(*t));
@@ -472,52 +470,52 @@ trial_collect(struct sl_app *app)
 	t->duration_s = duration_s;
 	t->lat.min = UINT64_MAX;
 	for (uint16_t s = 0; s < app->ports.n; s++) {
+		const struct sl_results_rx *x;
 		struct sl_stream_result res;
-		struct sl_port_totals pt;
 		struct bench_dir *d;
 		int r;
 
 		if (!tx[s])
 			continue;
 		nb_tx++;
-		r = rx_of(app, s);
-		sl_report_stream(app, s, r, &res);
+		r = rx_of(app, rs, s);
+		sl_results_stream(rs, s, r, &res);
 		d = &t->dirs[t->nb_dirs++];
 		d->tx_port = s;
 		d->rx_port = r;
 		d->tx = res.tx;
 		d->rx = res.unique;
 		d->lost = res.lost > 0 ? (uint64_t)res.lost : 0;
-		sl_report_port_totals(app, s, &pt);
 		t->tx += res.tx;
 		t->rx += res.unique;
 		t->lost += res.lost > 0 ? (uint64_t)res.lost : 0;
-		t->dropped += pt.dropped;
-		t->backlog += pt.backlog;
-		if (r >= 0) {
-			struct sl_port_rx_drops dr;
-			struct sl_rx_port_stats rs;
+		t->dropped += rs->port[s].tot.dropped;
+		t->backlog += rs->port[s].tot.backlog;
+		if (r < 0)
+			continue;
+		/* A port's drops once, however many streams it receives. */
+		if (!drops_read[r]) {
+			const struct sl_port_rx_drops *dr = &rs->port[r].drops;
 
-			/* A port's drops once, however many streams it receives. */
-			if (!drops_read[r]) {
-				sl_report_rx_port(app, (uint16_t)r, &rs, &dr);
-				t->rx_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
-			}
-			drops_read[r] = true;
-			sl_rx_stream_hist(app->ses.rx[r], s, h1);
-			for (uint32_t b = 0; b < SL_HIST_BUCKETS; b++)
-				hist[b] += h1[b];
-			t->lat.backwards += res.st.lat_backwards;
-			d->lat.backwards = res.st.lat_backwards;
-			if (res.st.lat_count != 0) {
-				lat_any = true;
-				t->lat.min = RTE_MIN(t->lat.min, res.st.lat_min);
-				t->lat.max = RTE_MAX(t->lat.max, res.st.lat_max);
-				lat_from_hist(h1, &d->lat);
-				d->lat.min = res.st.lat_min;
-				d->lat.max = res.st.lat_max;
-				lat_clamp(&d->lat);
-			}
+			t->rx_drops += dr->imissed + dr->ierrors + dr->rx_nombuf;
+		}
+		drops_read[r] = true;
+		t->lat.backwards += res.st.lat_backwards;
+		d->lat.backwards = res.st.lat_backwards;
+		/* This direction's own histogram; the trial's is their sum. */
+		x = sl_results_rx(rs, s, (uint16_t)r);
+		if (x == NULL || x->hist == NULL)
+			continue;
+		for (uint32_t b = 0; b < SL_HIST_BUCKETS; b++)
+			hist[b] += x->hist[b];
+		if (res.st.lat_count != 0) {
+			lat_any = true;
+			t->lat.min = RTE_MIN(t->lat.min, res.st.lat_min);
+			t->lat.max = RTE_MAX(t->lat.max, res.st.lat_max);
+			lat_from_hist(x->hist, &d->lat);
+			d->lat.min = res.st.lat_min;
+			d->lat.max = res.st.lat_max;
+			lat_clamp(&d->lat);
 		}
 	}
 	if (lat_any) {
@@ -527,21 +525,10 @@ trial_collect(struct sl_app *app)
 		t->lat.min = 0;
 	}
 	free(hist);
-	free(h1);
 	/* The generator's active time: its workers' first send to their last. */
-	{
-		uint64_t t0 = UINT64_MAX, t1 = 0;
-
-		for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
-			const struct sl_worker *w = app->ses.workers[i];
-
-			if (w->nb_targets == 0 || w->start_tsc == 0 || w->end_tsc < w->start_tsc)
-				continue;
-			t0 = RTE_MIN(t0, w->start_tsc);
-			t1 = RTE_MAX(t1, w->end_tsc);
-		}
-		t->eff_s = t1 > t0 ? (double)(t1 - t0) / hz : duration_s;
-	}
+	t->eff_s = rs->gen_last_tsc > rs->gen_first_tsc ?
+		   (double)(rs->gen_last_tsc - rs->gen_first_tsc) / (double)rs->hz : duration_s;
+	sl_results_free(rs);
 	t->offered_pps = load * nb_tx;
 	t->tx_pps = (double)t->tx / t->eff_s;
 	t->rx_pps = (double)t->rx / t->eff_s;
@@ -830,6 +817,17 @@ shortfall_tol(const struct sl_bench_params *p)
  */
 static void bench_next(struct sl_app *app);
 
+/* --json at the benchmark's end: the last trial's results, the user's configuration. */
+static int
+bench_json(struct sl_app *app)
+{
+	struct sl_results *r = sl_results_take(app);
+	int ret = r == NULL ? -ENOMEM : sl_report_json(app, r, &app->cfg, app->o.json);
+
+	sl_results_free(r);
+	return ret;
+}
+
 static void
 bench_end(struct sl_app *app)
 {
@@ -860,7 +858,7 @@ bench_end(struct sl_app *app)
 			}
 		}
 		/* The JSON's configuration is the user's: what the benchmark was given. */
-		if (app->o.json != NULL && sl_report_json(app, &app->cfg, app->o.json) != 0)
+		if (app->o.json != NULL && bench_json(app) != 0)
 			code = SL_EXIT_RUNTIME;
 	}
 	fflush(stdout);

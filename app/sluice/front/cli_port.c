@@ -130,26 +130,32 @@ cmd_clear_stats(struct sl_cli *cli, int argc, char **argv)
 	/* Every counter view of the port at once: show port/txq stats, the live line. */
 	for (uint16_t i = 0; i < cli->app->ports.n; i++)
 		if (port == SL_MAX_PORTS || port == i)
-			sl_report_clear(cli->app, i);
+			sl_results_clear(cli->app, i);
 }
 
 static void
 cmd_clear_stream(struct sl_cli *cli, int argc, char **argv)
 {
 	struct sl_app *app = cli->app;
+	struct sl_results *rr = sl_results_take_opt(app, false);
 
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
+	if (rr == NULL) {
+		sl_cli_error(cli, "out of memory");
+		return;
+	}
 	for (uint16_t s = 0; s < app->ports.n; s++)
-		for (int r = 0; r < app->ports.n; r++) {
+		for (uint16_t r = 0; r < app->ports.n; r++) {
 			struct sl_stream_result res;
 
-			if (app->ses.rx[r] == NULL)
+			if (!rr->port[r].rx_on)
 				continue;
-			sl_report_stream(app, s, r, &res);
+			sl_results_stream(rr, s, r, &res);
 			app->views.rx_base[s][r] = (struct sl_stream_base){ res.tx, res.st.rx, res.unique,
 				res.st.duplicates, res.st.reordered, res.st.late };
 		}
+	sl_results_free(rr);
 }
 
 const struct sl_cmd sl_cmds_port[] = {

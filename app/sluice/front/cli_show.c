@@ -48,16 +48,16 @@ port_info(const struct sl_app *app, uint16_t i)
  * clear, then the throughput since that clear and since the last show.
  */
 static void
-port_stats(struct sl_app *app, uint16_t i)
+port_stats(struct sl_app *app, const struct sl_results *r, uint16_t i)
 {
 	const struct sl_port *p = &app->ports.p[i];
+	const struct sl_results_port *rp = &r->port[i];
 	struct sl_view *v = &app->views.view[i];
-	struct sl_port_totals pt;
+	const struct sl_port_totals pt = rp->view;
 	uint64_t now = app->ses.end_tsc != 0 ? app->ses.end_tsc : rte_rdtsc();
 	double hz = (double)rte_get_tsc_hz();
 	char title[96], rates[96];
 
-	sl_report_port_view(app, i, &pt);
 	snprintf(title, sizeof(title), " port %u statistics (%.40s)%s ", i, p->info.name,
 		 app->ses.running ? "" : app->ses.runs != 0 ? ", last run" : ", no run yet");
 	printf("  ######################%s", title);
@@ -66,11 +66,10 @@ port_stats(struct sl_app *app, uint16_t i)
 	printf("\n");
 	sl_counter_print(sl_port_counters, sl_port_show_fmt, &pt);
 	printf("\n");
-	if (app->ses.rx[i] != NULL) {
-		struct sl_port_rx_drops dr;
-		struct sl_rx_port_stats rs;
+	if (rp->rx_on) {
+		const struct sl_port_rx_drops dr = rp->drops;
+		const struct sl_rx_port_stats rs = rp->rx;
 
-		sl_report_rx_port(app, i, &rs, &dr);
 		printf("  RX-packets: %-14" PRIu64 " RX-missed: %-11" PRIu64 " RX-bytes: %-16" PRIu64
 		       "\n  RX-errors: %" PRIu64 " RX-nombuf: %" PRIu64 "  signed %" PRIu64
 		       " foreign %" PRIu64 " bad_signature %" PRIu64 " stale %" PRIu64 "\n",
@@ -123,20 +122,26 @@ static void
 cmd_show_port(struct sl_cli *cli, int argc, char **argv)
 {
 	int port = sl_cli_port(cli, argv[3], true);
+	struct sl_results *r = NULL;
 
 	RTE_SET_USED(argc);
 	if (port < 0)
 		return;
+	if (strcmp(argv[2], "stats") == 0 && (r = sl_results_take_opt(cli->app, false)) == NULL) {
+		sl_cli_error(cli, "out of memory");
+		return;
+	}
 	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
 		if (strcmp(argv[2], "info") == 0)
 			port_info(cli->app, i);
 		else if (strcmp(argv[2], "stats") == 0)
-			port_stats(cli->app, i);
+			port_stats(cli->app, r, i);
 		else
 			port_xstats(cli->app, i);
 	}
+	sl_results_free(r);
 }
 
 static void
@@ -144,44 +149,44 @@ cmd_show_txq(struct sl_cli *cli, int argc, char **argv)
 {
 	int port = argc > 3 ? sl_cli_port(cli, argv[3], true) : SL_MAX_PORTS;
 	const struct sl_counter *c;
+	struct sl_results *r;
 	bool any = false;
 
 	if (port < 0)
 		return;
+	r = sl_results_take_opt(cli->app, false);
+	if (r == NULL) {
+		sl_cli_error(cli, "out of memory");
+		return;
+	}
 	printf("%-4s %-5s %-9s %-12s", "port", "queue", "mode", "lcores");
 	for (c = sl_txq_counters; c->name != NULL; c++)
 		if (c->flags & SL_CNT_SHOW)
 			printf(" %*s", c->width, c->col);
 	printf("\n");
 	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
-		const struct sl_port *p = &cli->app->ports.p[i];
-
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
-		for (uint16_t q = 0; q < p->nb_txq; q++) {
-			const struct sl_app_txq *aq = &p->txqs[q];
-			struct sl_txq_stats st;
-			char lc[64];
+		for (uint16_t q = 0; q < r->port[i].nb_txq; q++) {
+			const struct sl_results_txq *x = &r->txq[r->port[i].txq0 + q];
 
-			if (aq->txq == NULL)
+			if (!x->exists)
 				continue;
-			sl_report_lcores(lc, sizeof(lc), aq);
-			sl_txq_stats_get(aq->txq, &st);
-			printf("%-4u %-5u %-9s %-12s", i, q, sl_txq_mode_name(sl_txq_get_mode(aq->txq)),
-			       lc);
+			printf("%-4u %-5u %-9s %-12s", i, q, sl_txq_mode_name(x->mode), x->lcores);
 			for (c = sl_txq_counters; c->name != NULL; c++) {
-				uint64_t v = sl_counter_get(c, &st);
+				uint64_t v = sl_counter_get(c, &x->st);
 
 				if (!(c->flags & SL_CNT_SHOW))
 					continue;
 				if (!(c->flags & SL_CNT_GAUGE))
-					v -= sl_counter_get(c, &aq->base);
+					v -= sl_counter_get(c, &x->base);
 				printf(" %*" PRIu64, c->width, v);
 			}
 			printf("\n");
 			any = true;
 		}
 	}
+	sl_results_free(r);
 	if (!any)
 		printf("(no queues yet: start builds them)\n");
 }
@@ -191,6 +196,7 @@ static void
 stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
 {
 	const struct sl_app *app = cli->app;
+	struct sl_results *rr;
 	int want = -1, shown = 0;
 
 	if (argc > (latency ? 2 : 3) && strcmp(argv[argc - 1], "all") != 0) {
@@ -200,25 +206,29 @@ stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
 			return;
 		want = (int)v;
 	}
+	rr = sl_results_take(app);
+	if (rr == NULL) {
+		sl_cli_error(cli, "out of memory");
+		return;
+	}
 	for (uint16_t s = 0; s < app->ports.n; s++) {
 		if (want >= 0 && want != s)
 			continue;
-		for (int r = 0; r < app->ports.n; r++) {
+		for (uint16_t r = 0; r < app->ports.n; r++) {
+			const struct sl_results_rx *x = sl_results_rx(rr, s, r);
 			struct sl_stream_result res;
-			uint64_t *h;
+			const uint64_t *h;
 
-			if (app->ses.rx[r] == NULL)
+			if (x == NULL || x->st.rx == 0 || x->hist == NULL)
 				continue;
-			sl_report_stream(app, s, r, &res);
-			if (res.st.rx == 0)
-				continue;
+			sl_results_stream(rr, s, r, &res);
 			shown++;
 			if (!latency) {
 				const struct sl_stream_base *b = &app->views.rx_base[s][r];
 				uint64_t tx = res.tx - b->tx, unique = res.unique - b->unique;
 				int64_t lost = (int64_t)tx - (int64_t)unique;
 
-				printf("stream %u: port %u -> %d  tx %" PRIu64 " rx %" PRIu64 " unique %"
+				printf("stream %u: port %u -> %u  tx %" PRIu64 " rx %" PRIu64 " unique %"
 				       PRIu64 " lost %" PRId64 " (%.4g%%) dup %" PRIu64 " reordered %"
 				       PRIu64 " late %" PRIu64 "%s\n", s, s, r, tx, res.st.rx - b->rx, unique,
 				       lost, tx != 0 ? (double)lost / tx * 100 : 0,
@@ -227,12 +237,9 @@ stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
 				       " (since the clear; in flight counts as lost until it arrives)" : "");
 				continue;
 			}
-			h = calloc(SL_HIST_BUCKETS, sizeof(*h));
-			if (h == NULL)
-				return;
-			sl_rx_stream_hist(app->ses.rx[r], s, h);
+			h = x->hist;
 #define Q(h_, q_) sl_rx_quantile(h_, q_, res.st.lat_min, res.st.lat_max)
-			printf("stream %u: port %u -> %d latency (%s clock, us): samples %" PRIu64
+			printf("stream %u: port %u -> %u latency (%s clock, us): samples %" PRIu64
 			       " min %.3f mean %.3f p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f p99.99 %.3f "
 			       "max %.3f jitter %.3f\n", s, s, r, sl_rx_clock_name(&res.st),
 			       res.st.lat_count,
@@ -246,9 +253,9 @@ stream_lines(struct sl_cli *cli, int argc, char **argv, bool latency)
 				       "sent, by the clocks, since the start: not samples (docs/measure.md)\n", s,
 				       res.st.lat_backwards);
 #undef Q
-			free(h);
 		}
 	}
+	sl_results_free(rr);
 	if (shown == 0)
 		printf("(nothing received%s: give --rx, or address a stream to a receiving port)\n",
 		       want >= 0 ? " on that stream" : "");
@@ -387,9 +394,16 @@ show_ports(const struct sl_app *app)
 static void
 cmd_show_metrics(struct sl_cli *cli, int argc, char **argv)
 {
+	struct sl_results *r = sl_results_take_opt(cli->app, false);
+
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	sl_metrics_write(cli->app, stdout, false);
+	if (r == NULL) {
+		sl_cli_error(cli, "out of memory");
+		return;
+	}
+	sl_metrics_write(cli->app, r, stdout, false);
+	sl_results_free(r);
 	fflush(stdout);
 }
 

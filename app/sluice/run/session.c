@@ -19,6 +19,7 @@
 #include <rte_random.h>
 
 #include "report.h"
+#include "results.h"
 #include "session.h"
 #include "sl_loop.h"
 #include "sl_err.h"
@@ -425,7 +426,11 @@ rx_drain(struct sl_app *app)
 			break;
 		/* Every millisecond, even while frames keep coming (foreign ones do). */
 		if (now >= next_check) {
-			if (sl_report_all_arrived(app) || sl_interrupted())
+			struct sl_results *r = sl_results_take_opt(app, false);
+			bool arrived = r != NULL && r->all_arrived;
+
+			sl_results_free(r);
+			if (arrived || sl_interrupted())
 				break;
 			next_check = now + hz / 1000;
 		}
@@ -563,8 +568,13 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 		sl_ports_stop(&app->ports);
 		return ret;
 	}
-	if (!app->ses.quiet)
-		sl_report_modes(app);
+	if (!app->ses.quiet) {
+		struct sl_results *r = sl_results_take_opt(app, false);
+
+		if (r != NULL)
+			sl_report_modes(app, r);
+		sl_results_free(r);
+	}
 	sl_run_rearm(); /* a new run clears the last stop, not a signal's */
 	app->ses.start_tsc = rte_rdtsc();
 	app->ses.end_tsc = 0;
@@ -620,7 +630,11 @@ sl_session_poll(struct sl_app *app)
 	if (app->o.stats_period != 0 && !app->ses.quiet && now >= app->views.next_stats) {
 		if (app->output_hook != NULL)
 			app->output_hook(app, true);
-		sl_report_live(app, (double)(now - app->ses.start_tsc) / hz);
+		struct sl_results *r = sl_results_take_opt(app, false);
+
+		if (r != NULL)
+			sl_report_live(app, r, (double)(now - app->ses.start_tsc) / hz);
+		sl_results_free(r);
 		if (app->output_hook != NULL)
 			app->output_hook(app, false);
 		app->views.next_stats += (uint64_t)(app->o.stats_period * (double)hz);
@@ -697,7 +711,8 @@ sl_session_wait(struct sl_app *app)
 int
 sl_session_stop(struct sl_app *app)
 {
-	uint64_t end;
+	struct sl_results *r;
+	uint64_t end, lost;
 
 	if (!app->ses.running)
 		return SL_EXIT_OK;
@@ -722,19 +737,24 @@ sl_session_stop(struct sl_app *app)
 	/* 7. (a benchmark's trial reports nothing: bench.c reads the counters) */
 	if (app->ses.quiet)
 		return SL_EXIT_OK;
-	sl_report_summary(app);
-	if (app->o.json != NULL && sl_report_json(app, &app->ses.run_cfg, app->o.json) != 0) {
+	/* The run's results, read once: the summary, the JSON and the exit code agree. */
+	r = sl_results_take(app);
+	if (r == NULL) {
+		sl_err("no memory for the run's results");
 		app->exit_code = SL_EXIT_RUNTIME;
 		return SL_EXIT_RUNTIME;
 	}
-	{
-		unsigned int nc;
-
-		sl_report_measured(app, &nc);
-		if (nc != 0 && app->exit_code == SL_EXIT_OK)
-			app->exit_code = SL_EXIT_LOSS;
+	sl_report_summary(app, r);
+	if (app->o.json != NULL && sl_report_json(app, r, &app->ses.run_cfg, app->o.json) != 0) {
+		sl_results_free(r);
+		app->exit_code = SL_EXIT_RUNTIME;
+		return SL_EXIT_RUNTIME;
 	}
-	if (sl_report_lost(app) != 0) {
+	if (r->not_conserved != 0 && app->exit_code == SL_EXIT_OK)
+		app->exit_code = SL_EXIT_LOSS;
+	lost = r->lost;
+	sl_results_free(r);
+	if (lost != 0) {
 		if (app->exit_code == SL_EXIT_OK)
 			app->exit_code = SL_EXIT_LOSS;
 		return SL_EXIT_LOSS;

@@ -126,11 +126,10 @@ struct streams {
 };
 
 static void
-stream_add(const struct sl_app *app, const struct sl_stream_result *res, void *arg)
+stream_add(const struct sl_stream_result *res, void *arg)
 {
 	struct streams *ss = arg;
 
-	RTE_SET_USED(app);
 	if (ss->n == ss->max)
 		return;
 	ss->res[ss->n] = *res;
@@ -145,7 +144,8 @@ stream_add(const struct sl_app *app, const struct sl_stream_result *res, void *a
 }
 
 static void
-write_ports(const struct sl_app *app, FILE *f, const struct stamp *ts)
+write_ports(const struct sl_app *app, const struct sl_results *r, FILE *f,
+	    const struct stamp *ts)
 {
 	bool om = ts->om;
 	uint16_t np = app->ports.n;
@@ -169,12 +169,13 @@ write_ports(const struct sl_app *app, FILE *f, const struct stamp *ts)
 		fprintf(f, "sluice_port_link_speed_bytes_per_second{port=\"%u\"} %" PRIu64 "\n", i,
 			app->ports.p[i].info.speed_bps / 8);
 	for (uint16_t i = 0; i < np; i++) {
-		sl_report_port_totals(app, i, &pt[i]);
+		pt[i] = r->port[i].tot;
 		s[i].base = &pt[i];
 		snprintf(s[i].labels, sizeof(s[i].labels), "port=\"%u\"", i);
-		if (app->ses.rx[i] == NULL)
+		if (!r->port[i].rx_on)
 			continue;
-		sl_report_rx_port(app, i, &rs[i], &dr[i]);
+		rs[i] = r->port[i].rx;
+		dr[i] = r->port[i].drops;
 		srx[nrx] = (struct sample){ .base = &rs[i] };
 		sdr[nrx] = (struct sample){ .base = &dr[i] };
 		snprintf(srx[nrx].labels, sizeof(srx[nrx].labels), "port=\"%u\"", i);
@@ -187,50 +188,41 @@ write_ports(const struct sl_app *app, FILE *f, const struct stamp *ts)
 }
 
 static void
-write_txqs(const struct sl_app *app, FILE *f, const struct stamp *ts)
+write_txqs(const struct sl_results *r, FILE *f, const struct stamp *ts)
 {
-	unsigned int n = 0, max = 0;
-	struct sl_txq_stats *st;
-	struct sample *s;
+	struct sample *s = calloc((size_t)r->nb_txq + 1, sizeof(*s));
+	unsigned int n = 0;
 
-	for (uint16_t i = 0; i < app->ports.n; i++)
-		max += app->ports.p[i].nb_txq;
-	st = calloc(max + 1, sizeof(*st));
-	s = calloc(max + 1, sizeof(*s));
-	if (st != NULL && s != NULL)
-		for (uint16_t i = 0; i < app->ports.n; i++)
-			for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++) {
-				const struct sl_app_txq *aq = &app->ports.p[i].txqs[q];
+	for (uint16_t k = 0; s != NULL && k < r->nb_txq; k++) {
+		const struct sl_results_txq *x = &r->txq[k];
 
-				if (aq->txq == NULL)
-					continue;
-				sl_txq_stats_get(aq->txq, &st[n]);
-				s[n].base = &st[n];
-				snprintf(s[n].labels, sizeof(s[n].labels),
-					 "port=\"%u\",queue=\"%u\"", i, q);
-				n++;
-			}
+		if (!x->exists)
+			continue;
+		s[n].base = &x->st;
+		snprintf(s[n].labels, sizeof(s[n].labels), "port=\"%u\",queue=\"%u\"", x->port,
+			 x->queue);
+		n++;
+	}
 	families(f, ts, "txq_", sl_txq_counters, s, n);
-	free(st);
 	free(s);
 }
 
 static void
-write_streams(const struct sl_app *app, FILE *f, const struct stamp *ts)
+write_streams(const struct sl_results *r, FILE *f, const struct stamp *ts)
 {
-	struct streams ss = { .max = (unsigned int)app->ports.n * (app->ports.n + 1u) };
+	struct streams ss = { .max = (unsigned int)r->nb_ports * (r->nb_ports + 1u) };
 
 	ss.res = calloc(ss.max + 1, sizeof(*ss.res));
 	ss.s = calloc(ss.max + 1, sizeof(*ss.s));
 	if (ss.res != NULL && ss.s != NULL)
-		sl_report_streams(app, stream_add, &ss);
+		sl_results_streams(r, stream_add, &ss);
 	families(f, ts, "stream_", sl_stream_counters, ss.s, ss.n);
 	free(ss.res);
 	free(ss.s);
 }
 
 void
-sl_metrics_write(const struct sl_app *app, FILE *f, bool om)
+sl_metrics_write(const struct sl_app *app, const struct sl_results *r, FILE *f, bool om)
 {
 	struct stamp ts = { .om = om };
 	struct timespec now;
@@ -238,13 +230,13 @@ sl_metrics_write(const struct sl_app *app, FILE *f, bool om)
 	clock_gettime(CLOCK_REALTIME, &now);
 	ts.ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
 	family(f, om, "sluice_running", false, "", "1 while a run transmits");
-	fprintf(f, "sluice_running %d\n", app->ses.running ? 1 : 0);
+	fprintf(f, "sluice_running %d\n", r->running ? 1 : 0);
 	family(f, om, "sluice_runs", true, "", "runs started (each starts the counters from 0)");
 	fprintf(f, "sluice_runs_total %u", app->ses.runs);
 	stamp_write(f, &ts);
-	write_ports(app, f, &ts);
-	write_txqs(app, f, &ts);
-	write_streams(app, f, &ts);
+	write_ports(app, r, f, &ts);
+	write_txqs(r, f, &ts);
+	write_streams(r, f, &ts);
 	if (om)
 		fprintf(f, "# EOF\n");
 }
@@ -254,14 +246,21 @@ static char *
 metrics_body(void *arg, bool om, size_t *len)
 {
 	struct sl_app *app = arg;
+	struct sl_results *r;
 	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
+	FILE *f;
 
-	if (f == NULL)
-		return NULL;
+	/* A snapshot under tel_lock (the run cannot be released meanwhile); written after. */
 	pthread_mutex_lock(&app->ses.tel_lock);
-	sl_metrics_write(app, f, om);
+	r = sl_results_take_opt(app, false);
 	pthread_mutex_unlock(&app->ses.tel_lock);
+	f = r != NULL ? open_memstream(&buf, len) : NULL;
+	if (f == NULL) {
+		sl_results_free(r);
+		return NULL;
+	}
+	sl_metrics_write(app, r, f, om);
+	sl_results_free(r);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -14,13 +14,15 @@
 #include <stdio.h>
 
 struct sl_app;
+struct sl_results;
 
 /*
- * Write the exposition to f: OpenMetrics 1.0 (with # UNIT and # EOF), or
- * the Prometheus text format 0.0.4. The caller keeps the run from being
- * released meanwhile (the main lcore itself, or app->ses.tel_lock).
+ * Write the exposition of a results snapshot to f: OpenMetrics 1.0 (with
+ * # UNIT and # EOF), or the Prometheus text format 0.0.4 (the ports' names
+ * from app).
  */
-void sl_metrics_write(const struct sl_app *app, FILE *f, bool openmetrics);
+void sl_metrics_write(const struct sl_app *app, const struct sl_results *r, FILE *f,
+		      bool openmetrics);
 /*
  * --metrics given: listen and serve; prints the URL. 0, or SL_EXIT_RUNTIME
  * with one message saying what to do (the address is in use, not ours).

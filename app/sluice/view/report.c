@@ -17,92 +17,8 @@
 
 #include "outfile.h"
 #include "report.h"
-#include "session.h"
 #include "sl_err.h"
 #include "sl_wire.h"
-
-uint64_t
-sl_report_txq_generated(const struct sl_app *app, const struct sl_txq *q)
-{
-	uint64_t g = 0;
-
-	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
-		const struct sl_worker *w = app->ses.workers[i];
-
-		for (uint16_t t = 0; t < w->nb_targets; t++)
-			if (w->t[t].txq == q)
-				g += SL_CNT_READ(w->t[t].generated);
-	}
-	return g;
-}
-
-void
-sl_report_port_totals(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt)
-{
-	const struct sl_port *p = &app->ports.p[pid];
-
-	memset(pt, 0, sizeof(*pt));
-	for (uint16_t q = 0; q < p->nb_txq; q++) {
-		struct sl_txq_stats st;
-
-		if (p->txqs[q].txq == NULL)
-			continue;
-		sl_txq_stats_get(p->txqs[q].txq, &st);
-		pt->generated += sl_report_txq_generated(app, p->txqs[q].txq);
-		pt->tx_packets += st.tx_packets;
-		pt->tx_bytes += st.tx_bytes;
-		pt->dropped += st.dropped;
-		pt->backlog += st.backlog;
-	}
-}
-
-void
-sl_report_totals(const struct sl_app *app, struct sl_port_totals *all)
-{
-	memset(all, 0, sizeof(*all));
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		struct sl_port_totals pt;
-
-		sl_report_port_totals(app, i, &pt);
-		all->generated += pt.generated;
-		all->tx_packets += pt.tx_packets;
-		all->tx_bytes += pt.tx_bytes;
-		all->dropped += pt.dropped;
-		all->backlog += pt.backlog;
-	}
-}
-
-void
-sl_report_port_view(const struct sl_app *app, uint16_t pid, struct sl_port_totals *pt)
-{
-	const struct sl_port *p = &app->ports.p[pid];
-
-	sl_report_port_totals(app, pid, pt);
-	for (uint16_t q = 0; q < p->nb_txq; q++) {
-		const struct sl_txq_stats *b = &p->txqs[q].base;
-
-		if (p->txqs[q].txq == NULL)
-			continue;
-		pt->tx_packets -= b->tx_packets;
-		pt->tx_bytes -= b->tx_bytes;
-		pt->dropped -= b->dropped;
-	}
-}
-
-void
-sl_report_clear(struct sl_app *app, uint16_t pid)
-{
-	struct sl_port *p = &app->ports.p[pid];
-	uint64_t now = rte_rdtsc();
-
-	/* Counters have one writer each; a clear keeps a baseline to subtract. */
-	for (uint16_t q = 0; q < p->nb_txq; q++)
-		if (p->txqs[q].txq != NULL)
-			sl_txq_stats_get(p->txqs[q].txq, &p->txqs[q].base);
-	if (app->ses.end_tsc != 0 && now > app->ses.end_tsc)
-		now = app->ses.end_tsc; /* after the run: nothing more will be counted */
-	app->views.view[pid] = (struct sl_view){ now, now, 0, 0 };
-}
 
 void
 sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
@@ -125,225 +41,17 @@ sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
 			 l1 / (double)speed_bps * 100);
 }
 
-/* Distinct frames of stream s received over every receiving port. */
-static uint64_t
-stream_unique(const struct sl_app *app, uint16_t s, bool *seen)
-{
-	uint64_t u = 0;
-
-	*seen = false;
-	for (uint16_t r = 0; r < app->ports.n; r++) {
-		struct sl_rx_stream_stats st;
-
-		if (app->ses.rx[r] == NULL || !sl_rx_stream_stats(app->ses.rx[r], s, &st))
-			continue;
-		u += st.rx - st.duplicates;
-		*seen |= st.rx != 0;
-	}
-	return u;
-}
-
-/*
- * Signed frames of stream s (port s) that its drivers took: what the workers
- * counted as signed and taken, less what the engine then dropped (flush at
- * stop, dead loops, a full backlog with the drop policy) when every frame is
- * signed; with some sizes too short to carry a signature, such drops cannot be
- * split and are left in (docs/measure.md).
- */
-static uint64_t
-stream_signed_tx(const struct sl_app *app, uint16_t s)
-{
-	uint64_t tx = 0, dropped = 0;
-	bool all = true;
-
-	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
-		const struct sl_worker *w = app->ses.workers[i];
-
-		for (uint16_t k = 0; k < w->nb_targets; k++)
-			if (w->t[k].port == s) {
-				tx += SL_CNT_READ(w->t[k].signed_sent);
-				all &= w->t[k].sig_mix == 0;
-			}
-	}
-	if (all)
-		for (uint16_t q = 0; q < app->ports.p[s].nb_txq; q++) {
-			struct sl_txq_stats st;
-
-			if (app->ports.p[s].txqs[q].txq == NULL)
-				continue;
-			sl_txq_stats_get(app->ports.p[s].txqs[q].txq, &st);
-			dropped += st.dropped;
-		}
-	return tx > dropped ? tx - dropped : 0;
-}
-
 void
-sl_report_stream(const struct sl_app *app, uint16_t s, int r, struct sl_stream_result *res)
+sl_report_modes(const struct sl_app *app, const struct sl_results *r)
 {
-	struct sl_port_totals pt;
-	bool seen;
-
-	memset(res, 0, sizeof(*res));
-	res->stream = s;
-	res->rx_port = r;
-	/* What arrived first, then what was sent: a live read never shows more arrived. */
-	res->unique = stream_unique(app, s, &seen);
-	sl_report_port_totals(app, s, &pt);
-	res->tx_all = pt.tx_packets;
-	res->tx = stream_signed_tx(app, s);
-	res->lost = (int64_t)res->tx - (int64_t)res->unique;
-	res->loss_ratio = res->tx != 0 ? (double)res->lost / (double)res->tx : 0;
-	if (r >= 0 && app->ses.rx[r] != NULL)
-		sl_rx_stream_stats(app->ses.rx[r], s, &res->st);
-}
-
-void
-sl_report_rx_port(const struct sl_app *app, uint16_t r, struct sl_rx_port_stats *rs,
-		  struct sl_port_rx_drops *dr)
-{
-	const struct sl_port *p = &app->ports.p[r];
-
-	memset(rs, 0, sizeof(*rs));
-	memset(dr, 0, sizeof(*dr));
-	if (app->ses.rx[r] != NULL)
-		sl_rx_port_stats(app->ses.rx[r], rs);
-	if (p->ops->rx_drops != NULL)
-		p->ops->rx_drops(p->dev, dr);
-}
-
-static bool
-rx_any(const struct sl_app *app)
-{
-	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->ses.rx[r] != NULL)
-			return true;
-	return false;
-}
-
-/*
- * Is stream s measured: it sent signed frames and it was seen somewhere, or
- * is addressed to a receiving port, or its own port does not receive (a
- * sending port's frames are expected back elsewhere: a DUT that drops them
- * all is 100 % loss, not success).
- */
-static bool
-stream_measured(const struct sl_app *app, uint16_t s)
-{
-	bool seen;
-
-	if (stream_signed_tx(app, s) == 0)
-		return false;
-	stream_unique(app, s, &seen);
-	if (seen || app->ses.rx[s] == NULL)
-		return true;
-	for (uint16_t r = 0; r < app->ports.n; r++)
-		if (app->ses.rx[r] != NULL && app->ses.addressed[s][r])
-			return true;
-	return false;
-}
-
-void
-sl_report_streams(const struct sl_app *app,
-		  void (*fn)(const struct sl_app *app, const struct sl_stream_result *res, void *arg),
-		  void *arg)
-{
-	for (uint16_t s = 0; s < app->ports.n; s++) {
-		struct sl_stream_result res;
-		bool given = false;
-
-		for (int r = 0; r < app->ports.n; r++) {
-			if (app->ses.rx[r] == NULL)
-				continue;
-			sl_report_stream(app, s, r, &res);
-			if (res.st.rx == 0)
-				continue;
-			fn(app, &res, arg);
-			given = true;
-		}
-		if (!given && stream_measured(app, s)) {
-			sl_report_stream(app, s, -1, &res);
-			fn(app, &res, arg);
-		}
-	}
-}
-
-unsigned int
-sl_report_measured(const struct sl_app *app, unsigned int *not_conserved)
-{
-	unsigned int n = 0;
-
-	*not_conserved = 0;
-	if (!rx_any(app))
-		return 0;
-	for (uint16_t s = 0; s < app->ports.n; s++) {
-		struct sl_stream_result res;
-
-		if (!stream_measured(app, s))
-			continue;
-		n++;
-		sl_report_stream(app, s, -1, &res);
-		*not_conserved += res.lost < 0;
-	}
-	return n;
-}
-
-
-bool
-sl_report_all_arrived(const struct sl_app *app)
-{
-	for (uint16_t s = 0; s < app->ports.n; s++) {
-		struct sl_stream_result res;
-
-		if (!stream_measured(app, s))
-			continue;
-		sl_report_stream(app, s, -1, &res);
-		if (res.lost > 0)
-			return false;
-	}
-	return true;
-}
-
-uint64_t
-sl_report_lost(const struct sl_app *app)
-{
-	uint64_t lost = 0;
-
-	if (!rx_any(app))
-		return 0;
-	for (uint16_t s = 0; s < app->ports.n; s++) {
-		struct sl_stream_result res;
-
-		if (!stream_measured(app, s))
-			continue;
-		sl_report_stream(app, s, -1, &res);
-		if (res.lost > 0)
-			lost += (uint64_t)res.lost;
-	}
-	return lost;
-}
-
-void
-sl_report_lcores(char *buf, size_t len, const struct sl_app_txq *aq)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (uint16_t i = 0; i < aq->nb_lcores && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%u", i ? "," : "", aq->lcores[i]);
-	if (aq->nb_lcores == 0)
-		snprintf(buf, len, "-");
-}
-
-void
-sl_report_modes(const struct sl_app *app)
-{
-	char lc[256], speed[32];
+	char speed[32];
 
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
-
+		const struct sl_results_port *rp = &r->port[i];
 		struct sl_stream_conf c;
 		char src[RTE_ETHER_ADDR_FMT_SIZE], dst[RTE_ETHER_ADDR_FMT_SIZE];
+		unsigned int lcores = 0;
 
 		/* A long name is cut (the JSON has it whole): the line stays within 100 columns. */
 		printf("port %u: %.32s%s (%s), %u TX queue(s), link %s, socket %d%s\n", i,
@@ -360,34 +68,25 @@ sl_report_modes(const struct sl_app *app)
 			printf("warning: port %u (%s) sends to the default MAC, which a real "
 			       "receiver drops:\n  give --eth-peer %u,MAC (set eth-peer %u MAC)\n",
 			       i, p->info.driver, i, i);
-		unsigned int lcores = 0;
+		for (uint16_t q = 0; q < rp->nb_txq; q++) {
+			const struct sl_results_txq *x = &r->txq[rp->txq0 + q];
 
-		for (uint16_t q = 0; q < p->nb_txq; q++) {
-			sl_report_lcores(lc, sizeof(lc), &p->txqs[q]);
-			printf("  txq %u: mode %-9s lcores %s\n", q,
-			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), lc);
-			lcores += p->txqs[q].nb_lcores;
+			printf("  txq %u: mode %-9s lcores %s\n", q, sl_txq_mode_name(x->mode),
+			       x->lcores);
+			lcores += x->nb_lcores;
 		}
 		if (app->ses.run_cfg.nb_map == 0 && lcores > p->nb_txq)
 			printf("  (%u lcores share %u queue(s): the port %s; the engine shares them)\n",
-			       lcores, p->nb_txq, app->ses.run_cfg.pc[i].txq != 0 ? "was given that many" :
-			       "offers no more");
-		if (app->ses.rx[i] != NULL)
+			       lcores, p->nb_txq, app->ses.run_cfg.pc[i].txq != 0 ?
+			       "was given that many" : "offers no more");
+		if (rp->rx_on)
 			printf("  rxq 0: analyzed by lcore %d (%s), drain %.3g s, latency clock %s\n",
 			       app->ses.rx_lcore[i],
 			       app->ses.rx_dedicated[i] ? "dedicated" : "between its TX bursts",
-			       app->ses.run_cfg.drain_us / 1e6, p->rx_hw_ts ? "hw (the port's RX timestamps)" :
-			       "tsc (per RX burst)");
+			       app->ses.run_cfg.drain_us / 1e6, p->rx_hw_ts ?
+			       "hw (the port's RX timestamps)" : "tsc (per RX burst)");
 	}
 	fflush(stdout);
-}
-
-double
-sl_report_elapsed(const struct sl_app *app)
-{
-	uint64_t end = app->ses.end_tsc > app->ses.start_tsc ? app->ses.end_tsc : rte_rdtsc();
-
-	return (double)(end - app->ses.start_tsc) / (double)rte_get_tsc_hz();
 }
 
 /*
@@ -397,7 +96,7 @@ sl_report_elapsed(const struct sl_app *app)
  * queue: mode, collisions, requeues, backlog.
  */
 void
-sl_report_live(struct sl_app *app, double elapsed)
+sl_report_live(struct sl_app *app, const struct sl_results *r, double elapsed)
 {
 	struct sl_live *lv = &app->views.live;
 	double dt = elapsed - lv->t;
@@ -406,54 +105,49 @@ sl_report_live(struct sl_app *app, double elapsed)
 		return;
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
-		struct sl_port_totals pt, view;
+		const struct sl_results_port *rp = &r->port[i];
 		char rates[96];
 
-		sl_report_port_totals(app, i, &pt);
-		sl_report_port_view(app, i, &view);
-		sl_report_rates(rates, sizeof(rates), pt.tx_packets - lv->pkts[i],
-				pt.tx_bytes - lv->bytes[i], dt, p->info.speed_bps, false);
+		sl_report_rates(rates, sizeof(rates), rp->tot.tx_packets - lv->pkts[i],
+				rp->tot.tx_bytes - lv->bytes[i], dt, p->info.speed_bps, false);
 		printf("[%7.2fs", elapsed);
 		if (app->ses.run_cfg.duration_us != 0)
 			printf("/%.6gs", app->ses.run_cfg.duration_us / 1e6);
-		printf("] port %u: %s  tx %" PRIu64, i, rates, view.tx_packets);
-		if (app->ses.run_cfg.count != 0 && view.tx_packets == pt.tx_packets)
+		printf("] port %u: %s  tx %" PRIu64, i, rates, rp->view.tx_packets);
+		if (app->ses.run_cfg.count != 0 && rp->view.tx_packets == rp->tot.tx_packets)
 			printf("/%" PRIu64, app->ses.run_cfg.count);
-		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", view.dropped, pt.backlog);
-		if (app->ses.rx[i] != NULL) {
-			struct sl_rx_port_stats rs;
+		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", rp->view.dropped,
+		       rp->tot.backlog);
+		if (rp->rx_on) {
 			uint64_t unique = 0, lost = 0;
 			char pps[32];
 
-			sl_rx_port_stats(app->ses.rx[i], &rs);
 			for (uint16_t s = 0; s < app->ports.n; s++) {
 				struct sl_stream_result res;
 
-				sl_report_stream(app, s, i, &res);
+				sl_results_stream(r, s, i, &res);
 				unique += res.st.rx - res.st.duplicates;
 				if (res.st.rx != 0 && res.lost > 0)
 					lost += (uint64_t)res.lost;
 			}
-			sl_rate_fmt_pps((rs.frames - lv->rx[i]) / dt, pps, sizeof(pps));
+			sl_rate_fmt_pps((rp->rx.frames - lv->rx[i]) / dt, pps, sizeof(pps));
 			printf("           rx port %u: %12s  rx %" PRIu64 " unique %" PRIu64
-			       " in flight or lost %" PRIu64 " foreign %" PRIu64 "\n", i, pps, rs.rx,
-			       unique, lost, rs.foreign);
-			lv->rx[i] = rs.frames;
+			       " in flight or lost %" PRIu64 " foreign %" PRIu64 "\n", i, pps, rp->rx.rx,
+			       unique, lost, rp->rx.foreign);
+			lv->rx[i] = rp->rx.frames;
 		}
-		lv->pkts[i] = pt.tx_packets;
-		lv->bytes[i] = pt.tx_bytes;
-		for (uint16_t q = 0; q < p->nb_txq; q++) {
-			struct sl_txq_stats st;
+		lv->pkts[i] = rp->tot.tx_packets;
+		lv->bytes[i] = rp->tot.tx_bytes;
+		for (uint16_t q = 0; q < rp->nb_txq; q++) {
+			const struct sl_results_txq *x = &r->txq[rp->txq0 + q];
 
-			if (p->txqs[q].txq == NULL || p->txqs[q].nb_lcores < 2)
+			if (!x->exists || x->nb_lcores < 2)
 				continue;
-			sl_txq_stats_get(p->txqs[q].txq, &st);
 			printf("           txq %u %-6s %u lcores: collisions %" PRIu64 " requeued %" PRIu64
-			       " busy %" PRIu64 " backlog %u\n", q,
-			       sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)), p->txqs[q].nb_lcores,
-			       st.collisions - p->txqs[q].base.collisions,
-			       st.requeued - p->txqs[q].base.requeued, st.busy - p->txqs[q].base.busy,
-			       st.backlog);
+			       " busy %" PRIu64 " backlog %u\n", q, sl_txq_mode_name(x->mode),
+			       x->nb_lcores, x->st.collisions - x->base.collisions,
+			       x->st.requeued - x->base.requeued, x->st.busy - x->base.busy,
+			       x->st.backlog);
 		}
 	}
 	lv->t = elapsed;
@@ -462,51 +156,43 @@ sl_report_live(struct sl_app *app, double elapsed)
 
 /* The receive side in the summary: per port, per stream, and a verdict. */
 static void
-summary_rx(const struct sl_app *app)
+summary_rx(const struct sl_app *app, const struct sl_results *r)
 {
-	uint64_t lost_total = 0, rxport_drops = 0;
-	unsigned int measured, not_conserved;
-	bool any = false;
+	uint64_t rxport_drops = 0;
 
-	for (uint16_t r = 0; r < app->ports.n; r++) {
-		const struct sl_port *p = &app->ports.p[r];
-		struct sl_port_rx_drops dr;
-		struct sl_rx_port_stats rs;
+	if (!r->rx_any)
+		return;
+	for (uint16_t p = 0; p < app->ports.n; p++) {
+		const struct sl_results_port *rp = &r->port[p];
+		const struct sl_port_rx_drops *dr = &rp->drops;
 
-		if (app->ses.rx[r] == NULL)
+		if (!rp->rx_on)
 			continue;
-		any = true;
-		sl_report_rx_port(app, r, &rs, &dr);
-		rxport_drops += dr.imissed + dr.ierrors + dr.rx_nombuf;
+		rxport_drops += dr->imissed + dr->ierrors + dr->rx_nombuf;
 		printf("rx port %u %-10s frames %" PRIu64 " signed %" PRIu64 " foreign %" PRIu64
 		       " bad_signature %" PRIu64 " stale %" PRIu64 "  port drops: imissed %" PRIu64
-		       " ierrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", r, p->info.name, rs.frames,
-		       rs.rx, rs.foreign, rs.bad_signature, rs.stale, dr.imissed, dr.ierrors,
-		       dr.rx_nombuf);
+		       " ierrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", p, app->ports.p[p].info.name,
+		       rp->rx.frames, rp->rx.rx, rp->rx.foreign, rp->rx.bad_signature, rp->rx.stale,
+		       dr->imissed, dr->ierrors, dr->rx_nombuf);
 	}
-	if (!any)
-		return;
 	for (uint16_t s = 0; s < app->ports.n; s++) {
 		bool printed = false;
 
-		for (int r = 0; r < app->ports.n; r++) {
+		for (uint16_t p = 0; p < app->ports.n; p++) {
+			const struct sl_results_rx *x = sl_results_rx(r, s, p);
 			struct sl_stream_result res;
-			uint64_t hist[SL_HIST_BUCKETS] = { 0 };
 
-			if (app->ses.rx[r] == NULL)
+			if (x == NULL || x->st.rx == 0 || x->hist == NULL)
 				continue;
-			sl_report_stream(app, s, r, &res);
-			if (res.st.rx == 0)
-				continue;
-			sl_rx_stream_hist(app->ses.rx[r], s, hist);
-			printf("stream %u: port %u -> %d  tx %" PRIu64 " rx %" PRIu64 " lost %" PRId64
+			sl_results_stream(r, s, p, &res);
+			printf("stream %u: port %u -> %u  tx %" PRIu64 " rx %" PRIu64 " lost %" PRId64
 			       " (%.4g%%) dup %" PRIu64 " reordered %" PRIu64 " late %" PRIu64
-			       "  latency (%s) us min %.3f p50 %.3f p99 %.3f max %.3f jitter %.3f\n", s, s, r,
-			       res.tx, res.st.rx, res.lost, res.loss_ratio * 100, res.st.duplicates,
+			       "  latency (%s) us min %.3f p50 %.3f p99 %.3f max %.3f jitter %.3f\n", s, s,
+			       p, res.tx, res.st.rx, res.lost, res.loss_ratio * 100, res.st.duplicates,
 			       res.st.reordered, res.st.late,
 			       sl_rx_clock_name(&res.st), res.st.lat_min / 1e3,
-			       sl_rx_quantile(hist, 0.5, res.st.lat_min, res.st.lat_max) / 1e3,
-			       sl_rx_quantile(hist, 0.99, res.st.lat_min, res.st.lat_max) / 1e3,
+			       sl_rx_quantile(x->hist, 0.5, res.st.lat_min, res.st.lat_max) / 1e3,
+			       sl_rx_quantile(x->hist, 0.99, res.st.lat_min, res.st.lat_max) / 1e3,
 			       res.st.lat_max / 1e3, res.st.jitter_ns / 1e3);
 			if (res.st.lat_backwards != 0)
 				printf("stream %u: %" PRIu64 " frame(s) arrived before they were sent, "
@@ -515,31 +201,29 @@ summary_rx(const struct sl_app *app)
 				       "docs/measure.md)\n", s, res.st.lat_backwards);
 			printed = true;
 		}
-		if (!printed && stream_measured(app, s)) {
+		if (!printed && r->measured[s]) {
 			struct sl_stream_result res;
 
-			sl_report_stream(app, s, -1, &res);
+			sl_results_stream(r, s, -1, &res);
 			printf("stream %u: port %u -> nowhere  tx %" PRIu64 " rx 0 lost %" PRId64 "\n", s,
 			       s, res.tx, res.lost);
 		}
 	}
-	lost_total = sl_report_lost(app);
-	measured = sl_report_measured(app, &not_conserved);
-	if (measured == 0)
+	if (r->nb_measured == 0)
 		printf("verdict: nothing measured (no signed frame arrived, and none was sent to a "
 		       "receiving port: check --rx and --eth-peer)\n");
-	else if (lost_total != 0)
-		printf("verdict: LOST %" PRIu64 " frame(s)%s\n", lost_total, rxport_drops != 0 ?
+	else if (r->lost != 0)
+		printf("verdict: LOST %" PRIu64 " frame(s)%s\n", r->lost, rxport_drops != 0 ?
 		       " (the receiving ports dropped some themselves: see port drops, not the DUT's)" :
 		       "");
-	else if (not_conserved != 0)
+	else if (r->not_conserved != 0)
 		printf("verdict: NOT CONSERVED: %u stream(s) had more distinct frames arrive than were "
-		       "sent (received on several ports, or not from this run)\n", not_conserved);
+		       "sent (received on several ports, or not from this run)\n", r->not_conserved);
 	else
 		printf("verdict: every frame sent arrived (tx = unique rx + lost 0)\n");
 }
 
-static bool verify_sum(const struct sl_app *app, struct sl_port_verify *sum);
+static bool verify_sum(const struct sl_results *r, struct sl_port_verify *sum);
 static const char *rate_unit_name(enum sl_rate_unit u);
 
 /*
@@ -548,19 +232,19 @@ static const char *rate_unit_name(enum sl_rate_unit u);
  * per queue that carried traffic; the totals; the verifier's results.
  */
 void
-sl_report_summary(const struct sl_app *app)
+sl_report_summary(const struct sl_app *app, const struct sl_results *r)
 {
-	double d = sl_report_elapsed(app);
+	double d = r->elapsed_s;
 	struct sl_port_totals all = { 0 };
 	struct sl_port_verify v;
 
 	printf("\n---------------- sluice summary (%.3f s) ----------------\n", d);
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
-		struct sl_port_totals pt;
+		const struct sl_results_port *rp = &r->port[i];
+		struct sl_port_totals pt = rp->tot;
 		char rates[96];
 
-		sl_report_port_totals(app, i, &pt);
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes, d,
 				p->info.speed_bps, true);
 		/* The name last, cut to what 100 columns leave (the JSON has it whole). */
@@ -568,16 +252,13 @@ sl_report_summary(const struct sl_app *app)
 		sl_counter_print(sl_port_counters, sl_port_summary_fmt, &pt);
 		printf(" %.26s%s\n        %s\n", p->info.name, strlen(p->info.name) > 26 ? "~" : "",
 		       rates);
-		for (uint16_t q = 0; q < p->nb_txq; q++) {
-			struct sl_txq_stats st;
+		for (uint16_t q = 0; q < rp->nb_txq; q++) {
+			const struct sl_results_txq *x = &r->txq[rp->txq0 + q];
+			const struct sl_txq_stats st = x->st;
 
-			if (p->txqs[q].txq == NULL)
+			if (!x->exists || (st.tx_packets == 0 && st.dropped == 0))
 				continue;
-			sl_txq_stats_get(p->txqs[q].txq, &st);
-			if (st.tx_packets == 0 && st.dropped == 0)
-				continue;
-			int col = printf("  txq %u %-9s", q,
-					 sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
+			int col = printf("  txq %u %-9s", q, sl_txq_mode_name(x->mode));
 
 			for (const struct sl_counter *c = sl_txq_counters; c->name != NULL; c++) {
 				char item[64];
@@ -603,41 +284,38 @@ sl_report_summary(const struct sl_app *app)
 	       all.dropped, all.backlog,
 	       all.generated == all.tx_packets + all.dropped + all.backlog ? "conserved" :
 									    "NOT CONSERVED",
-	       app->ses.pool_in_use);
-	if (app->ses.discarded != 0)
+	       r->pool_in_use);
+	if (r->discarded != 0)
 		printf("simulated ports: %" PRIu64 " frame(s) taken but still in descriptors when the "
-		       "drain at stop timed out (freed, never on the wire)\n", app->ses.discarded);
-	if (verify_sum(app, &v))
+		       "drain at stop timed out (freed, never on the wire)\n", r->discarded);
+	if (verify_sum(r, &v))
 		printf("sim verifier: %" PRIu64 " frames on the wire, lost %" PRIu64 " duplicates %"
 		       PRIu64 " reordered %" PRIu64 " violations %" PRIu64 "\n"
 		       "              latency (signature to the frame's end on the wire) ns min %"
 		       PRIu64 " avg %" PRIu64 " max %" PRIu64 "\n", v.frames, v.lost, v.duplicates, v.reordered,
 		       v.violations, v.lat_min_ns, v.lat_avg_ns, v.lat_max_ns);
-	if (verify_sum(app, &v) && v.lat_backwards != 0)
+	if (verify_sum(r, &v) && v.lat_backwards != 0)
 		printf("              %" PRIu64 " frame(s) on the wire before they were signed, by "
 		       "the clocks: not in the latency (docs/measure.md)\n", v.lat_backwards);
-	summary_rx(app);
+	summary_rx(app, r);
 	fflush(stdout);
 }
 
 /* The verifiers' results summed over the ports that have one; false if none. */
 static bool
-verify_sum(const struct sl_app *app, struct sl_port_verify *sum)
+verify_sum(const struct sl_results *r, struct sl_port_verify *sum)
 {
 	uint64_t lat_min = UINT64_MAX, lat_max = 0, lat_w = 0, n = 0;
 	bool any = false;
 
 	memset(sum, 0, sizeof(*sum));
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		const struct sl_port *p = &app->ports.p[i];
-		struct sl_port_verify v;
-		bool has;
+	for (uint16_t i = 0; i < r->nb_ports; i++) {
+		const struct sl_port_verify v = r->port[i].verify;
 
-		if (p->ops->verify == NULL)
+		if (!r->port[i].verifies)
 			continue;
-		has = p->ops->verify(p->dev, &v);
 		sum->violations += v.violations;
-		if (!has)
+		if (!r->port[i].verified)
 			continue;
 		any = true;
 		sum->lost += v.lost;
@@ -660,11 +338,11 @@ verify_sum(const struct sl_app *app, struct sl_port_verify *sum)
 }
 
 static void
-json_verify(struct sl_json *j, const struct sl_app *app)
+json_verify(struct sl_json *j, const struct sl_results *r)
 {
 	struct sl_port_verify sum;
 
-	if (!verify_sum(app, &sum))
+	if (!verify_sum(r, &sum))
 		return;
 	sl_json_obj_open(j, "verify");
 	sl_json_u64(j, "frames", sum.frames);
@@ -699,12 +377,12 @@ json_table(struct sl_json *j, const struct sl_counter *t, const void *base)
 }
 
 static void
-json_wire(struct sl_json *j, const struct sl_port *p)
+json_wire(struct sl_json *j, const struct sl_results_port *rp)
 {
-	struct sl_port_wire w;
+	const struct sl_port_wire w = rp->wire;
 	double bits;
 
-	if (p->ops->wire == NULL || !p->ops->wire(p->dev, &w))
+	if (!rp->has_wire)
 		return;
 	/* Bits of every frame but the last, which starts at the end of the span. */
 	bits = w.frames > 1 ? sl_wire_l1_bits(w.frames, w.bytes) * (w.frames - 1) / w.frames : 0;
@@ -721,14 +399,14 @@ json_wire(struct sl_json *j, const struct sl_port *p)
 }
 
 static void
-json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
+json_port_rx(struct sl_json *j, const struct sl_app *app, const struct sl_results *res,
+	     uint16_t r)
 {
-	const struct sl_port *p = &app->ports.p[r];
-	struct sl_port_rx_drops dr;
-	struct sl_port_dut dut;
-	struct sl_rx_port_stats rs;
+	const struct sl_results_port *rp = &res->port[r];
+	const struct sl_port_dut dut = rp->dut;
+	const struct sl_rx_port_stats rs = rp->rx;
 
-	if (p->ops->dut != NULL && p->ops->dut(p->dev, &dut)) {
+	if (rp->has_dut) {
 		sl_json_obj_open(j, "dut");
 		sl_json_u64(j, "in", dut.in);
 		sl_json_u64(j, "delivered", dut.delivered);
@@ -741,26 +419,26 @@ json_port_rx(struct sl_json *j, const struct sl_app *app, uint16_t r)
 		sl_json_u64(j, "held", dut.held);
 		sl_json_obj_close(j);
 	}
-	if (app->ses.rx[r] == NULL)
+	if (!rp->rx_on)
 		return;
-	sl_report_rx_port(app, r, &rs, &dr);
 	sl_json_i64(j, "rx_lcore", app->ses.rx_lcore[r]);
 	json_table(j, sl_rx_counters, &rs);
 	/* The analyzer's own cost: TSC cycles in sl_rx_analyze() per frame, as ns. */
 	sl_json_dbl(j, "rx_ns_per_frame", rs.frames != 0 ? (double)rs.cycles * 1e9 /
 		    (double)rte_get_tsc_hz() / (double)rs.frames : 0);
-	json_table(j, sl_rx_drop_counters, &dr);
+	json_table(j, sl_rx_drop_counters, &rp->drops);
 }
 
 static void
-json_latency(struct sl_json *j, const struct sl_app *app, uint16_t s, int r,
+json_latency(struct sl_json *j, const struct sl_results *r, uint16_t s, uint16_t rx_port,
 	     const struct sl_rx_stream_stats *st)
 {
 	static const struct { const char *k; double q; } qs[] = {
 		{ "p50", 0.5 }, { "p90", 0.9 }, { "p99", 0.99 }, { "p99_9", 0.999 },
 		{ "p99_99", 0.9999 },
 	};
-	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist));
+	const struct sl_results_rx *x = sl_results_rx(r, s, rx_port);
+	const uint64_t *hist = x != NULL ? x->hist : NULL;
 
 	sl_json_obj_open(j, "latency_ns");
 	/* hw: every sample timed by the port's RX timestamp; tsc: by the burst's TSC. */
@@ -772,7 +450,6 @@ json_latency(struct sl_json *j, const struct sl_app *app, uint16_t s, int r,
 	sl_json_u64(j, "min", st->lat_min);
 	sl_json_dbl(j, "mean", st->lat_count != 0 ? st->lat_sum / st->lat_count : 0);
 	if (hist != NULL) {
-		sl_rx_stream_hist(app->ses.rx[r], s, hist);
 		for (unsigned int i = 0; i < RTE_DIM(qs); i++)
 			sl_json_u64(j, qs[i].k, sl_rx_quantile(hist, qs[i].q, st->lat_min,
 							       st->lat_max));
@@ -790,11 +467,10 @@ json_latency(struct sl_json *j, const struct sl_app *app, uint16_t s, int r,
 		}
 	sl_json_arr_close(j);
 	sl_json_obj_close(j);
-	free(hist);
 }
 
 static void
-json_stream(struct sl_json *j, const struct sl_app *app, const struct sl_stream_result *res)
+json_stream(struct sl_json *j, const struct sl_results *r, const struct sl_stream_result *res)
 {
 	sl_json_obj_open(j, NULL);
 	sl_json_u64(j, "stream", res->stream);
@@ -808,51 +484,55 @@ json_stream(struct sl_json *j, const struct sl_app *app, const struct sl_stream_
 		sl_json_u64(j, NULL, res->st.dist[b]);
 	sl_json_arr_close(j);
 	if (res->rx_port >= 0)
-		json_latency(j, app, res->stream, res->rx_port, &res->st);
+		json_latency(j, r, res->stream, (uint16_t)res->rx_port, &res->st);
 	sl_json_obj_close(j);
 }
 
+struct json_streams_arg {
+	struct sl_json *j;
+	const struct sl_results *r;
+};
+
 static void
-json_stream_fn(const struct sl_app *app, const struct sl_stream_result *res, void *arg)
+json_stream_fn(const struct sl_stream_result *res, void *arg)
 {
-	json_stream(arg, app, res);
+	const struct json_streams_arg *a = arg;
+
+	json_stream(a->j, a->r, res);
 }
 
 static void
-json_streams(struct sl_json *j, const struct sl_app *app)
+json_streams(struct sl_json *j, const struct sl_app *app, const struct sl_results *r)
 {
-	if (!rx_any(app))
+	struct json_streams_arg a = { j, r };
+
+	if (!r->rx_any)
 		return;
 	sl_json_obj_open(j, "rx");
-	sl_json_u64(j, "lost", sl_report_lost(app));
-	{
-		unsigned int nc, m = sl_report_measured(app, &nc);
-
-		sl_json_u64(j, "streams_measured", m);
-		sl_json_u64(j, "streams_not_conserved", nc);
-	}
+	sl_json_u64(j, "lost", r->lost);
+	sl_json_u64(j, "streams_measured", r->nb_measured);
+	sl_json_u64(j, "streams_not_conserved", r->not_conserved);
 	sl_json_u64(j, "drain_us", app->ses.run_cfg.drain_us);
 	sl_json_obj_close(j);
 	sl_json_arr_open(j, "streams");
-	sl_report_streams(app, json_stream_fn, j);
+	sl_results_streams(r, json_stream_fn, &a);
 	sl_json_arr_close(j);
 }
 
 static void
-json_txq(struct sl_json *j, const struct sl_app *app, const struct sl_app_txq *aq)
+json_txq(struct sl_json *j, const struct sl_app_txq *aq, const struct sl_results_txq *x)
 {
-	struct sl_txq_stats st;
+	const struct sl_txq_stats st = x->st;
 
-	sl_txq_stats_get(aq->txq, &st);
 	sl_json_obj_open(j, NULL);
-	sl_json_u64(j, "port", aq->port);
-	sl_json_u64(j, "queue", aq->queue);
-	sl_json_str(j, "mode", sl_txq_mode_name(sl_txq_get_mode(aq->txq)));
+	sl_json_u64(j, "port", x->port);
+	sl_json_u64(j, "queue", x->queue);
+	sl_json_str(j, "mode", sl_txq_mode_name(x->mode));
 	sl_json_arr_open(j, "lcores");
 	for (uint16_t l = 0; l < aq->nb_lcores; l++)
 		sl_json_u64(j, NULL, aq->lcores[l]);
 	sl_json_arr_close(j);
-	sl_json_u64(j, "generated", sl_report_txq_generated(app, aq->txq));
+	sl_json_u64(j, "generated", x->generated);
 	json_table(j, sl_txq_counters, &st);
 	sl_json_obj_open(j, "drop_reasons");
 	sl_json_u64(j, "dead_loop", st.drop_dead_loop);
@@ -954,10 +634,11 @@ json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config 
 }
 
 static int
-report_json_write(const struct sl_app *app, const struct sl_config *cfg, const char *path)
+report_json_write(const struct sl_app *app, const struct sl_results *r,
+		  const struct sl_config *cfg, const char *path)
 {
-	double d = sl_report_elapsed(app);
-	struct sl_port_totals all;
+	double d = r->elapsed_s;
+	struct sl_port_totals all = r->total;
 	struct sl_json j;
 	bool out = strcmp(path, "-") == 0; /* --json -: standard output */
 	struct sl_outfile of = { .f = stdout };
@@ -979,23 +660,22 @@ report_json_write(const struct sl_app *app, const struct sl_config *cfg, const c
 	sl_json_str(&j, "dpdk", rte_version());
 	json_config(&j, app, cfg);
 	sl_json_dbl(&j, "duration_s", d);
-	sl_report_totals(app, &all);
 	sl_json_obj_open(&j, "totals");
 	json_table(&j, sl_port_counters, &all);
 	sl_json_dbl(&j, "tx_pps", d > 0 ? all.tx_packets / d : 0);
 	sl_json_dbl(&j, "tx_bps_l1", d > 0 ? sl_wire_l1_bits(all.tx_packets, all.tx_bytes) / d : 0);
 	sl_json_dbl(&j, "tx_bps_l2", d > 0 ? sl_wire_l2_bits(all.tx_packets, all.tx_bytes) / d : 0);
-	sl_json_u64(&j, "mempool_in_use", app->ses.pool_in_use);
-	sl_json_u64(&j, "wire_discarded", app->ses.discarded);
+	sl_json_u64(&j, "mempool_in_use", r->pool_in_use);
+	sl_json_u64(&j, "wire_discarded", r->discarded);
 	sl_json_bool(&j, "conserved",
 		     all.generated == all.tx_packets + all.dropped + all.backlog);
 	sl_json_obj_close(&j);
 	sl_json_arr_open(&j, "ports");
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
-		struct sl_port_totals pt;
+		const struct sl_results_port *rp = &r->port[i];
+		const struct sl_port_totals pt = rp->tot;
 
-		sl_report_port_totals(app, i, &pt);
 		sl_json_obj_open(&j, NULL);
 		sl_json_u64(&j, "port", i);
 		sl_json_str(&j, "name", p->info.name);
@@ -1027,38 +707,24 @@ report_json_write(const struct sl_app *app, const struct sl_config *cfg, const c
 		 * queue) pacers, which share the rate equally, so that
 		 * skipped x rate is the load never offered.
 		 */
-		{
-			uint64_t lag = 0, skipped = 0, nb = 0, dry = 0;
-
-			for (uint16_t w = 0; w < app->ses.nb_workers; w++)
-				for (uint16_t k = 0; k < app->ses.workers[w]->nb_targets; k++) {
-					const struct sl_pacer *pc = &app->ses.workers[w]->t[k].pacer;
-
-					if (app->ses.workers[w]->t[k].port != i)
-						continue;
-					lag = RTE_MAX(lag, pc->lag_max);
-					skipped += sl_pacer_skipped_tsc(pc);
-					dry += SL_CNT_READ(app->ses.workers[w]->t[k].pool_empty);
-					nb++;
-				}
-			sl_json_dbl(&j, "pacer_lag_max_us", (double)lag * 1e6 / (double)rte_get_tsc_hz());
-			sl_json_dbl(&j, "pacer_skipped_us", nb == 0 ? 0 :
-				    (double)skipped / nb * 1e6 / (double)rte_get_tsc_hz());
-			/* A shortfall's other cause: the pool's mbufs all in flight. */
-			sl_json_u64(&j, "pool_empty", dry);
-		}
-		json_wire(&j, p);
-		json_port_rx(&j, app, i);
+		sl_json_dbl(&j, "pacer_lag_max_us", (double)rp->pacer_lag_max * 1e6 / (double)r->hz);
+		sl_json_dbl(&j, "pacer_skipped_us", rp->nb_pacers == 0 ? 0 :
+			    (double)rp->pacer_skipped / rp->nb_pacers * 1e6 / (double)r->hz);
+		/* A shortfall's other cause: the pool's mbufs all in flight. */
+		sl_json_u64(&j, "pool_empty", rp->pool_empty);
+		json_wire(&j, rp);
+		json_port_rx(&j, app, r, i);
 		sl_json_obj_close(&j);
 	}
 	sl_json_arr_close(&j);
 	sl_json_arr_open(&j, "txqs");
 	for (uint16_t i = 0; i < app->ports.n; i++)
-		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
-			json_txq(&j, app, &app->ports.p[i].txqs[q]);
+		for (uint16_t q = 0; q < r->port[i].nb_txq; q++)
+			if (r->txq[r->port[i].txq0 + q].exists)
+				json_txq(&j, &app->ports.p[i].txqs[q], &r->txq[r->port[i].txq0 + q]);
 	sl_json_arr_close(&j);
-	json_verify(&j, app);
-	json_streams(&j, app);
+	json_verify(&j, r);
+	json_streams(&j, app, r);
 	if (app->json_extra != NULL)
 		app->json_extra(&j);
 	sl_json_obj_close(&j);
@@ -1077,14 +743,15 @@ report_json_write(const struct sl_app *app, const struct sl_config *cfg, const c
  * before its report.
  */
 int
-sl_report_json(const struct sl_app *app, const struct sl_config *cfg, const char *path)
+sl_report_json(const struct sl_app *app, const struct sl_results *r, const struct sl_config *cfg,
+	       const char *path)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	int ret;
 
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old);
-	ret = report_json_write(app, cfg, path);
+	ret = report_json_write(app, r, cfg, path);
 	sigaction(SIGPIPE, &old, NULL);
 	return ret;
 }

@@ -12,7 +12,7 @@
 #include <rte_telemetry.h>
 
 #include "report.h"
-#include "session.h"
+#include "results.h"
 #include "telemetry.h"
 
 static struct sl_app *tel_app;
@@ -57,15 +57,20 @@ static int
 tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct sl_port_totals all;
+	struct sl_results *r;
 	uint64_t in_use;
 
 	RTE_SET_USED(cmd);
 	RTE_SET_USED(params);
 	pthread_mutex_lock(&tel_app->ses.tel_lock);
-	sl_report_totals(tel_app, &all);
-	/* Running: the pools now (a gauge, for soaks); stopped: what the stop found. */
-	in_use = tel_app->ses.running ? sl_session_pool_in_use(tel_app) : tel_app->ses.pool_in_use;
+	r = sl_results_take_opt(tel_app, false);
 	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	if (r == NULL)
+		return -ENOMEM;
+	all = r->total;
+	/* Running: the pools now (a gauge, for soaks); stopped: what the stop found. */
+	in_use = r->pool_in_use;
+	sl_results_free(r);
 	rte_tel_data_start_dict(d);
 	tel_table(d, sl_port_counters, &all);
 	rte_tel_data_add_dict_u64(d, "running", tel_app->ses.running);
@@ -79,6 +84,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct sl_port_totals pt;
 	const struct sl_port *p;
+	struct sl_results *r;
 	int port;
 
 	RTE_SET_USED(cmd);
@@ -88,8 +94,12 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		return -EINVAL;
 	p = &tel_app->ports.p[port];
 	pthread_mutex_lock(&tel_app->ses.tel_lock);
-	sl_report_port_totals(tel_app, port, &pt);
+	r = sl_results_take_opt(tel_app, false);
 	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	if (r == NULL)
+		return -ENOMEM;
+	pt = r->port[port].tot;
+	sl_results_free(r);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", p->info.name);
 	rte_tel_data_add_dict_string(d, "driver", p->info.driver);
@@ -102,7 +112,8 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	const struct sl_port *p;
+	const struct sl_results_port *rp;
+	struct sl_results *r;
 	int port;
 
 	RTE_SET_USED(cmd);
@@ -110,25 +121,27 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 		return tel_ids(d); /* no id given: the ids there are */
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
-	p = &tel_app->ports.p[port];
-	rte_tel_data_start_dict(d);
 	pthread_mutex_lock(&tel_app->ses.tel_lock);
-	for (uint16_t q = 0; q < p->nb_txq; q++) {
+	r = sl_results_take_opt(tel_app, false);
+	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	if (r == NULL)
+		return -ENOMEM;
+	rp = &r->port[port];
+	rte_tel_data_start_dict(d);
+	for (uint16_t q = 0; q < rp->nb_txq; q++) {
+		const struct sl_results_txq *x = &r->txq[rp->txq0 + q];
 		struct rte_tel_data *c;
-		struct sl_txq_stats st;
 		char name[16];
 
-		if (p->txqs[q].txq == NULL || (c = rte_tel_data_alloc()) == NULL)
+		if (!x->exists || (c = rte_tel_data_alloc()) == NULL)
 			continue;
-		sl_txq_stats_get(p->txqs[q].txq, &st);
 		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_string(c, "mode",
-					     sl_txq_mode_name(sl_txq_get_mode(p->txqs[q].txq)));
-		tel_table(c, sl_txq_counters, &st);
+		rte_tel_data_add_dict_string(c, "mode", sl_txq_mode_name(x->mode));
+		tel_table(c, sl_txq_counters, &x->st);
 		snprintf(name, sizeof(name), "%u", q);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
-	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	sl_results_free(r);
 	return 0;
 }
 
@@ -136,6 +149,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct sl_results *rr;
 	int s;
 
 	RTE_SET_USED(cmd);
@@ -143,16 +157,20 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		return tel_ids(d); /* no id given: the ids there are */
 	if (tel_port(params, &s) != 0)
 		return -EINVAL;
-	rte_tel_data_start_dict(d);
 	pthread_mutex_lock(&tel_app->ses.tel_lock);
-	for (int r = 0; r < tel_app->ports.n; r++) {
+	rr = sl_results_take_opt(tel_app, false);
+	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	if (rr == NULL)
+		return -ENOMEM;
+	rte_tel_data_start_dict(d);
+	for (uint16_t r = 0; r < tel_app->ports.n; r++) {
 		struct sl_stream_result res;
 		struct rte_tel_data *c;
 		char name[16];
 
-		if (tel_app->ses.rx[r] == NULL)
+		if (!rr->port[r].rx_on)
 			continue;
-		sl_report_stream(tel_app, (uint16_t)s, r, &res);
+		sl_results_stream(rr, (uint16_t)s, r, &res);
 		if (res.st.rx == 0 || (c = rte_tel_data_alloc()) == NULL)
 			continue;
 		rte_tel_data_start_dict(c);
@@ -163,10 +181,10 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(c, "latency_max_ns", res.st.lat_max);
 		rte_tel_data_add_dict_u64(c, "latency_samples", res.st.lat_count);
 		rte_tel_data_add_dict_u64(c, "latency_backwards", res.st.lat_backwards);
-		snprintf(name, sizeof(name), "rx_port_%d", r);
+		snprintf(name, sizeof(name), "rx_port_%u", r);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
-	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	sl_results_free(rr);
 	return 0;
 }
 

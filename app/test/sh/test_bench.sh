@@ -398,6 +398,23 @@ if [ "$fast" = 1 ]; then
 	check "SIGINT mid-search: its progress line says so" grep -q "(interrupted: not counted)" "$T/i.out"
 fi
 
+# Two directions in one trial, one 10 us DUT each way and one 100 us: each
+# direction's latency is its own, and the trial's is theirs together, each
+# sample once (the first direction was counted twice before issue 31's
+# results snapshot: a mean of 40 us where 55 us is right).
+if [ "$fast" = 1 ]; then
+	pfx
+	timeout 60 "$bin" "${eal[@]}" -- --sim 10G,dut=1,delay=10 --sim 10G,dut=0,delay=100 \
+		--bench trial,load=10kpps,trial=0.3 --json "$T/bd.json" >"$T/bd.out" 2>&1 && rc=0 || rc=$?
+	check "two directions: each its own latency, the trial's every sample once: $(jq -c '.bench.trials[0] | [(.directions[] | .latency_ns.mean), .latency_ns.mean]' "$T/bd.json" 2>/dev/null)" \
+		jqe --argjson rc "$rc" '$rc == 0 and (.bench.trials[0] | .directions as $d |
+			($d[0].latency_ns.p50 > 9000 and $d[0].latency_ns.p50 < 20000) and
+			($d[1].latency_ns.p50 > 90000 and $d[1].latency_ns.p50 < 120000) and
+			((($d[0].latency_ns.mean * $d[0].rx_packets + $d[1].latency_ns.mean * $d[1].rx_packets) /
+			  ($d[0].rx_packets + $d[1].rx_packets)) as $w |
+			 (.latency_ns.mean - $w) / $w | fabs < 0.03))' "$T/bd.json"
+fi
+
 # A benchmark at the prompt runs its trials on its own copy of the
 # configuration (issue 31): show config after it is what it was before,
 # its sizes, rates, stopped ports and duration included.

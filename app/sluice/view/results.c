@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The results snapshot (results.h): the one place that reads a run's
+ * counters for the views. Receive side first, then what was sent.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "results.h"
+#include "session.h"
+#include "sl_hist.h"
+
+void
+sl_results_free(struct sl_results *r)
+{
+	if (r == NULL)
+		return;
+	for (uint32_t i = 0; r->rx != NULL && i < (uint32_t)r->nb_ports * r->nb_ports; i++)
+		free(r->rx[i].hist);
+	free(r->rx);
+	free(r->txq);
+	free(r);
+}
+
+/* 1. The receive side: each receiving port's analyzer and drops, each stream at it. */
+static int
+take_rx(const struct sl_app *app, struct sl_results *r, bool hist)
+{
+	uint16_t np = r->nb_ports;
+
+	for (uint16_t p = 0; p < np; p++) {
+		const struct sl_port *pt = &app->ports.p[p];
+		struct sl_results_port *rp = &r->port[p];
+
+		if (pt->ops->rx_drops != NULL)
+			pt->ops->rx_drops(pt->dev, &rp->drops);
+		if (app->ses.rx[p] == NULL)
+			continue;
+		rp->rx_on = true;
+		r->rx_any = true;
+		sl_rx_port_stats(app->ses.rx[p], &rp->rx);
+		for (uint16_t s = 0; s < np; s++) {
+			struct sl_results_rx *x = &r->rx[(uint32_t)s * np + p];
+
+			x->on = sl_rx_stream_stats(app->ses.rx[p], s, &x->st);
+			if (!x->on)
+				continue;
+			r->unique[s] += x->st.rx - x->st.duplicates;
+			r->seen[s] |= x->st.rx != 0;
+			if (!hist || x->st.rx == 0)
+				continue;
+			x->hist = calloc(SL_HIST_BUCKETS, sizeof(*x->hist));
+			if (x->hist == NULL)
+				return -1;
+			sl_rx_stream_hist(app->ses.rx[p], s, x->hist);
+		}
+	}
+	return 0;
+}
+
+/* The lcores of a queue as "1,2" ("-": none). */
+static void
+lcores_str(char *buf, size_t len, const struct sl_app_txq *aq)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (uint16_t i = 0; i < aq->nb_lcores && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%u", i ? "," : "", aq->lcores[i]);
+	if (aq->nb_lcores == 0)
+		snprintf(buf, len, "-");
+}
+
+/* 2. What was sent: each queue's counters and what the workers handed to it. */
+static void
+take_tx(const struct sl_app *app, struct sl_results *r)
+{
+	const struct sl_session *ses = &app->ses;
+	uint16_t k = 0;
+
+	for (uint16_t p = 0; p < r->nb_ports; p++) {
+		const struct sl_port *pt = &app->ports.p[p];
+		struct sl_results_port *rp = &r->port[p];
+		uint64_t signed_tx = 0, dropped = 0;
+
+		rp->txq0 = k;
+		rp->nb_txq = pt->nb_txq;
+		for (uint16_t q = 0; q < pt->nb_txq; q++) {
+			const struct sl_app_txq *aq = &pt->txqs[q];
+			struct sl_results_txq *x = &r->txq[k++];
+
+			x->port = p;
+			x->queue = q;
+			x->nb_lcores = aq->nb_lcores;
+			lcores_str(x->lcores, sizeof(x->lcores), aq);
+			if (aq->txq == NULL)
+				continue;
+			x->exists = true;
+			x->mode = sl_txq_get_mode(aq->txq);
+			sl_txq_stats_get(aq->txq, &x->st);
+			x->base = aq->base;
+			for (uint16_t w = 0; w < ses->nb_workers; w++)
+				for (uint16_t t = 0; t < ses->workers[w]->nb_targets; t++)
+					if (ses->workers[w]->t[t].txq == aq->txq)
+						x->generated +=
+							SL_CNT_READ(ses->workers[w]->t[t].generated);
+			rp->tot.generated += x->generated;
+			rp->tot.tx_packets += x->st.tx_packets;
+			rp->tot.tx_bytes += x->st.tx_bytes;
+			rp->tot.dropped += x->st.dropped;
+			rp->tot.backlog += x->st.backlog;
+			rp->view.tx_packets += x->st.tx_packets - x->base.tx_packets;
+			rp->view.tx_bytes += x->st.tx_bytes - x->base.tx_bytes;
+			rp->view.dropped += x->st.dropped - x->base.dropped;
+			dropped += x->st.dropped;
+		}
+		rp->view.generated = rp->tot.generated;
+		rp->view.backlog = rp->tot.backlog;
+		/*
+		 * Signed frames of the port's stream that its drivers took: what the
+		 * workers counted as signed and taken, less what the engine then
+		 * dropped (flush at stop, dead loops, a full backlog with the drop
+		 * policy) when every frame is signed; with some sizes too short to
+		 * carry a signature, such drops cannot be split and are left in
+		 * (docs/measure.md).
+		 */
+		rp->all_signed = true;
+		for (uint16_t w = 0; w < ses->nb_workers; w++)
+			for (uint16_t t = 0; t < ses->workers[w]->nb_targets; t++)
+				if (ses->workers[w]->t[t].port == p) {
+					signed_tx += SL_CNT_READ(ses->workers[w]->t[t].signed_sent);
+					rp->all_signed &= ses->workers[w]->t[t].sig_mix == 0;
+				}
+		if (rp->all_signed)
+			signed_tx = signed_tx > dropped ? signed_tx - dropped : 0;
+		rp->signed_tx = signed_tx;
+		r->total.generated += rp->tot.generated;
+		r->total.tx_packets += rp->tot.tx_packets;
+		r->total.tx_bytes += rp->tot.tx_bytes;
+		r->total.dropped += rp->tot.dropped;
+		r->total.backlog += rp->tot.backlog;
+		if (pt->ops->wire != NULL)
+			rp->has_wire = pt->ops->wire(pt->dev, &rp->wire);
+		if (pt->ops->verify != NULL) {
+			rp->verifies = true;
+			rp->verified = pt->ops->verify(pt->dev, &rp->verify);
+		}
+		if (pt->ops->dut != NULL)
+			rp->has_dut = pt->ops->dut(pt->dev, &rp->dut);
+		for (uint16_t w = 0; w < ses->nb_workers; w++)
+			for (uint16_t t = 0; t < ses->workers[w]->nb_targets; t++) {
+				const struct sl_target *tg = &ses->workers[w]->t[t];
+
+				if (tg->port != p)
+					continue;
+				if (tg->pacer.lag_max > rp->pacer_lag_max)
+					rp->pacer_lag_max = tg->pacer.lag_max;
+				rp->pacer_skipped += sl_pacer_skipped_tsc(&tg->pacer);
+				rp->pool_empty += SL_CNT_READ(tg->pool_empty);
+				rp->nb_pacers++;
+			}
+	}
+	r->nb_txq = k;
+	/* The generator's active time: its workers' first send to their last. */
+	for (uint16_t i = 0; i < ses->nb_workers; i++) {
+		const struct sl_worker *w = ses->workers[i];
+
+		if (w->nb_targets == 0 || w->start_tsc == 0 || w->end_tsc < w->start_tsc)
+			continue;
+		if (r->gen_first_tsc == 0 || w->start_tsc < r->gen_first_tsc)
+			r->gen_first_tsc = w->start_tsc;
+		if (w->end_tsc > r->gen_last_tsc)
+			r->gen_last_tsc = w->end_tsc;
+	}
+}
+
+/*
+ * 3. The verdicts. Stream s is measured when it sent signed frames and it
+ * was seen somewhere, or is addressed to a receiving port, or its own port
+ * does not receive (a sending port's frames are expected back elsewhere: a
+ * DUT that drops them all is 100 % loss, not success).
+ */
+static void
+take_verdicts(const struct sl_app *app, struct sl_results *r)
+{
+	r->all_arrived = true;
+	for (uint16_t s = 0; s < r->nb_ports; s++) {
+		struct sl_stream_result res;
+		bool m = r->port[s].signed_tx != 0 && (r->seen[s] || !r->port[s].rx_on);
+
+		for (uint16_t p = 0; p < r->nb_ports && r->port[s].signed_tx != 0 && !m; p++)
+			m = r->port[p].rx_on && app->ses.addressed[s][p];
+		r->measured[s] = m;
+		if (!m)
+			continue;
+		sl_results_stream(r, s, -1, &res);
+		if (res.lost > 0)
+			r->all_arrived = false;
+		if (!r->rx_any)
+			continue;
+		r->nb_measured++;
+		r->not_conserved += res.lost < 0;
+		if (res.lost > 0)
+			r->lost += (uint64_t)res.lost;
+	}
+}
+
+struct sl_results *
+sl_results_take_opt(const struct sl_app *app, bool hist)
+{
+	const struct sl_session *ses = &app->ses;
+	struct sl_results *r = calloc(1, sizeof(*r));
+	uint32_t nq = 0, np = app->ports.n;
+
+	if (r == NULL)
+		return NULL;
+	for (uint16_t p = 0; p < np; p++)
+		nq += app->ports.p[p].nb_txq;
+	r->txq = calloc(nq != 0 ? nq : 1, sizeof(*r->txq));
+	r->rx = calloc(np != 0 ? np * np : 1, sizeof(*r->rx));
+	r->nb_ports = (uint16_t)np;
+	if (r->txq == NULL || r->rx == NULL) {
+		sl_results_free(r);
+		return NULL;
+	}
+	r->running = ses->running;
+	r->hz = rte_get_tsc_hz();
+	r->now_tsc = rte_rdtsc();
+	r->start_tsc = ses->start_tsc;
+	r->end_tsc = ses->end_tsc;
+	r->elapsed_s = (double)((ses->end_tsc > ses->start_tsc ? ses->end_tsc : r->now_tsc) -
+				ses->start_tsc) / (double)r->hz;
+	r->pool_in_use = ses->running ? sl_session_pool_in_use(app) : ses->pool_in_use;
+	r->discarded = ses->discarded;
+	/* What arrived first, then what was sent: a live read never shows more arrived. */
+	if (take_rx(app, r, hist) != 0) {
+		sl_results_free(r);
+		return NULL;
+	}
+	take_tx(app, r);
+	take_verdicts(app, r);
+	return r;
+}
+
+struct sl_results *
+sl_results_take(const struct sl_app *app)
+{
+	return sl_results_take_opt(app, true);
+}
+
+const struct sl_results_rx *
+sl_results_rx(const struct sl_results *r, uint16_t s, uint16_t rx_port)
+{
+	const struct sl_results_rx *x;
+
+	if (s >= r->nb_ports || rx_port >= r->nb_ports || !r->port[rx_port].rx_on)
+		return NULL;
+	x = &r->rx[(uint32_t)s * r->nb_ports + rx_port];
+	return x->on ? x : NULL;
+}
+
+void
+sl_results_stream(const struct sl_results *r, uint16_t s, int rx_port,
+		  struct sl_stream_result *res)
+{
+	const struct sl_results_rx *x = rx_port >= 0 ? sl_results_rx(r, s, (uint16_t)rx_port) :
+				       NULL;
+
+	memset(res, 0, sizeof(*res));
+	res->stream = s;
+	res->rx_port = rx_port;
+	if (s >= r->nb_ports)
+		return;
+	res->unique = r->unique[s];
+	res->tx_all = r->port[s].tot.tx_packets;
+	res->tx = r->port[s].signed_tx;
+	res->lost = (int64_t)res->tx - (int64_t)res->unique;
+	res->loss_ratio = res->tx != 0 ? (double)res->lost / (double)res->tx : 0;
+	if (x != NULL)
+		res->st = x->st;
+}
+
+void
+sl_results_streams(const struct sl_results *r,
+		   void (*fn)(const struct sl_stream_result *res, void *arg), void *arg)
+{
+	for (uint16_t s = 0; s < r->nb_ports; s++) {
+		struct sl_stream_result res;
+		bool given = false;
+
+		for (uint16_t p = 0; p < r->nb_ports; p++) {
+			if (!r->port[p].rx_on)
+				continue;
+			sl_results_stream(r, s, p, &res);
+			if (res.st.rx == 0)
+				continue;
+			fn(&res, arg);
+			given = true;
+		}
+		if (!given && r->measured[s]) {
+			sl_results_stream(r, s, -1, &res);
+			fn(&res, arg);
+		}
+	}
+}
+
+void
+sl_results_clear(struct sl_app *app, uint16_t pid)
+{
+	struct sl_port *p = &app->ports.p[pid];
+	uint64_t now = rte_rdtsc();
+
+	/* Counters have one writer each; a clear keeps a baseline to subtract. */
+	for (uint16_t q = 0; q < p->nb_txq; q++)
+		if (p->txqs[q].txq != NULL)
+			sl_txq_stats_get(p->txqs[q].txq, &p->txqs[q].base);
+	if (app->ses.end_tsc != 0 && now > app->ses.end_tsc)
+		now = app->ses.end_tsc; /* after the run: nothing more will be counted */
+	app->views.view[pid] = (struct sl_view){ now, now, 0, 0 };
+}
