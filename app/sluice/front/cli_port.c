@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -11,6 +12,8 @@ static void
 cmd_port_startstop(struct sl_cli *cli, int argc, char **argv)
 {
 	int port = sl_cli_port(cli, argv[2], true);
+	struct sl_config *cand;
+	struct sl_config_err e;
 
 	RTE_SET_USED(argc);
 	if (port < 0)
@@ -19,9 +22,21 @@ cmd_port_startstop(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "traffic is running: stop first");
 		return;
 	}
+	/* A candidate, checked and committed as every command's (cli_set.c). */
+	cand = malloc(sizeof(*cand));
+	if (cand == NULL) {
+		sl_cli_error(cli, "out of memory");
+		return;
+	}
+	*cand = cli->app->cfg;
 	for (uint16_t i = 0; i < cli->app->ports.n; i++)
 		if (port == SL_MAX_PORTS || port == i)
-			cli->app->cfg.pc[i].stopped = strcmp(argv[1], "stop") == 0;
+			cand->pc[i].stopped = strcmp(argv[1], "stop") == 0;
+	if (sl_session_check(cli->app, cand, SL_CHECK_STREAMS, &e) == 0)
+		cli->app->cfg = *cand;
+	else
+		sl_cli_error(cli, "port %s: %s", argv[1], e.msg);
+	free(cand);
 }
 
 static void

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_PLAN_H
+#define SL_PLAN_H
+
+/*
+ * The plan of a run, in the order the session builds it (session.h), from
+ * the run's checked configuration (app->ses.run_cfg) and the ports, under
+ * tel_lock:
+ *
+ *   sl_plan_map()      lcores -> port.queue: each queue's lcores, each port's
+ *                      queue count (a NUMA mismatch is said once per pair)
+ *   sl_plan_streams()  each port's flow compiled into its stream
+ *   (the session sets the ports up and creates their queue objects)
+ *   sl_plan_workers()  each worker's targets: queue, generator (its share of
+ *                      the stream's order), pacer (its share of the rate),
+ *                      share of --count; a pool per (lcore, port)
+ *   sl_plan_rx()       an analyzer per receiving port, and the lcore that
+ *                      polls it
+ *
+ * Each returns 0, or -errno with its message printed; what it built is
+ * freed by the session's release.
+ */
+
+#include "app.h"
+
+void sl_plan_map(struct sl_app *app);
+int sl_plan_streams(struct sl_app *app);
+int sl_plan_workers(struct sl_app *app);
+int sl_plan_rx(struct sl_app *app);
+
+#endif /* SL_PLAN_H */
