@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -212,5 +213,25 @@ sl_rate_resolve(const struct sl_rate *r, double line_bps, double mean_l1, double
 	}
 	if (line_bps != 0 && l1 >= line_bps * (1 - 1e-9))
 		*pace = (struct sl_rate){ SL_RATE_NONE, 0 };
+	return 0;
+}
+
+int
+sl_u64_parse(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, size_t len)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	if (s == NULL || !isdigit((unsigned char)*s) || (x = strtoull(s, &end, 10), errno != 0) ||
+	    *end != '\0') {
+		snprintf(err, len, "'%s' is not a number", s != NULL ? s : "");
+		return -EINVAL;
+	}
+	if (x < min || x > max) {
+		snprintf(err, len, "%llu is out of range %" PRIu64 "..%" PRIu64, x, min, max);
+		return -EINVAL;
+	}
+	*v = x;
 	return 0;
 }

@@ -40,6 +40,14 @@ int sl_rate_parse(const char *s, struct sl_rate *r);
 /** A line rate such as "10G", "400G", "1500M" (bit/s); 0 or -EINVAL. */
 int sl_rate_parse_bps(const char *s, uint64_t *bps);
 
+/**
+ * A whole decimal number in [min, max], all of s (no sign, no blanks, no
+ * hex): 0, or -EINVAL with "'S' is not a number" or "N is out of range
+ * MIN..MAX" in err. Every whole number users give (options, the prompt,
+ * the sim's arguments) is read with it.
+ */
+int sl_u64_parse(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, size_t len);
+
 /** Human form, scaled: "500 pps", "14.88 Mpps", "10 Gb/s L1", "50% of line", "max". */
 void sl_rate_str(const struct sl_rate *r, char *buf, size_t len);
 /** A link speed in bit/s for people ("1.5 Mb/s", "10 Gb/s", "unknown" for 0); returns buf. */

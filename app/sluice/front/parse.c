@@ -56,21 +56,7 @@ scan_range(const char **p, unsigned long max, unsigned int *lo, unsigned int *hi
 int
 sl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, size_t len)
 {
-	unsigned long long x;
-	char *end;
-
-	errno = 0;
-	if (s == NULL || !isdigit((unsigned char)*s) || (x = strtoull(s, &end, 10), errno != 0) ||
-	    *end != '\0') {
-		snprintf(err, len, "'%s' is not a number", s != NULL ? s : "");
-		return -EINVAL;
-	}
-	if (x < min || x > max) {
-		snprintf(err, len, "%llu is out of range %" PRIu64 "..%" PRIu64, x, min, max);
-		return -EINVAL;
-	}
-	*v = x;
-	return 0;
+	return sl_u64_parse(s, min, max, v, err, len);
 }
 
 /* Seconds as sl_parse_seconds() reads them; 0 too when zero_ok. */

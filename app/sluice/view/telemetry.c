@@ -53,6 +53,18 @@ tel_table(struct rte_tel_data *d, const struct sl_counter *t, const void *base)
 	}
 }
 
+/* A results snapshot, taken under tel_lock (the run is not released meanwhile). */
+static struct sl_results *
+tel_results(void)
+{
+	struct sl_results *r;
+
+	pthread_mutex_lock(&tel_app->ses.tel_lock);
+	r = sl_results_take_opt(tel_app, false);
+	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	return r;
+}
+
 static int
 tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -62,9 +74,7 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	RTE_SET_USED(cmd);
 	RTE_SET_USED(params);
-	pthread_mutex_lock(&tel_app->ses.tel_lock);
-	r = sl_results_take_opt(tel_app, false);
-	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	r = tel_results();
 	if (r == NULL)
 		return -ENOMEM;
 	all = r->total;
@@ -93,9 +103,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
 	p = &tel_app->ports.p[port];
-	pthread_mutex_lock(&tel_app->ses.tel_lock);
-	r = sl_results_take_opt(tel_app, false);
-	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	r = tel_results();
 	if (r == NULL)
 		return -ENOMEM;
 	pt = r->port[port].tot;
@@ -121,9 +129,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 		return tel_ids(d); /* no id given: the ids there are */
 	if (tel_port(params, &port) != 0)
 		return -EINVAL;
-	pthread_mutex_lock(&tel_app->ses.tel_lock);
-	r = sl_results_take_opt(tel_app, false);
-	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	r = tel_results();
 	if (r == NULL)
 		return -ENOMEM;
 	rp = &r->port[port];
@@ -157,9 +163,7 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		return tel_ids(d); /* no id given: the ids there are */
 	if (tel_port(params, &s) != 0)
 		return -EINVAL;
-	pthread_mutex_lock(&tel_app->ses.tel_lock);
-	rr = sl_results_take_opt(tel_app, false);
-	pthread_mutex_unlock(&tel_app->ses.tel_lock);
+	rr = tel_results();
 	if (rr == NULL)
 		return -ENOMEM;
 	rte_tel_data_start_dict(d);

@@ -4,7 +4,6 @@
  * the driver that reads them (the application passes the text through).
  */
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -16,27 +15,6 @@
 
 #include "sl_rate.h"
 #include "sl_sim.h"
-
-/* A whole decimal number in [min, max] (the words of the app's own parser). */
-static int
-u64_parse(const char *s, uint64_t min, uint64_t max, uint64_t *v, char *err, size_t len)
-{
-	unsigned long long x;
-	char *end;
-
-	errno = 0;
-	if (s == NULL || !isdigit((unsigned char)*s) || (x = strtoull(s, &end, 10), errno != 0) ||
-	    *end != '\0') {
-		snprintf(err, len, "'%s' is not a number", s != NULL ? s : "");
-		return -EINVAL;
-	}
-	if (x < min || x > max) {
-		snprintf(err, len, "%llu is out of range %" PRIu64 "..%" PRIu64, x, min, max);
-		return -EINVAL;
-	}
-	*v = x;
-	return 0;
-}
 
 int
 sl_sim_parse(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
@@ -79,7 +57,7 @@ sl_sim_parse(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 		if (strncmp(tok, "txd=", 4) == 0) {
 			char e2[128];
 
-			if (u64_parse(tok + 4, 1, 65536, &v, e2, sizeof(e2)) != 0) {
+			if (sl_u64_parse(tok + 4, 1, 65536, &v, e2, sizeof(e2)) != 0) {
 				snprintf(err, len, "txd: %s", e2);
 				return -EINVAL;
 			}
@@ -98,7 +76,7 @@ sl_sim_parse(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 		} else if (key == 0) {
 			char e2[128];
 
-			if (u64_parse(val, 0, 31, &v, e2, sizeof(e2)) != 0) {
+			if (sl_u64_parse(val, 0, 31, &v, e2, sizeof(e2)) != 0) {
 				snprintf(err, len, "dut: '%s': %s (a port number)", val, e2);
 				return -EINVAL;
 			}
@@ -159,7 +137,7 @@ sl_sim_parse(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 		} else if (key == 6) {
 			char e2[128];
 
-			if (u64_parse(val, 0, UINT64_MAX, &v, e2, sizeof(e2)) != 0) {
+			if (sl_u64_parse(val, 0, UINT64_MAX, &v, e2, sizeof(e2)) != 0) {
 				snprintf(err, len, "seed: '%s': %s", val, e2);
 				return -EINVAL;
 			}
@@ -167,7 +145,7 @@ sl_sim_parse(const char *arg, struct sl_sim_conf *sc, char *err, size_t len)
 		} else if (key == 7) {
 			char e2[128];
 
-			if (u64_parse(val, 1, SL_SIM_DUT_MAX_QUEUE, &v, e2, sizeof(e2)) != 0) {
+			if (sl_u64_parse(val, 1, SL_SIM_DUT_MAX_QUEUE, &v, e2, sizeof(e2)) != 0) {
 				snprintf(err, len, "queue: '%s': %s (frames the DUT queues ahead "
 					 "of its capacity, 1..%u)", val, e2, SL_SIM_DUT_MAX_QUEUE);
 				return -EINVAL;
