@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "report.h"
+#include "plan.h"
 #include "session.h"
 #include "sl_err.h"
 #include "sl_loop.h"
@@ -1255,7 +1256,7 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 		return SL_EXIT_USAGE;
 	}
 	app->json_extra = sl_bench_json; /* the JSON summary gets the bench section */
-	sl_session_address(app, o);      /* where each port's stream goes, before any start */
+	sl_plan_address(app, o);         /* where each port's stream goes, before any start */
 	/* Which ports send, and does each have a receiver? */
 	for (unsigned int p = app->ports.n; p < 32; p++)
 		if (conf->tx_given && conf->tx[p]) {

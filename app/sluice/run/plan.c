@@ -17,7 +17,7 @@
 #include <rte_malloc.h>
 
 #include "plan.h"
-#include "session.h"
+#include "ports.h"
 #include "sl_err.h"
 
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
@@ -267,7 +267,7 @@ sl_plan_rx(struct sl_app *app)
 
 	for (uint16_t r = 0; r < SL_MAX_PORTS; r++)
 		app->ses.rx_lcore[r] = -1;
-	sl_session_address(app, o);
+	sl_plan_address(app, o);
 	sl_config_rx_ports(o, &app->env, rx);
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		producers[i] = 0;
@@ -314,4 +314,26 @@ sl_plan_rx(struct sl_app *app)
 		app->ses.rx_dedicated[r] = w->nb_targets == 0;
 	}
 	return 0;
+}
+
+void
+sl_plan_address(struct sl_app *app, const struct sl_config *c)
+{
+	const struct sl_config_env *env = (sl_ports_env(&app->ports, &app->env), &app->env);
+
+	for (uint16_t t = 0; t < app->ports.n; t++)
+		for (uint16_t r = 0; r < app->ports.n; r++)
+			app->ses.addressed[t][r] = sl_config_addressed(c, env, t, r);
+}
+
+uint64_t
+sl_plan_pool_in_use(const struct sl_app *app)
+{
+	uint64_t n = 0;
+
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++)
+		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+			if (app->ses.workers[i] != NULL && app->ses.workers[i]->pools[p] != NULL)
+				n += rte_mempool_in_use_count(app->ses.workers[i]->pools[p]);
+	return n;
 }

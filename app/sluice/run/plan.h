@@ -27,5 +27,9 @@ void sl_plan_map(struct sl_app *app);
 int sl_plan_streams(struct sl_app *app);
 int sl_plan_workers(struct sl_app *app);
 int sl_plan_rx(struct sl_app *app);
+/* Fill app->ses.addressed for configuration c: port t's flow goes to port r. */
+void sl_plan_address(struct sl_app *app, const struct sl_config *c);
+/* Mbufs out of the run's TX pools now (in rings, backlogs, pending bursts); 0 without a run. */
+uint64_t sl_plan_pool_in_use(const struct sl_app *app);
 
 #endif /* SL_PLAN_H */

@@ -94,16 +94,6 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 	return 0;
 }
 
-void
-sl_session_address(struct sl_app *app, const struct sl_config *c)
-{
-	const struct sl_config_env *env = sl_session_env(app);
-
-	for (uint16_t t = 0; t < app->ports.n; t++)
-		for (uint16_t r = 0; r < app->ports.n; r++)
-			app->ses.addressed[t][r] = sl_config_addressed(c, env, t, r);
-}
-
 /*
  * Step 4: the main lcore receives on every receiving port until every frame
  * sent has arrived, or --drain ends, or a signal. What is already waiting is
@@ -437,7 +427,7 @@ sl_session_stop(struct sl_app *app)
 	/* 5. */
 	sl_ports_stop(&app->ports);
 	/* 6. */
-	app->ses.pool_in_use = sl_session_pool_in_use(app);
+	app->ses.pool_in_use = sl_plan_pool_in_use(app);
 	app->ses.running = false;
 	/* 7. (a benchmark's trial reports nothing: bench.c reads the counters) */
 	if (app->ses.quiet)
@@ -465,18 +455,6 @@ sl_session_stop(struct sl_app *app)
 		return SL_EXIT_LOSS;
 	}
 	return SL_EXIT_OK;
-}
-
-uint64_t
-sl_session_pool_in_use(const struct sl_app *app)
-{
-	uint64_t n = 0;
-
-	for (uint16_t i = 0; i < app->ses.nb_workers; i++)
-		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
-			if (app->ses.workers[i] != NULL && app->ses.workers[i]->pools[p] != NULL)
-				n += rte_mempool_in_use_count(app->ses.workers[i]->pools[p]);
-	return n;
 }
 
 int

@@ -93,8 +93,6 @@ void sl_session_wait(struct sl_app *app);
 int sl_session_stop(struct sl_app *app);
 /* Start app->cfg, wait, stop: one non-interactive run; returns the exit code. */
 int sl_session_run(struct sl_app *app);
-/* Mbufs out of the run's TX pools now (in rings, backlogs, pending bursts); 0 without a run. */
-uint64_t sl_session_pool_in_use(const struct sl_app *app);
 /* Release the last run and close the ports. */
 void sl_session_close(struct sl_app *app);
 
@@ -111,8 +109,6 @@ const struct sl_config_env *sl_session_env(struct sl_app *app);
  */
 int sl_session_check(struct sl_app *app, const struct sl_config *c, unsigned int what,
 		     struct sl_config_err *e);
-/* Fill app->ses.addressed for configuration c (start does it for its run). */
-void sl_session_address(struct sl_app *app, const struct sl_config *c);
 
 /*
  * Change port pid's rate while running (set rate): checked as a start

@@ -11,7 +11,7 @@
 #include <rte_cycles.h>
 
 #include "results.h"
-#include "session.h"
+#include "plan.h"
 #include "sl_hist.h"
 
 void
@@ -234,7 +234,7 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 	r->end_tsc = ses->end_tsc;
 	r->elapsed_s = (double)((ses->end_tsc > ses->start_tsc ? ses->end_tsc : r->now_tsc) -
 				ses->start_tsc) / (double)r->hz;
-	r->pool_in_use = ses->running ? sl_session_pool_in_use(app) : ses->pool_in_use;
+	r->pool_in_use = ses->running ? sl_plan_pool_in_use(app) : ses->pool_in_use;
 	r->discarded = ses->discarded;
 	/* What arrived first, then what was sent: a live read never shows more arrived. */
 	if (take_rx(app, r, hist) != 0) {
