@@ -45,11 +45,14 @@ static struct sl_app app;
 static void
 on_signal(int sig)
 {
+	struct sl_loop *l;
+
 	RTE_SET_USED(sig);
 	sl_run_quit();
 	/* The main lcore's loop wakes up at once (its self-pipe), whatever it waits for. */
-	if (app.loop != NULL)
-		sl_loop_notify(app.loop);
+	l = __atomic_load_n(&app.loop, __ATOMIC_SEQ_CST);
+	if (l != NULL)
+		sl_loop_notify(l);
 }
 
 /* The EAL arguments (before "--") ask for something that needs no hugepages. */
@@ -387,7 +390,10 @@ main(int argc, char **argv)
 	{
 		struct sl_loop *l = app.loop;
 
-		app.loop = NULL; /* before it is freed: a late signal must not write to it */
+		/* No signal handler may write to its pipe once it is gone. */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		__atomic_store_n(&app.loop, NULL, __ATOMIC_SEQ_CST);
 		sl_loop_free(l);
 	}
 	rte_pdump_uninit();

@@ -540,6 +540,12 @@ test_config_check(void)
 		{ "an rx port that is missing", "--rx", 7, "port 7 does not exist" },
 		{ "an rxmap lcore that is no worker", "--rxmap", 0, "lcore 3 is not a worker" },
 		{ "one lcore", NULL, -1, "no worker lcore" },
+		{ "burst 0", "--burst", -1, "0 packets: give 1..64" },
+		{ "burst 65", "--burst", -1, "65 packets: give 1..64" },
+		{ "txq above 64", "--txq", 1, "at most 64 queues" },
+		{ "a map of 129 entries", "--map", -1, "129 entries: at most 128" },
+		{ "a rate share below 1/s", "--rate", 0, "below 1 per second each" },
+		{ "65 queues on one lcore", "--map", 1, "lcore 1 sends on more than 64 queues" },
 	};
 
 	if (env == NULL || c == NULL || copy == NULL) {
@@ -601,6 +607,18 @@ test_config_check(void)
 			sl_parse_map(c->rxmap, &c->nb_rxmap, "3:0.0", err, sizeof(err));
 			break;
 		case 16: env1.nb_lcores = 1; env1.worker[1] = env1.worker[2] = false; break;
+		case 17: c->burst = 0; break;
+		case 18: c->burst = 65; break;
+		case 19: c->pc[1].txq = 65; break;
+		case 20: c->nb_map = 129; break;
+		case 21: /* two workers share port 0's 1 pps: half a frame a second each */
+			sl_parse_rate("1pps", &c->pc[0].rate, err, sizeof(err));
+			break;
+		case 22: /* lcore 1 on all 64 queues of port 0 and one of port 1 */
+			for (uint16_t q = 0; q < 64; q++)
+				c->map[c->nb_map++] = (struct sl_map_entry){ 1, 0, q };
+			c->map[c->nb_map++] = (struct sl_map_entry){ 1, 1, 0 };
+			break;
 		}
 		*copy = *c;
 		memset(&e, 0, sizeof(e));
@@ -682,6 +700,36 @@ loop_notify(struct sl_loop *l, void *arg)
 	loop_notified++;
 }
 
+static int loop_q0, *loop_r, loop_reuse_calls;
+
+static void
+loop_reused(struct sl_loop *l, int fd, unsigned int events, void *arg)
+{
+	RTE_SET_USED(l);
+	RTE_SET_USED(fd);
+	RTE_SET_USED(events);
+	RTE_SET_USED(arg);
+	loop_reuse_calls++;
+}
+
+/* Closes the other watched pipe and watches a new, empty one under its number. */
+static void
+loop_reopen(struct sl_loop *l, int fd, unsigned int events, void *arg)
+{
+	char c;
+
+	RTE_SET_USED(events);
+	RTE_SET_USED(arg);
+	if (read(fd, &c, 1) != 1)
+		return;
+	/* Its own registration stays: the new file takes the other one's slot. */
+	sl_loop_file_del(l, loop_q0);
+	close(loop_q0);
+	if (pipe(loop_r) != 0)
+		return;
+	sl_loop_file_add(l, loop_r[0], SL_LOOP_READ, loop_reused, NULL);
+}
+
 static int64_t
 loop_nested(struct sl_loop *l, void *arg)
 {
@@ -698,6 +746,20 @@ loop_inner(struct sl_loop *l, void *arg)
 	sl_loop_run(l, NULL, NULL);
 	loop_n = 100; /* the inner run returned */
 	return SL_LOOP_NOMORE;
+}
+
+/* The run's flags: an interrupt still pending keeps the next start stopped (issue 31 review). */
+static void
+test_run_flags(void)
+{
+	sl_run_rearm();
+	T(!sl_stopping(), "rearm with nothing pending left stop set");
+	sl_run_interrupt();
+	sl_run_rearm(); /* a trial built after a Ctrl-C */
+	T(sl_stopping() && sl_interrupted(), "an interrupt pending at a start was lost");
+	T(sl_run_intr_take(), "the interrupt was not there to take");
+	sl_run_rearm();
+	T(!sl_stopping() && !sl_interrupted(), "after the interrupt's work, a start runs");
 }
 
 static void
@@ -740,6 +802,35 @@ test_loop(void)
 	T(loop_notified == 1 && sl_loop_now_us() - t0 < 900000,
 	  "notify: %d calls after %" PRIu64 " us", loop_notified, sl_loop_now_us() - t0);
 	sigaction(SIGUSR1, &old, NULL);
+	/*
+	 * A handler that closes a watched fd and watches a new file under the
+	 * same number in the same turn: the new one does not get the readiness
+	 * polled for the old one (its pipe is empty).
+	 */
+	{
+		int p[2], q[2], r[2];
+
+		loop_reads = 0;
+		loop_reuse_calls = 0;
+		if (pipe(p) == 0 && pipe(q) == 0 && write(p[1], "x", 1) == 1 &&
+		    write(q[1], "y", 1) == 1) {
+			loop_q0 = q[0];
+			loop_r = r;
+			sl_loop_file_add(l, p[0], SL_LOOP_READ, loop_reopen, NULL);
+			sl_loop_file_add(l, q[0], SL_LOOP_READ, loop_read, NULL);
+			sl_loop_once(l, 1000);
+			T(loop_reuse_calls == 0 && loop_r[0] == q[0],
+			  "fd reuse: the new file got the old one's readiness (%d calls, fd %d/%d)",
+			  loop_reuse_calls, loop_r[0], q[0]);
+			sl_loop_file_del(l, r[0]);
+			sl_loop_file_del(l, p[0]);
+			close(p[0]);
+			close(p[1]);
+			close(q[1]);
+			close(r[0]);
+			close(r[1]);
+		}
+	}
 	/* A stop inside a nested run ends the outer one as well. */
 	loop_n = 0;
 	sl_loop_timer_add(l, 0, loop_inner, NULL);
@@ -869,6 +960,7 @@ main(void)
 	test_stream_checks();
 	test_config_check();
 	test_loop();
+	test_run_flags();
 	test_one_parser();
 	test_counter_layouts();
 	printf("test_app: %d passed, %d failed\n", pass, fail);

@@ -175,8 +175,9 @@ sl_config_map(const struct sl_config *c, const struct sl_config_env *env, struct
 	unsigned int k = 0;
 
 	if (c->nb_map != 0) {
-		memcpy(map, c->map, c->nb_map * sizeof(*map));
-		return c->nb_map;
+		n = c->nb_map < SL_MAP_MAX ? c->nb_map : SL_MAP_MAX; /* more: refused by the check */
+		memcpy(map, c->map, n * sizeof(*map));
+		return n;
 	}
 	/*
 	 * The default map: worker k gets queue k on every port; on a port with
@@ -235,6 +236,7 @@ sl_config_rx_ports(const struct sl_config *c, const struct sl_config_env *env, b
 
 /* Per port: its queues in use and the distinct lcores on each. */
 struct plan {
+	uint16_t targets[SL_CONFIG_MAX_LCORE]; /* (port, queue) pairs each lcore sends on */
 	uint16_t nb_txq[SL_MAX_PORTS];
 	uint16_t lcores[SL_MAX_PORTS][SL_MAX_TXQ];
 	uint64_t seen[SL_MAX_PORTS][SL_MAX_TXQ][SL_CONFIG_MAX_LCORE / 64];
@@ -276,6 +278,10 @@ check_map(const struct sl_config *c, const struct sl_config_env *env, struct pla
 		    (pl->seen[m->port][m->queue][m->lcore / 64] & (1ull << (m->lcore % 64))))
 			continue; /* port stop: configured, not transmitted on; a lcore named twice */
 		pl->seen[m->port][m->queue][m->lcore / 64] |= 1ull << (m->lcore % 64);
+		if (++pl->targets[m->lcore] > SL_CONFIG_MAX_TARGETS)
+			return cerr(e, "--map", m->port, ": lcore %u sends on more than %d queues (a "
+				    "worker's targets): give it fewer ports or queues", m->lcore,
+				    SL_CONFIG_MAX_TARGETS);
 		pl->lcores[m->port][m->queue]++;
 		if (m->queue + 1 > pl->nb_txq[m->port])
 			pl->nb_txq[m->port] = m->queue + 1;
@@ -335,7 +341,44 @@ check_rates(const struct sl_config *c, const struct sl_config_env *env, const st
 		if (sl_config_rate(c, env, i, &c->pc[i].rate, &pace, err, sizeof(err)) != 0)
 			return cerr(e, "--rate", i, ": port %u (%s): %s", i, env->port[i].info.name,
 				    err);
+		/* Each lcore-queue pair paces an equal share: at least one unit a second. */
+		if (pace.unit != SL_RATE_NONE && pace.value / producers < 1.0)
+			return cerr(e, "--rate", i, ": port %u's rate shared by its %u lcore-queue pairs "
+				    "is below 1 per second each: give a higher rate or fewer lcores",
+				    i, producers);
 	}
+	return 0;
+}
+
+/*
+ * The bounds every front end's parser keeps, checked again: a configuration
+ * built another way (an API, a test) must not walk past an array.
+ */
+static int
+check_ranges(const struct sl_config *c, struct sl_config_err *e)
+{
+	if (c->burst < 1 || c->burst > SL_CONFIG_MAX_BURST)
+		return cerr(e, "--burst", -1, ": %u packets: give 1..%d", c->burst,
+			    SL_CONFIG_MAX_BURST);
+	if (c->nb_map > SL_MAP_MAX)
+		return cerr(e, "--map", -1, ": %u entries: at most %d", c->nb_map, SL_MAP_MAX);
+	if (c->nb_rxmap > SL_MAP_MAX)
+		return cerr(e, "--rxmap", -1, ": %u entries: at most %d", c->nb_rxmap, SL_MAP_MAX);
+	for (uint16_t i = 0; i < c->nb_rxmap; i++)
+		if (c->rxmap[i].queue != 0)
+			return cerr(e, "--rxmap", c->rxmap[i].port, ": port %u queue %u: a port "
+				    "receives on queue 0 only", c->rxmap[i].port, c->rxmap[i].queue);
+	if (c->nb_sims > SL_MAX_SIMS)
+		return cerr(e, "--sim", -1, ": %u simulated ports: at most %d", c->nb_sims,
+			    SL_MAX_SIMS);
+	if (c->duration_us > (uint64_t)SL_MAX_SECONDS * 1000000)
+		return cerr(e, "--duration", -1, ": at most %d s", SL_MAX_SECONDS);
+	if (c->drain_us > (uint64_t)SL_MAX_SECONDS * 1000000)
+		return cerr(e, "--drain", -1, ": at most %d s", SL_MAX_SECONDS);
+	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
+		if (c->pc[i].txq > SL_MAX_TXQ)
+			return cerr(e, "--txq", i, " %u: port %u: at most %d queues", c->pc[i].txq, i,
+				    SL_MAX_TXQ);
 	return 0;
 }
 
@@ -374,8 +417,10 @@ sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsi
 		struct sl_config_err *e)
 {
 	struct plan *pl = NULL;
-	int ret = 0;
+	int ret = check_ranges(c, e);
 
+	if (ret != 0)
+		return ret;
 	if (what & SL_CHECK_RUN) {
 		pl = malloc(sizeof(*pl));
 		if (pl == NULL) {

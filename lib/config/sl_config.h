@@ -35,6 +35,10 @@
 #define SL_MAX_SIMS 8
 /** Lcore ids a configuration can name (DPDK's default RTE_MAX_LCORE). */
 #define SL_CONFIG_MAX_LCORE 128
+/** Queues one lcore sends on, over every port (a worker's targets). */
+#define SL_CONFIG_MAX_TARGETS 64
+/** Packets per burst. */
+#define SL_CONFIG_MAX_BURST 64
 /** A --sim specification, as given (the sim driver parses it). */
 #define SL_SIM_SPEC_MAX 256
 /**

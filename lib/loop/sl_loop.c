@@ -18,6 +18,7 @@
 
 struct loop_file {
 	int fd;                 /* -1: free */
+	uint32_t gen;           /* this registration (a slot reused in a turn is another's) */
 	unsigned int events;
 	sl_loop_file_fn *fn;
 	void *arg;
@@ -37,6 +38,7 @@ struct sl_loop {
 	struct loop_timer timers[SL_LOOP_MAX_TIMERS];
 	long next_id;
 	bool stop;
+	uint32_t gen;           /* the last registration's */
 	unsigned int depth;     /* sl_loop_run() calls in progress (a handler may run one) */
 	sl_loop_step_fn *before, *notify;
 	void *before_arg, *notify_arg;
@@ -92,7 +94,7 @@ sl_loop_file_add(struct sl_loop *l, int fd, unsigned int events, sl_loop_file_fn
 	}
 	if (free_slot == NULL)
 		return -ENOSPC;
-	*free_slot = (struct loop_file){ fd, events, fn, arg };
+	*free_slot = (struct loop_file){ fd, ++l->gen, events, fn, arg };
 	return 0;
 }
 
@@ -164,6 +166,7 @@ sl_loop_once(struct sl_loop *l, uint64_t max_wait_us)
 {
 	struct pollfd pfd[SL_LOOP_MAX_FILES + 1];
 	int slot[SL_LOOP_MAX_FILES + 1];
+	uint32_t gen[SL_LOOP_MAX_FILES + 1];
 	uint64_t now, wait = max_wait_us;
 	int n = 0, ran = 0, ready;
 
@@ -181,6 +184,7 @@ sl_loop_once(struct sl_loop *l, uint64_t max_wait_us)
 			pfd[n] = (struct pollfd){ .fd = l->files[i].fd,
 				.events = (short)(((l->files[i].events & SL_LOOP_READ) ? POLLIN : 0) |
 						  ((l->files[i].events & SL_LOOP_WRITE) ? POLLOUT : 0)) };
+			gen[n] = l->files[i].gen;
 			slot[n++] = i;
 		}
 	/* Round up: a timer due in 300 us must not be polled for 0 ms again and again. */
@@ -203,8 +207,12 @@ sl_loop_once(struct sl_loop *l, uint64_t max_wait_us)
 				continue;
 			}
 			f = &l->files[slot[k]];
-			/* Deleted or replaced by a handler earlier in this turn: not this one's. */
-			if (f->fd != pfd[k].fd)
+			/*
+			 * Deleted or replaced by a handler earlier in this turn (even
+			 * with the same fd number, closed and opened again): the
+			 * readiness polled was another registration's.
+			 */
+			if (f->fd != pfd[k].fd || f->gen != gen[k])
 				continue;
 			if (pfd[k].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))
 				ev |= SL_LOOP_READ;

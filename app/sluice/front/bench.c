@@ -98,6 +98,7 @@ static struct {
 	 * (cfg), and each trial's, its loads and duration set (trial_cfg). The
 	 * user's configuration is never written. */
 	struct sl_config cfg, trial_cfg;
+	struct sl_stream_conf base_sc; /* the user's frames at the start: each size's base */
 	/*
 	 * The benchmark in progress, a state machine the main lcore's loop
 	 * steps: each trial is a run whose end (sl_session_on_end()) calls
@@ -885,7 +886,7 @@ size_begin(struct sl_app *app)
 	struct bench_result *r = &B.res[i];
 	char err[256];
 
-	B.cfg.sc = app->cfg.sc;
+	B.cfg.sc = B.base_sc;
 	if (strcmp(B.sizes[i], "given") != 0)
 		sl_parse_sizes(&B.cfg.sc, strcmp(B.sizes[i], "imix") == 0 ? SL_GEN_IMIX :
 			       B.sizes[i], err, sizeof(err));
@@ -1226,12 +1227,17 @@ bench_idle(void *arg)
 int
 sl_bench_run(struct sl_app *app, const struct sl_bench_conf *conf)
 {
-	int code = SL_EXIT_OK, ret = sl_bench_start(app, conf, run_done, &code);
+	int code = SL_EXIT_OK, ret;
 
+	/* Its trials end on the main lcore's loop: without one, it would never end. */
+	if (app->loop == NULL) {
+		sl_err("bench: no main loop to run it on");
+		return SL_EXIT_RUNTIME;
+	}
+	ret = sl_bench_start(app, conf, run_done, &code);
 	if (ret != SL_EXIT_OK)
 		return ret;
-	if (app->loop != NULL)
-		sl_loop_run(app->loop, bench_idle, NULL);
+	sl_loop_run(app->loop, bench_idle, NULL);
 	return code;
 }
 
@@ -1397,6 +1403,7 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 	B.interrupted = false;
 	B.warned = false;
 	B.cfg = *o;
+	B.base_sc = o->sc;
 	B.cur_size = 0;
 	B.phase = BP_SIZE;
 	B.code = SL_EXIT_OK;

@@ -647,7 +647,9 @@ cli_bench_done(struct sl_app *app, int code, void *arg)
 
 	sl_run_intr_take(); /* a stop or Ctrl-C has done its work */
 	/* As a benchmark run from a script says it (cli_bench.c). */
-	if (code != SL_EXIT_OK) {
+	if (code == SL_EXIT_USAGE) {
+		sl_cli_error(cli, "bench: not started (see the message above)");
+	} else if (code != SL_EXIT_OK) {
 		if (app->exit_code == SL_EXIT_OK)
 			app->exit_code = code;
 		sl_cli_error(cli, "bench: failed (see the message above)");

@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <rte_cycles.h>
 
+#include "bench.h"
 #include "cli.h"
 
 /*
@@ -158,6 +159,11 @@ cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
 	int port;
 
 	RTE_SET_USED(argc);
+	/* A benchmark's trials run at the loads it sets: a rate would rewrite the one in flight. */
+	if (sl_bench_busy()) {
+		sl_cli_error(cli, "set rate: a benchmark is running (stop ends it)");
+		return;
+	}
 	if ((port = sl_cli_port(cli, argv[2], true)) < 0)
 		return;
 	if (sl_parse_rate(argv[3], &r, err, sizeof(err)) != 0) {
@@ -174,6 +180,20 @@ cmd_set_rate(struct sl_cli *cli, int argc, char **argv)
 		if (sl_config_rate(o, sl_session_env(cli->app), i, &r, &pace, err, sizeof(err)) != 0) {
 			sl_cli_error(cli, "set rate: port %u (%s): %s", i,
 				     cli->app->ports.p[i].info.name, err);
+			return;
+		}
+	}
+	/*
+	 * Its share per lcore-queue pair, as a start would check it (the map in
+	 * force, the lcores): a fault of the rate is refused now; one of
+	 * another setting (a map to fix) is the start's to say.
+	 */
+	if (!cli->app->ses.running) {
+		struct sl_config_err e;
+
+		if (sl_session_check(cli->app, o, SL_CHECK_ALL, &e) != 0 && e.opt != NULL &&
+		    strcmp(e.opt, "--rate") == 0) {
+			sl_cli_error(cli, "set rate%s", e.msg + e.detail);
 			return;
 		}
 	}

@@ -37,12 +37,15 @@ void
 sl_run_rearm(void)
 {
 	/*
-	 * A new run clears the last stop, but not a signal's: it quits. Clear,
-	 * then read quit (a signal sets quit, then stop): a signal at this very
+	 * A new run clears the last stop, but not a signal's (it quits) nor an
+	 * interrupt's that has not done its work yet (a Ctrl-C or stop while a
+	 * benchmark builds its next trial: that trial ends at once). Clear, then
+	 * read them (a signal sets quit or intr, then stop): one at this very
 	 * moment leaves stop set either way.
 	 */
 	__atomic_store_n(&sl_stop, 0, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&sl_quit, __ATOMIC_SEQ_CST) != 0)
+	if (__atomic_load_n(&sl_quit, __ATOMIC_SEQ_CST) != 0 ||
+	    __atomic_load_n(&sl_intr, __ATOMIC_SEQ_CST) != 0)
 		__atomic_store_n(&sl_stop, 1, __ATOMIC_SEQ_CST);
 }
 

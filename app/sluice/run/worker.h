@@ -22,7 +22,7 @@
 #include "sl_rx.h"
 #include "sl_xmit.h"
 
-#define SL_MAX_TARGETS 64
+#define SL_MAX_TARGETS SL_CONFIG_MAX_TARGETS
 
 /* What one worker sends to: a queue, its generator, its share of --count. */
 struct sl_target {
@@ -189,7 +189,7 @@ void sl_run_stop(void);
 void sl_run_quit(void);
 /* Ctrl-C or stop during a benchmark: stop, and end the run or benchmark in progress. */
 void sl_run_interrupt(void);
-/* At a start: the stop cleared, unless the program is quitting. */
+/* At a start: the stop cleared, unless the program is quitting or an interrupt is pending. */
 void sl_run_rearm(void);
 /* Forget an interrupt (it has done its work); true if there was one. */
 bool sl_run_intr_take(void);

@@ -436,6 +436,8 @@ tmux send-keys -t "$sess" "show port stats 0" Enter
 wait3 "TX-packets:" || true
 tmux send-keys -t "$sess" "start" Enter
 wait3 "a benchmark is running (stop ends it)" || true
+tmux send-keys -t "$sess" "set rate 0 1Mpps" Enter
+wait3 "set rate: a benchmark is running" || true
 t0=$(date +%s.%N)
 tmux send-keys -t "$sess" "stop" Enter
 wait3 "bench: ended without its goal" || true
@@ -451,7 +453,8 @@ grep -q "^bench mlr: running, 0 trial(s)" <<<"$log3" && grep -q "TX-packets: [1-
 	ok "bench at a terminal: show bench and show port stats answer while its trial runs" ||
 	ko "bench at a terminal: show bench / show port stats during the trial: $(grep -E 'bench mlr: |TX-packets' <<<"$log3" | head -3 | tr '\n' '|')"
 grep -q "error: a benchmark is running (stop ends it)" <<<"$log3" &&
-	ok "bench at a terminal: start is refused while it runs" ||
+	grep -q "error: set rate: a benchmark is running (stop ends it)" <<<"$log3" &&
+	ok "bench at a terminal: start and set rate (the trial's own load) are refused while it runs" ||
 	ko "bench at a terminal: start during it: $(grep -A1 'sluice> start' <<<"$log3" | tr '\n' '|')"
 secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 grep -q "(interrupted: not counted)" <<<"$log3" && grep -q "(interrupted: partial)" <<<"$log3" &&
