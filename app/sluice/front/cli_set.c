@@ -396,7 +396,8 @@ const struct sl_cmd sl_cmds_set[] = {
 	{ "set flows <n>", cmd_set_flows, "vary the source port, then the source address, over n flows", "set" },
 	{ "set rate <port> <rate>", cmd_set_rate,
 	  "per port (or all): 14.88Mpps, 500kpps, 10Gbps (L1), 9.5Gbps-l2, 50%, or max; "
-	  "changes a running port at its next burst", "set" },
+	  "changes a running port at its next burst; refused while a benchmark runs (its trials "
+	  "set their loads)", "set" },
 	{ "set stats-period <seconds>", cmd_set_stats_period,
 	  "print the live line every so often (0 or off: never); changes while running", "set" },
 	{ "set burst <n>", cmd_set_burst, "packets per burst, 1..64", "set" },
