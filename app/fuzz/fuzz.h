@@ -23,6 +23,13 @@ struct sl_app;
 
 void sl_fuzz_fail(const char *file, int line, const char *what) __attribute__((noreturn));
 
+/*
+ * The options after "--" from text, one argument a line (text is split in
+ * place): argv[0] "sluice", at most max arguments, NULL-terminated
+ * (argv has room for max + 2). Returns argc.
+ */
+int sl_fuzz_argv(char *text, char **argv, int max);
+
 /* The input as a NUL-terminated string (cut at its first NUL byte); free() it. */
 char *sl_fuzz_str(const uint8_t *data, size_t size);
 

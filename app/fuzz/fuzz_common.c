@@ -33,6 +33,20 @@ sl_fuzz_str(const uint8_t *data, size_t size)
 	return s;
 }
 
+int
+sl_fuzz_argv(char *text, char **argv, int max)
+{
+	char *save = NULL, *a;
+	int argc = 0;
+
+	argv[argc++] = (char *)"sluice";
+	for (a = strtok_r(text, "\n", &save); a != NULL && argc <= max;
+	     a = strtok_r(NULL, "\n", &save))
+		argv[argc++] = a;
+	argv[argc] = NULL;
+	return argc;
+}
+
 void
 sl_fuzz_eal(void)
 {

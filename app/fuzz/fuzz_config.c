@@ -57,18 +57,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct sl_config_env env;
 	static struct sl_config c;
 	static struct sl_opts o;
-	char *text = sl_fuzz_str(data, size), *argv[MAX_ARGS + 2], *save = NULL, *a;
+	char *text = sl_fuzz_str(data, size), *argv[MAX_ARGS + 2];
+	int argc = sl_fuzz_argv(text, argv, MAX_ARGS), ret;
 	struct sl_map_entry map[SL_MAP_MAX];
 	struct sl_config_err e;
-	int argc = 0, ret;
 
 	if (env.nb_ports == 0)
 		env_init(&env);
-	argv[argc++] = (char *)"sluice";
-	for (a = strtok_r(text, "\n", &save); a != NULL && argc <= MAX_ARGS;
-	     a = strtok_r(NULL, "\n", &save))
-		argv[argc++] = a;
-	argv[argc] = NULL;
 	sl_opts_default(&o);
 	sl_config_default(&c);
 	if (sl_opts_parse(&o, &c, argc, argv) != SL_OPTS_RUN) {

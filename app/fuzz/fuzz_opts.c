@@ -38,14 +38,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct sl_config c;
 	static struct sl_opts o;
-	char *text = sl_fuzz_str(data, size), *argv[MAX_ARGS + 2], *save = NULL, *a;
-	int argc = 0;
+	char *text = sl_fuzz_str(data, size), *argv[MAX_ARGS + 2];
+	int argc = sl_fuzz_argv(text, argv, MAX_ARGS);
 
-	argv[argc++] = (char *)"sluice";
-	for (a = strtok_r(text, "\n", &save); a != NULL && argc <= MAX_ARGS;
-	     a = strtok_r(NULL, "\n", &save))
-		argv[argc++] = a;
-	argv[argc] = NULL;
 	sl_opts_default(&o);
 	sl_config_default(&c);
 	switch (sl_opts_parse(&o, &c, argc, argv)) {

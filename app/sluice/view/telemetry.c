@@ -65,6 +65,21 @@ tel_results(void)
 	return r;
 }
 
+/*
+ * The port-keyed endpoints' start: no id, the ids there are (1); a bad id,
+ * -EINVAL; else its id and a snapshot to free (0), or -ENOMEM.
+ */
+static int
+tel_port_results(const char *params, struct rte_tel_data *d, int *port, struct sl_results **r)
+{
+	if (params == NULL || *params == '\0')
+		return tel_ids(d) == 0 ? 1 : -EINVAL; /* no id given: the ids there are */
+	if (tel_port(params, port) != 0)
+		return -EINVAL;
+	*r = tel_results();
+	return *r != NULL ? 0 : -ENOMEM;
+}
+
 static int
 tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -95,17 +110,13 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct sl_port_totals pt;
 	const struct sl_port *p;
 	struct sl_results *r;
-	int port;
+	int port, ret;
 
 	RTE_SET_USED(cmd);
-	if (params == NULL || *params == '\0')
-		return tel_ids(d); /* no id given: the ids there are */
-	if (tel_port(params, &port) != 0)
-		return -EINVAL;
+	ret = tel_port_results(params, d, &port, &r);
+	if (ret != 0)
+		return ret > 0 ? 0 : ret;
 	p = &tel_app->ports.p[port];
-	r = tel_results();
-	if (r == NULL)
-		return -ENOMEM;
 	pt = r->port[port].tot;
 	sl_results_free(r);
 	rte_tel_data_start_dict(d);
@@ -122,16 +133,12 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct sl_results_port *rp;
 	struct sl_results *r;
-	int port;
+	int port, ret;
 
 	RTE_SET_USED(cmd);
-	if (params == NULL || *params == '\0')
-		return tel_ids(d); /* no id given: the ids there are */
-	if (tel_port(params, &port) != 0)
-		return -EINVAL;
-	r = tel_results();
-	if (r == NULL)
-		return -ENOMEM;
+	ret = tel_port_results(params, d, &port, &r);
+	if (ret != 0)
+		return ret > 0 ? 0 : ret;
 	rp = &r->port[port];
 	rte_tel_data_start_dict(d);
 	for (uint16_t q = 0; q < rp->nb_txq; q++) {
@@ -156,16 +163,12 @@ static int
 tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct sl_results *rr;
-	int s;
+	int s, ret;
 
 	RTE_SET_USED(cmd);
-	if (params == NULL || *params == '\0')
-		return tel_ids(d); /* no id given: the ids there are */
-	if (tel_port(params, &s) != 0)
-		return -EINVAL;
-	rr = tel_results();
-	if (rr == NULL)
-		return -ENOMEM;
+	ret = tel_port_results(params, d, &s, &rr);
+	if (ret != 0)
+		return ret > 0 ? 0 : ret;
 	rte_tel_data_start_dict(d);
 	for (uint16_t r = 0; r < tel_app->ports.n; r++) {
 		struct sl_stream_result res;
