@@ -43,6 +43,9 @@ struct sl_session {
 	/* The configuration the current (or last) run started from: a copy, read-only
 	 * while it runs (a benchmark's trial runs its own, the user's stays as it was). */
 	struct sl_config run_cfg;
+	/* The run's streams by id (the signature's): its flows compiled (plan.c). */
+	struct sl_stream **streams;
+	uint16_t nb_streams;
 	struct sl_worker *workers[RTE_MAX_LCORE];
 	uint16_t nb_workers;
 	struct sl_map_entry map[SL_MAP_MAX]; /* the map in force: --map, or the default */

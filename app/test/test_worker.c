@@ -18,8 +18,13 @@ static struct sl_target *
 worker_one(struct sl_worker *w, unsigned int lcore, struct sl_txq *q,
 	   const struct sl_stream *st, struct rte_mempool *mp, unsigned int producer)
 {
-	struct sl_target *t = &w->t[0];
+	struct sl_target *t;
 
+	if (w->t == NULL)
+		w->t = rte_zmalloc(NULL, sizeof(*w->t), RTE_CACHE_LINE_SIZE);
+	if (w->t == NULL)
+		return NULL;
+	t = &w->t[0];
 	w->lcore = lcore;
 	w->burst = 32;
 	w->nb_targets = 1;
@@ -82,6 +87,7 @@ worker_free(const struct tdrv *d, struct sl_txq *q, struct sl_worker *w, struct 
 	CHECK(d->order_errors == 0 && d->violations == 0, "order %lu violations %lu",
 	      d->order_errors, d->violations);
 	sl_txq_free(q);
+	rte_free(w->t);
 	rte_free(w);
 	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
 	rte_mempool_free(mp);
@@ -124,6 +130,7 @@ SL_TEST(worker_deadline_sends_kept_burst, "fast")
 
 		CHECK(mp != NULL && q != NULL && w != NULL, "setup");
 		t = worker_one(w, lcore, q, test_stream(), mp, 77);
+		CHECK(t != NULL, "targets");
 		t->quota = UINT64_MAX;
 		CHECK(sl_txq_test_trylock(q), "could not take the lock word");
 		w->deadline_tsc = hz / 20000; /* 50 us from its start */
@@ -175,6 +182,7 @@ SL_TEST(worker_count_exact_with_kept_bursts, "fast")
 
 		CHECK(mp != NULL && q != NULL && w != NULL, "setup");
 		t = worker_one(w, lcore, q, test_stream(), mp, 78);
+		CHECK(t != NULL, "targets");
 		t->quota = quota[c / RTE_DIM(pools)];
 		CHECK(run_contended(q, w, lcore) == 0, "worker stuck or flush dropped (quota %lu "
 		      "pool %u)", quota[c / RTE_DIM(pools)], pools[c % RTE_DIM(pools)]);
@@ -230,6 +238,7 @@ SL_TEST(worker_signed_sent_with_kept_bursts, "fast")
 	CHECK(sg != 0 && sg != s.nb_sizes, "want some sizes signed, some not (%u of %u)", sg,
 	      s.nb_sizes);
 	t = worker_one(w, lcore, q, &s, mp, 79);
+	CHECK(t != NULL, "targets");
 	t->quota = 200003;
 	t->sig_mix = 2;
 	t->sig_min_len = (uint32_t)s.hdr_len + SL_SIG_LEN;

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,15 +99,18 @@ part_opt(enum sl_stream_part part)
 	}
 }
 
-int
-sl_config_flow_build(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
-		     struct sl_stream *s, struct sl_config_err *e)
+/* Compile stream id (port pid's default flow, or a flow of the table). */
+static int
+stream_build(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
+	     struct sl_stream *s, struct sl_config_err *e)
 {
+	uint16_t pid = sl_config_stream_port(c, id);
 	const struct sl_port_info *pi = &env->port[pid].info;
 	uint16_t mtu = sl_config_mtu(c, env, pid);
 	struct sl_stream *scratch = NULL;
 	struct sl_stream_conf fc;
 	struct sl_stream_err se;
+	char name[SL_FLOW_NAME_MAX + 16];
 	int ret;
 
 	if (mtu < pi->min_mtu || mtu > pi->max_mtu)
@@ -121,12 +125,35 @@ sl_config_flow_build(const struct sl_config *c, const struct sl_config_env *env,
 		}
 		s = scratch;
 	}
-	sl_config_flow(c, env, pid, &fc);
+	sl_config_stream(c, env, id, &fc);
 	ret = sl_stream_compile(s, &fc, (uint16_t)sl_wire_max_frame(mtu, false), &se);
 	free(scratch);
-	if (ret != 0)
+	if (ret == 0)
+		return 0;
+	if (c->nb_flows == 0)
 		return cerr(e, part_opt(se.part), pid, ": port %u (%s): %s", pid, pi->name, se.msg);
-	return 0;
+	sl_config_stream_name(c, id, name, sizeof(name));
+	cerr(e, "--flow", pid, ": flow %s (port %u): %s", name, pid, se.msg);
+	e->flow = id;
+	return -EINVAL;
+}
+
+int
+sl_config_flow_build(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
+		     struct sl_stream *s, struct sl_config_err *e)
+{
+	struct sl_config d = *c; /* the port's default flow: a view without the table */
+
+	d.flows = NULL;
+	d.nb_flows = 0;
+	return stream_build(&d, env, pid, s, e);
+}
+
+int
+sl_config_stream_build(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
+		       struct sl_stream *s, struct sl_config_err *e)
+{
+	return stream_build(c, env, id, s, e);
 }
 
 int
@@ -164,8 +191,16 @@ sl_config_addressed(const struct sl_config *c, const struct sl_config_env *env, 
 
 	if (env->port[t].info.wire_to == r)
 		return true;
-	sl_config_flow(c, env, t, &fc);
-	return rte_is_same_ether_addr(&fc.dst_mac, &env->port[r].info.mac);
+	for (uint16_t id = 0; id < sl_config_nb_streams(c, env); id++) {
+		if (sl_config_stream_port(c, id) != t)
+			continue;
+		if (c->nb_flows != 0 && c->flows[id].to == (int16_t)r)
+			return true;
+		sl_config_stream(c, env, id, &fc);
+		if (rte_is_same_ether_addr(&fc.dst_mac, &env->port[r].info.mac))
+			return true;
+	}
+	return false;
 }
 
 uint16_t
@@ -325,27 +360,123 @@ check_direct(const struct sl_config *c, const struct sl_config_env *env, const s
 	return 0;
 }
 
+/* Port pid's flows without a count of their own. */
+static unsigned int
+shares_of(const struct sl_config *c, uint16_t pid, uint16_t *rank)
+{
+	unsigned int n = 0;
+
+	*rank = 0;
+	for (uint16_t i = 0; i < c->nb_flows; i++)
+		n += c->flows[i].port == pid && c->flows[i].count == 0;
+	return n;
+}
+
+/* Port i's streams' rates: each resolves, each share at least 1/s, their sum within the line. */
 static int
 check_rates(const struct sl_config *c, const struct sl_config_env *env, const struct plan *pl,
 	    struct sl_config_err *e)
 {
 	for (uint16_t i = 0; i < env->nb_ports; i++) {
-		unsigned int producers = 0;
+		const struct sl_port_info *pi = &env->port[i].info;
+		unsigned int producers = 0, nrated = 0;
+		char names[160] = "";
+		double sum = 0;
 		struct sl_rate pace;
 		char err[256];
 
-		for (uint16_t q = 0; q < pl->nb_txq[i]; q++)
+		for (uint16_t q = 0; pl != NULL && q < pl->nb_txq[i]; q++)
 			producers += pl->lcores[i][q];
+		if (pl == NULL)
+			producers = 1; /* rates alone (SL_CHECK_RATES): the map is not known */
 		if (producers == 0)
 			continue; /* it does not send: its rate is not used */
 		if (sl_config_rate(c, env, i, &c->pc[i].rate, &pace, err, sizeof(err)) != 0)
-			return cerr(e, "--rate", i, ": port %u (%s): %s", i, env->port[i].info.name,
-				    err);
-		/* Each lcore-queue pair paces an equal share: at least one unit a second. */
-		if (pace.unit != SL_RATE_NONE && pace.value / producers < 1.0)
-			return cerr(e, "--rate", i, ": port %u's rate shared by its %u lcore-queue pairs "
-				    "is below 1 per second each: give a higher rate or fewer lcores",
-				    i, producers);
+			return cerr(e, "--rate", i, ": port %u (%s): %s", i, pi->name, err);
+		for (uint16_t id = 0; id < sl_config_nb_streams(c, env); id++) {
+			struct sl_stream_conf sc;
+			char name[SL_FLOW_NAME_MAX];
+			double l1, l2;
+
+			if (sl_config_stream_port(c, id) != i)
+				continue;
+			sl_config_stream_name(c, id, name, sizeof(name));
+			if (sl_config_stream_rate(c, env, id, &pace, err, sizeof(err)) != 0) {
+				cerr(e, "--flow", i, ": flow %s (port %u): %s", name, i, err);
+				e->flow = id;
+				return -EINVAL;
+			}
+			/* Each lcore-queue pair paces an equal share: at least one unit a second. */
+			if (pace.unit != SL_RATE_NONE && pace.value / producers < 1.0) {
+				if (c->nb_flows == 0)
+					return cerr(e, "--rate", i, ": port %u's rate shared by its %u "
+						    "lcore-queue pairs is below 1 per second each: give "
+						    "a higher rate or fewer lcores", i, producers);
+				cerr(e, "--flow", i, ": flow %s: its rate shared by port %u's %u "
+				     "lcore-queue pairs is below 1 per second each: give a higher "
+				     "rate or fewer lcores", name, i, producers);
+				e->flow = id;
+				return -EINVAL;
+			}
+			if (pace.unit == SL_RATE_NONE || c->nb_flows == 0)
+				continue;
+			sl_config_stream(c, env, id, &sc);
+			sl_stream_conf_mean_bits(&sc, &l1, &l2);
+			sum += pace.unit == SL_RATE_PPS ? pace.value * l1 :
+			       pace.unit == SL_RATE_L2 ? pace.value * l1 / l2 : pace.value;
+			if (strlen(names) + strlen(name) + 8 < sizeof(names))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 nrated != 0 ? ", " : "", name);
+			else if (names[strlen(names) - 1] != '.')
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), ", ...");
+			nrated++;
+		}
+		/* The flows of a port share its line: their paced rates add up. */
+		if (pi->speed_bps != 0 && sum > (double)pi->speed_bps * (1 + 1e-9))
+			return cerr(e, "--flow", i, ": port %u (%s): flows %s ask %.6g Gb/s (L1) "
+				    "together, above the line rate of %g Gb/s: lower their rates",
+				    i, pi->name, names, sum / 1e9, (double)pi->speed_bps / 1e9);
+	}
+	return 0;
+}
+
+/* The table's flows: named, on ports that exist, each with a packet to send. */
+static int
+check_flows(const struct sl_config *c, const struct sl_config_env *env, struct sl_config_err *e)
+{
+	for (uint16_t i = 0; i < c->nb_flows; i++) {
+		const struct sl_flow_conf *f = &c->flows[i];
+		uint16_t rank;
+
+		if (f->name[0] == '\0' || memchr(f->name, '\0', sizeof(f->name)) == NULL)
+			return cerr(e, "--flow", -1, ": flow %u has no name (give NAME, up to %d "
+				    "characters)", i, SL_FLOW_NAME_MAX - 1);
+		for (uint16_t j = 0; j < i; j++)
+			if (strcmp(c->flows[j].name, f->name) == 0)
+				return cerr(e, "--flow", -1, ": two flows are named %s: give each its "
+					    "own name", f->name);
+		if (f->port >= env->nb_ports) {
+			cerr(e, "--flow", -1, ": flow %s: port %u does not exist (there are %u "
+			     "port(s))", f->name, f->port, env->nb_ports);
+			e->flow = i;
+			return -EINVAL;
+		}
+		if (f->to >= (int)env->nb_ports) {
+			cerr(e, "--flow", f->port, ": flow %s: to port %d does not exist (there are "
+			     "%u port(s))", f->name, f->to, env->nb_ports);
+			e->flow = i;
+			return -EINVAL;
+		}
+		/* An equal share of --count of 0 would mean "no limit". */
+		if (f->count == 0 && c->count != 0 &&
+		    c->count < (uint64_t)shares_of(c, f->port, &rank)) {
+			cerr(e, "--count", f->port, " %" PRIu64 ": port %u's %u flows without a count "
+			     "of their own share it, fewer than one packet each: give a larger "
+			     "--count or each flow a count", c->count, f->port,
+			     shares_of(c, f->port, &rank));
+			e->flow = i;
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -368,6 +499,9 @@ check_ranges(const struct sl_config *c, struct sl_config_err *e)
 		if (c->rxmap[i].queue != 0)
 			return cerr(e, "--rxmap", c->rxmap[i].port, ": port %u queue %u: a port "
 				    "receives on queue 0 only", c->rxmap[i].port, c->rxmap[i].queue);
+	if (c->nb_flows > SL_CONFIG_MAX_FLOWS || (c->nb_flows != 0 && c->flows == NULL))
+		return cerr(e, "--flow", -1, ": %u flows: at most %d", c->nb_flows,
+			    SL_CONFIG_MAX_FLOWS);
 	if (c->nb_sims > SL_MAX_SIMS)
 		return cerr(e, "--sim", -1, ": %u simulated ports: at most %d", c->nb_sims,
 			    SL_MAX_SIMS);
@@ -435,9 +569,13 @@ sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsi
 			return ret;
 		}
 	}
-	if (what & SL_CHECK_STREAMS)
-		for (uint16_t i = 0; i < env->nb_ports && ret == 0; i++)
-			ret = sl_config_flow_build(c, env, i, NULL, e);
+	if (what & SL_CHECK_STREAMS) {
+		ret = check_flows(c, env, e);
+		for (uint16_t i = 0; i < sl_config_nb_streams(c, env) && ret == 0; i++)
+			ret = stream_build(c, env, i, NULL, e);
+	}
+	if (ret == 0 && (what & SL_CHECK_RATES) && !(what & SL_CHECK_RUN))
+		ret = check_rates(c, env, NULL, e);
 	if (ret == 0 && (what & SL_CHECK_RUN)) {
 		ret = check_rates(c, env, pl, e);
 		if (ret == 0)

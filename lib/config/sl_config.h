@@ -65,6 +65,31 @@ struct sl_port_conf {
 	bool stopped;          /**< port stop: not transmitted on */
 };
 
+/** Flows a configuration can hold (flow add), over every port. */
+#define SL_CONFIG_MAX_FLOWS 4096
+/** A flow's name, with its NUL. */
+#define SL_FLOW_NAME_MAX 32
+
+/**
+ * A flow of the flow table (flow add, --flow): what one port sends beside
+ * its other flows. Once the table holds a flow, the ports send the table's
+ * flows only; while it is empty, every sending port sends its default flow
+ * (the template sc with the port's MACs and VLAN). A flow's id in the
+ * signature is its index in the table (a port's id for a default flow).
+ */
+struct sl_flow_conf {
+	char name[SL_FLOW_NAME_MAX];
+	uint16_t port;             /**< the port it is sent on */
+	int16_t to;                /**< addressed to this port (its MAC, or the
+				        sending port's --eth-peer); -1: not said */
+	struct sl_stream_conf sc;  /**< headers, fields, sizes (MACs: below) */
+	bool size_given;           /**< else the smallest frame its headers fit */
+	bool src_mac_given;        /**< else the sending port's MAC */
+	bool dst_mac_given;        /**< else as to says, else the port's default */
+	struct sl_rate rate;       /**< NONE: an equal share of the port's rate */
+	uint64_t count;            /**< packets; 0: an equal share of --count */
+};
+
 /** Which ports receive. */
 enum sl_rx_mode {
 	SL_RX_AUTO = 0,        /**< those a stream is addressed to, the far end of a DUT */
@@ -100,6 +125,13 @@ struct sl_config {
 	uint16_t nb_rxmap;
 	uint64_t drain_us;     /**< RX keeps polling this long after TX stops */
 	bool rx_clock_tsc;     /**< ignore the ports' RX timestamps */
+	/*
+	 * The flow table: owned, on the heap. Copy a configuration with
+	 * sl_config_copy() and free it with sl_config_fini(), never by
+	 * assignment (the two would share the table).
+	 */
+	struct sl_flow_conf *flows;
+	uint16_t nb_flows;
 };
 
 /** What a check needs to know of one port. */
@@ -130,10 +162,85 @@ struct sl_config_err {
 /** What sl_config_check() checks. */
 #define SL_CHECK_STREAMS 1u  /**< every port's flow builds: MTU, sizes, fields, VLAN */
 #define SL_CHECK_RUN 2u      /**< the rest a start needs: lcores, map, peers, rates, rx */
+#define SL_CHECK_RATES 4u    /**< rates alone (part of RUN): each resolves, each port's
+				   flows' paced rates add up to at most its line */
 #define SL_CHECK_ALL (SL_CHECK_STREAMS | SL_CHECK_RUN)
 
-/** The defaults (64 B UDP/IPv4 198.18.0.1 -> 198.18.0.2, port 9, burst 32). */
+/**
+ * The defaults (64 B UDP/IPv4 198.18.0.1 -> 198.18.0.2, port 9, burst 32),
+ * no flow in the table. @p c must hold no table (zeroed, or sl_config_fini()).
+ */
 void sl_config_default(struct sl_config *c);
+
+/**
+ * Make @p dst a copy of @p src, its flow table duplicated (dst's own is
+ * freed first; dst must be zeroed or hold a configuration). 0, or -ENOMEM
+ * with @p dst unchanged.
+ */
+int sl_config_copy(struct sl_config *dst, const struct sl_config *src);
+/** Free @p c's flow table (the configuration stays valid, with none). */
+void sl_config_fini(struct sl_config *c);
+
+/** The index of the flow named @p name in the table, or -1. */
+int sl_config_flow_find(const struct sl_config *c, const char *name);
+/** Append flow @p f (its name not in the table). 0, -ENOSPC (full) or -ENOMEM. */
+int sl_config_flow_add(struct sl_config *c, const struct sl_flow_conf *f);
+/** Remove flow @p idx; the later flows move down one (their ids with them). */
+void sl_config_flow_del(struct sl_config *c, uint16_t idx);
+/** A new flow of the table: the template's headers and sizes, on port @p port. */
+void sl_config_flow_init(const struct sl_config *c, struct sl_flow_conf *f, const char *name,
+			 uint16_t port);
+
+/**
+ * The streams a run of @p c sends, by id (the signature's stream id): the
+ * table's flows, or, with none, one default flow per port (id = port).
+ */
+static inline uint16_t
+sl_config_nb_streams(const struct sl_config *c, const struct sl_config_env *env)
+{
+	return c->nb_flows != 0 ? c->nb_flows : env->nb_ports;
+}
+
+/** The port stream @p id is sent on. */
+static inline uint16_t
+sl_config_stream_port(const struct sl_config *c, uint16_t id)
+{
+	return c->nb_flows != 0 ? c->flows[id].port : id;
+}
+
+/** Stream @p id's name: the flow's, or "port-N" for a default flow. */
+void sl_config_stream_name(const struct sl_config *c, uint16_t id, char *buf, size_t len);
+
+/** Stream @p id as it is built: headers, fields and sizes, MACs, VLAN, id. */
+void sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
+		      struct sl_stream_conf *out);
+
+/** Streams sent on port @p pid (0 for a port with none). */
+uint16_t sl_config_port_streams(const struct sl_config *c, const struct sl_config_env *env,
+				uint16_t pid);
+
+/**
+ * The rate stream @p id is paced at, resolved (@p pace; NONE: unpaced): its
+ * own, else an equal share of its port's rate among the port's streams
+ * without one. 0, or -EINVAL with @p err.
+ */
+int sl_config_stream_rate(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
+			  struct sl_rate *pace, char *err, size_t len);
+
+/**
+ * The packets stream @p id sends: its own count, else an equal share of
+ * --count among its port's streams without one (the first ones one more
+ * when it does not divide); 0: no limit.
+ */
+uint64_t sl_config_stream_count(const struct sl_config *c, const struct sl_config_env *env,
+				uint16_t id);
+
+/**
+ * Compile stream @p id into @p s (NULL: a scratch one, to check only), its
+ * port's MTU checked first. 0, or -EINVAL (-ENOMEM) with @p e.
+ */
+int sl_config_stream_build(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
+			   struct sl_stream *s, struct sl_config_err *e);
 
 /**
  * Check @p c against the machine. 0, or -EINVAL with @p e saying which

@@ -305,6 +305,15 @@ struct sl_gen {
 	uint32_t fidx[SL_FIELD_MAX];  /**< next index of each field */
 	uint32_t fstep[SL_FIELD_MAX]; /**< its step per frame sent */
 	uint32_t rnd;       /**< xorshift state of RANDOM fields */
+	/**
+	 * 0: the pool holds this stream's frames (filled with its template).
+	 * Else the pool is shared by several streams (the flows of one port):
+	 * each frame gets the first copy_len bytes of the template (at least
+	 * the longest header of the streams sharing the pool, so no other
+	 * stream's header is left behind) after the previous frame's
+	 * signature is cleared, and its lengths.
+	 */
+	uint16_t copy_len;
 };
 
 /**
@@ -586,6 +595,18 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 		uint64_t sum = sz->l4_sum, w0;
 		uint32_t sip_sum, ipx = 0;
 
+		if (g->copy_len != 0) {
+			/*
+			 * A shared pool: the mbuf holds another stream's frame.
+			 * Zero its signature (the sums assume a zero payload),
+			 * then lay this stream's headers over it.
+			 */
+			if (m->pkt_len >= SL_SIG_LEN)
+				memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
+			memcpy(p, s->tmpl, g->copy_len);
+			m->data_len = sz->pkt_len;
+			m->pkt_len = sz->pkt_len;
+		}
 		if (sizes) {
 			/*
 			 * The mbuf still holds its previous frame's length (raw

@@ -416,6 +416,37 @@ lat_clamp(struct bench_lat *l)
  */
 static void bench_trial_end(struct sl_app *app, void *arg);
 
+/* Every flow of c's table sends the sizes of sc (a benchmark's size). */
+static void
+bench_sizes(struct sl_config *c, const struct sl_stream_conf *sc)
+{
+	for (uint16_t f = 0; f < c->nb_flows; f++) {
+		struct sl_stream_conf *d = &c->flows[f].sc;
+
+		memcpy(d->sizes, sc->sizes, sizeof(d->sizes));
+		memcpy(d->weights, sc->weights, sizeof(d->weights));
+		d->nb_sizes = sc->nb_sizes;
+		d->size_min = sc->size_min;
+		d->size_max = sc->size_max;
+		c->flows[f].size_given = true;
+	}
+}
+
+/* dst: a copy of src sending the sizes of sc (NULL: as given). 0, or -ENOMEM (said). */
+static int
+bench_cfg(struct sl_config *dst, const struct sl_config *src, const struct sl_stream_conf *sc)
+{
+	if (sl_config_copy(dst, src) != 0) {
+		sl_err("bench: out of memory");
+		return -ENOMEM;
+	}
+	if (sc != NULL) {
+		dst->sc = *sc;
+		bench_sizes(dst, sc);
+	}
+	return 0;
+}
+
 static int
 trial_start(struct sl_app *app, double load, double pace, double duration_s, double tol,
 	    struct bench_trial *t)
@@ -423,7 +454,13 @@ trial_start(struct sl_app *app, double load, double pace, double duration_s, dou
 	struct sl_config *o = &B.trial_cfg;
 	int ret;
 
-	*o = B.cfg;
+	if (sl_config_copy(o, &B.cfg) != 0)
+		return -ENOMEM;
+	/* A trial's load is the port's: its flows share it equally, each to the trial's end. */
+	for (uint16_t f = 0; f < o->nb_flows; f++) {
+		o->flows[f].rate = (struct sl_rate){ SL_RATE_NONE, 0 };
+		o->flows[f].count = 0;
+	}
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		o->pc[p].stopped = !B.tx[p];
 		o->pc[p].rate = (struct sl_rate){ SL_RATE_PPS, pace };
@@ -887,9 +924,11 @@ size_begin(struct sl_app *app)
 	char err[256];
 
 	B.cfg.sc = B.base_sc;
-	if (strcmp(B.sizes[i], "given") != 0)
+	if (strcmp(B.sizes[i], "given") != 0) {
 		sl_parse_sizes(&B.cfg.sc, strcmp(B.sizes[i], "imix") == 0 ? SL_GEN_IMIX :
 			       B.sizes[i], err, sizeof(err));
+		bench_sizes(&B.cfg, &B.cfg.sc); /* every flow of the table sends them */
+	}
 	B.p = B.c.p;
 	for (uint16_t t = 0; t < app->ports.n; t++) {
 		double lb = (double)app->ports.p[t].info.speed_bps, l2 = r->mean_l1 - 160;
@@ -1271,6 +1310,15 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 		}
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		tx[p] = conf->tx_given ? conf->tx[p] : !o->pc[p].stopped;
+		if (tx[p] && sl_config_port_streams(o, env, p) == 0) {
+			/* The flow table has no flow on it: it sends nothing. */
+			if (conf->tx_given) {
+				sl_err("bench: tx: port %u has no flow (flow add NAME port %u ...): "
+				       "give it one or leave it out of tx=", p, p);
+				return SL_EXIT_USAGE;
+			}
+			tx[p] = false;
+		}
 		if (tx[p] && !sl_config_port_has_lcore(o, p)) {
 			/* No lcore sends on it: named, an error; by default, left out. */
 			if (conf->tx_given) {
@@ -1358,12 +1406,15 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 
 			if (!tx[s])
 				continue;
-			B.trial_cfg = *o;
-			B.trial_cfg.sc = sc;
-			if (sl_config_flow_build(&B.trial_cfg, env, s, NULL, &e) != 0) {
-				sl_err("bench: size %s: %s", names[i], e.msg);
-				return SL_EXIT_USAGE;
-			}
+			if (bench_cfg(&B.trial_cfg, o,
+				      strcmp(names[i], "given") != 0 ? &sc : NULL) != 0)
+				return SL_EXIT_RUNTIME;
+			for (uint16_t id = 0; id < sl_config_nb_streams(o, env); id++)
+				if (sl_config_stream_port(o, id) == s &&
+				    sl_config_stream_build(&B.trial_cfg, env, id, NULL, &e) != 0) {
+					sl_err("bench: size %s: %s", names[i], e.msg);
+					return SL_EXIT_USAGE;
+				}
 			if (sl_config_rate(&B.trial_cfg, env, s, &rr, &pace, err, sizeof(err)) != 0) {
 				if (conf->single && conf->load_total)
 					sl_err("bench: total: each of the %u sending ports' share: %s",
@@ -1402,7 +1453,10 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 	B.running = true;
 	B.interrupted = false;
 	B.warned = false;
-	B.cfg = *o;
+	if (sl_config_copy(&B.cfg, o) != 0) {
+		sl_err("bench: out of memory");
+		return SL_EXIT_RUNTIME;
+	}
 	B.base_sc = o->sc;
 	B.cur_size = 0;
 	B.phase = BP_SIZE;

@@ -42,6 +42,7 @@ struct cli_inst {
 
 struct cli_result {
 	cmdline_fixed_string_t w[SL_CLI_MAX_WORDS];
+	cmdline_multi_string_t rest; /* a trailing "<x...>": the rest of the line */
 };
 
 static cmdline_parse_ctx_t *ctx;
@@ -69,7 +70,8 @@ cli_dispatch(void *parsed, struct cmdline *cl, void *data)
 
 	RTE_SET_USED(cl);
 	for (int i = 0; i < ci->nb_words; i++)
-		argv[i] = r->w[i];
+		argv[i] = ci->tok[i].string_data.str != NULL &&
+			  strcmp(ci->tok[i].string_data.str, TOKEN_STRING_MULTI) == 0 ? r->rest : r->w[i];
 	ci->cli->failed = false;
 	ci->cmd->fn(ci->cli, ci->nb_words, argv);
 	fflush(stdout);
@@ -100,7 +102,11 @@ cli_compile(struct sl_cli *cli, const struct sl_cmd *cmd, bool with_optional)
 		}
 		t->hdr.ops = &cmdline_token_string_ops;
 		t->hdr.offset = offsetof(struct cli_result, w[n]);
-		if (tok[0] == '<') {
+		if (tok[0] == '<' && strstr(tok, "...>") != NULL) {
+			/* The rest of the line, its own words split by the handler. */
+			t->string_data.str = TOKEN_STRING_MULTI;
+			t->hdr.offset = offsetof(struct cli_result, rest);
+		} else if (tok[0] == '<') {
 			t->string_data.str = NULL; /* any one word */
 		} else {
 			ci->words[n] = strdup(tok);

@@ -23,19 +23,20 @@ cmd_port_startstop(struct sl_cli *cli, int argc, char **argv)
 		return;
 	}
 	/* A candidate, checked and committed as every command's (cli_set.c). */
-	cand = malloc(sizeof(*cand));
-	if (cand == NULL) {
+	cand = calloc(1, sizeof(*cand));
+	if (cand == NULL || sl_config_copy(cand, &cli->app->cfg) != 0) {
 		sl_cli_error(cli, "out of memory");
+		free(cand);
 		return;
 	}
-	*cand = cli->app->cfg;
 	for (uint16_t i = 0; i < cli->app->ports.n; i++)
 		if (port == SL_MAX_PORTS || port == i)
 			cand->pc[i].stopped = strcmp(argv[1], "stop") == 0;
-	if (sl_session_check(cli->app, cand, SL_CHECK_STREAMS, &e) == 0)
-		cli->app->cfg = *cand;
-	else
+	if (sl_session_check(cli->app, cand, SL_CHECK_STREAMS, &e) != 0)
 		sl_cli_error(cli, "port %s: %s", argv[1], e.msg);
+	else if (sl_config_copy(&cli->app->cfg, cand) != 0)
+		sl_cli_error(cli, "port %s: out of memory", argv[1]);
+	sl_config_fini(cand);
 	free(cand);
 }
 
@@ -55,7 +56,10 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 		sl_cli_error(cli, "traffic is running: port config needs stopped ports (stop first)");
 		return;
 	}
-	cand = cli->app->cfg;
+	if (sl_config_copy(&cand, &cli->app->cfg) != 0) {
+		sl_cli_error(cli, "out of memory");
+		return;
+	}
 	for (uint16_t i = 0; i < cli->app->ports.n; i++) {
 		if (port != SL_MAX_PORTS && port != i)
 			continue;
@@ -99,7 +103,8 @@ cmd_port_config(struct sl_cli *cli, int argc, char **argv)
 			     e.msg + (*name != '\0' ? e.detail : 0));
 		return;
 	}
-	cli->app->cfg = cand;
+	if (sl_config_copy(&cli->app->cfg, &cand) != 0)
+		sl_cli_error(cli, "port config: out of memory");
 }
 
 /* Link down or up now, running or not: a fault to inject (testpmd's names). */

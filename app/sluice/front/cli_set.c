@@ -40,7 +40,8 @@ static struct sl_config cand; /* the prompt is one thread */
 static struct sl_config *
 edit(struct sl_cli *cli)
 {
-	cand = cli->app->cfg;
+	if (sl_config_copy(&cand, &cli->app->cfg) != 0)
+		sl_cli_error(cli, "out of memory");
 	return &cand;
 }
 
@@ -53,7 +54,8 @@ commit(struct sl_cli *cli, const char *what)
 	if (cli->failed)
 		return;
 	if (sl_session_check(cli->app, &cand, SL_CHECK_STREAMS, &e) == 0) {
-		cli->app->cfg = cand;
+		if (sl_config_copy(&cli->app->cfg, &cand) != 0)
+			sl_cli_error(cli, "set %s: out of memory", what);
 		return;
 	}
 	name = sl_cli_opt_cmd(e.opt);

@@ -18,6 +18,7 @@
 #include <rte_ip.h>
 
 #include "bench.h"
+#include "flow.h"
 #include "opts.h"
 #include "outfile.h"
 #include "ports.h"
@@ -29,6 +30,7 @@ enum {
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
 	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS, OPT_MTU,
+	OPT_FLOW,
 };
 
 static const struct option long_opts[] = {
@@ -57,6 +59,7 @@ static const struct option long_opts[] = {
 	{ "tx-ip6", required_argument, NULL, OPT_TX_IP6 },
 	{ "tcp", no_argument, NULL, OPT_TCP },
 	{ "field", required_argument, NULL, OPT_FIELD },
+	{ "flow", required_argument, NULL, OPT_FLOW },
 	{ "rx", required_argument, NULL, OPT_RX },
 	{ "rxmap", required_argument, NULL, OPT_RXMAP },
 	{ "drain", required_argument, NULL, OPT_DRAIN },
@@ -99,6 +102,10 @@ sl_usage(void)
 	       "                        src-ip, dst-ip, src-port, dst-port, vlan; MODE inc|dec|\n"
 	       "                        random:START,COUNT or list:V1,V2,... e.g.\n"
 	       "                        dst-ip=inc:198.18.0.2,100  vlan=list:10,20\n"
+	       "  --flow 'NAME WORDS'   a flow of its own, repeatable (as flow add at the\n"
+	       "                        prompt): port P, to R, src IP, dst IP, udp|tcp, sport\n"
+	       "                        N, dport N, vlan N, size S, rate R, count N, flows N,\n"
+	       "                        field F; with flows, ports send only their flows\n"
 	       "  --tx-ip SRC,DST       IPv4 source and destination\n"
 	       "  --tx-udp SP[,DP]      UDP source and destination ports\n"
 	       "  --eth-peer P,MAC      destination MAC on port P\n"
@@ -418,12 +425,55 @@ opt_one(struct sl_opts *o, struct sl_config *cf, int c, char *arg, char *err, si
 	return 0;
 }
 
+/* --flow 'NAME WORDS...': a flow of the table (flow.h), as flow add makes it. */
+static int
+flow_opt(struct sl_config *cf, const char *spec)
+{
+	char line[1024], *w[64], err[320];
+	struct sl_flow_conf f;
+	int n;
+
+	if (strlen(spec) >= sizeof(line)) {
+		usage_error("--flow", "longer than %zu characters", sizeof(line) - 1);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "%s", spec);
+	n = sl_flow_words(line, w, RTE_DIM(w));
+	if (n <= 0) {
+		usage_error("--flow", "'%s': give 'NAME [port P] [to R] ...' (%s)", spec,
+			    n == 0 ? "no name" : "more than 64 words");
+		return -1;
+	}
+	if (strlen(w[0]) >= SL_FLOW_NAME_MAX || strcmp(w[0], "all") == 0 ||
+	    strspn(w[0], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+	    strlen(w[0])) {
+		usage_error("--flow", "name '%s': give 1 to %d letters, digits, '-', '_' or '.' "
+			    "(not 'all')", w[0], SL_FLOW_NAME_MAX - 1);
+		return -1;
+	}
+	if (sl_config_flow_find(cf, w[0]) >= 0) {
+		usage_error("--flow", "two flows are named %s: give each its own name", w[0]);
+		return -1;
+	}
+	sl_config_flow_init(cf, &f, w[0], 0);
+	if (sl_flow_parse(&f, n - 1, w + 1, err, sizeof(err)) != 0) {
+		usage_error("--flow", "%s: %s", w[0], err);
+		return -1;
+	}
+	if (sl_config_flow_add(cf, &f) != 0) {
+		usage_error("--flow", "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 enum sl_opts_action
 sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 {
 	const char *run_opt = NULL; /* --duration, --count or --rate, if given */
+	const char *flow_specs[SL_OPTS_MAX_FLOWS];
+	int c, nb_flow_specs = 0;
 	char err[256];
-	int c;
 
 	/* 0, not 1: glibc then forgets a previous parse's state (a half-read "-ia"). */
 	optind = 0;
@@ -444,6 +494,14 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 			continue;
 		case OPT_CLI_REF:
 			return SL_OPTS_CLI_REFERENCE;
+		case OPT_FLOW:
+			if (nb_flow_specs == SL_OPTS_MAX_FLOWS) {
+				usage_error("--flow", "more than %d: add the others at the prompt or "
+					    "in a --cmdline-file (flow add)", SL_OPTS_MAX_FLOWS);
+				return SL_OPTS_ERROR;
+			}
+			flow_specs[nb_flow_specs++] = optarg;
+			continue;
 		case 'h':
 			return SL_OPTS_HELP;
 		case OPT_VERSION:
@@ -476,6 +534,10 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 		usage_error("arguments", "unexpected '%s'", argv[optind]);
 		return SL_OPTS_ERROR;
 	}
+	/* The flows, once the template they start from is complete. */
+	for (int i = 0; i < nb_flow_specs; i++)
+		if (flow_opt(cf, flow_specs[i]) != 0)
+			return SL_OPTS_ERROR;
 	/* IPv4 addresses for IPv6 frames would be silently ignored: say so. */
 	if (cf->sc.ipv6 && cf->tx_ip4_given) {
 		usage_error("--tx-ip", "IPv4 addresses, but the frames are IPv6 (--ipv6): give "

@@ -29,6 +29,9 @@ struct sl_opts {
 	uint16_t metrics_port;       /* 0: the kernel picks (the URL printed says which) */
 };
 
+/* --flow options on one command line (more: flow add in a --cmdline-file). */
+#define SL_OPTS_MAX_FLOWS 256
+
 /* What sl_opts_parse() asks the program to do. */
 enum sl_opts_action {
 	SL_OPTS_RUN = 0,       /* run with these options */

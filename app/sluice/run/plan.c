@@ -92,34 +92,198 @@ sl_plan_map(struct sl_app *app)
 	}
 }
 
-/* Compile every port's flow (checked: it cannot fail but for memory). */
+/* Compile every stream of the run: the table's flows, or each port's default flow. */
 int
 sl_plan_streams(struct sl_app *app)
 {
+	const struct sl_config *o = &app->ses.run_cfg;
+	uint16_t n = sl_config_nb_streams(o, &app->env);
 	struct sl_config_err e;
 
-	for (uint16_t i = 0; i < app->ports.n; i++)
-		if (sl_config_flow_build(&app->ses.run_cfg, &app->env, i, &app->ports.p[i].stream,
-					 &e) != 0) {
+	app->ses.streams = calloc(n, sizeof(*app->ses.streams));
+	if (app->ses.streams == NULL)
+		return -ENOMEM;
+	app->ses.nb_streams = n;
+	for (uint16_t id = 0; id < n; id++) {
+		/* calloc: a stream's tables are touched only as far as it uses them */
+		app->ses.streams[id] = calloc(1, sizeof(struct sl_stream));
+		if (app->ses.streams[id] == NULL) {
+			sl_err("cannot allocate %u streams: out of memory", n);
+			return -ENOMEM;
+		}
+		if (sl_config_stream_build(o, &app->env, id, app->ses.streams[id], &e) != 0) {
 			sl_err("%s", e.msg);
 			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void
+sl_plan_streams_free(struct sl_app *app)
+{
+	for (uint16_t id = 0; id < app->ses.nb_streams; id++)
+		free(app->ses.streams[id]);
+	free(app->ses.streams);
+	app->ses.streams = NULL;
+	app->ses.nb_streams = 0;
+}
+
+/* The lcore-queue pairs that send port i's streams (each stream's producers). */
+static uint64_t
+port_pairs(const struct sl_app *app, uint16_t i)
+{
+	uint64_t n = 0;
+
+	for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
+		n += app->ports.p[i].txqs[q].nb_lcores;
+	return n;
+}
+
+/* Targets lcore will have: each of its (port, queue) pairs times the port's streams. */
+static uint32_t
+count_targets(const struct sl_app *app, unsigned int lcore)
+{
+	uint32_t n = 0;
+
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		uint16_t ns = sl_config_port_streams(&app->ses.run_cfg, &app->env, i);
+
+		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
+			for (uint16_t j = 0; j < app->ports.p[i].txqs[q].nb_lcores; j++)
+				n += app->ports.p[i].txqs[q].lcores[j] == lcore ? ns : 0;
+	}
+	return n;
+}
+
+/*
+ * One target: stream id on queue aq of port i, as producer k of the
+ * stream's pairs (P of them): its share of the order, of the count and of
+ * the rate.
+ */
+static int
+target_init(struct sl_app *app, struct sl_target *t, uint16_t i, uint16_t q, uint16_t id,
+	    uint64_t k, uint64_t P)
+{
+	const struct sl_config *o = &app->ses.run_cfg;
+	const struct sl_stream *st = app->ses.streams[id];
+	struct sl_rate pace, share;
+	struct sl_stream_conf c;
+	uint64_t count = sl_config_stream_count(o, &app->env, id);
+	double l1, l2, kb = o->pace_even ? 1 : o->burst;
+	char err[256], name[SL_FLOW_NAME_MAX];
+	unsigned int sg = 0;
+
+	t->txq = app->ports.p[i].txqs[q].txq;
+	t->port = i;
+	t->queue = q;
+	t->stream = id;
+	t->own_rate = o->nb_flows != 0 && o->flows[id].rate.unit != SL_RATE_NONE;
+	/* Which frames carry a signature (too short ones cannot). */
+	t->sig_min_len = (uint32_t)st->hdr_len + SL_SIG_LEN;
+	for (uint16_t z = 0; z < st->nb_sizes; z++)
+		sg += st->sz[z].sig != 0;
+	t->sig_mix = sg == st->nb_sizes ? 0 : sg == 0 ? 1 : 2;
+	/* A producer per lcore-queue pair: its own sequence space. */
+	if (k >= SL_SIG_MAX_PRODUCERS) {
+		sl_err("port %u: more than %d lcore-queue pairs send its stream (the signature's "
+		       "producer id is 8 bits)", i, SL_SIG_MAX_PRODUCERS);
+		return -EINVAL;
+	}
+	t->gen = (struct sl_gen){ .s = st, .producer = (uint8_t)k, .run = app->ses.run_tag };
+	/*
+	 * Its share of the stream's frame order: frames k, k + P, ... of the P
+	 * pairs, so that the quotas below add up to the stream's first count
+	 * frames (flows and sizes exact).
+	 */
+	sl_gen_share(&t->gen, (uint16_t)k, (uint16_t)P);
+	t->quota = count == 0 ? UINT64_MAX : count / P + (k < count % P);
+	sl_config_stream_name(o, id, name, sizeof(name));
+	if (sl_config_stream_rate(o, &app->env, id, &pace, err, sizeof(err)) != 0) {
+		sl_err("--rate: %s (port %u, %s): %s", name, i, app->ports.p[i].info.name, err);
+		return -EINVAL;
+	}
+	share = (struct sl_rate){ pace.unit, pace.value / (double)P };
+	if (sl_pacer_init(&t->pacer, &share) != 0) {
+		sl_err("--rate: %s's rate shared by port %u's %" PRIu64 " lcore-queue pairs is "
+		       "below 1 per second each: give a higher rate or fewer lcores", name, i, P);
+		return -EINVAL;
+	}
+	/*
+	 * Catch-up after a stall (sl_gen.h): up to SL_PACER_CATCHUP_US or one
+	 * burst; evenly spaced (a trial): SL_PACER_EVEN_US or one frame.
+	 */
+	sl_config_stream(o, &app->env, id, &c);
+	sl_stream_conf_mean_bits(&c, &l1, &l2);
+	t->slack_units[0] = kb;
+	t->slack_units[1] = kb * l1;
+	t->slack_units[2] = kb * l2;
+	t->slack_us = o->pace_even ? SL_PACER_EVEN_US : SL_PACER_CATCHUP_US;
+	sl_pacer_set_slack(&t->pacer, t->slack_units[share.unit == SL_RATE_PPS ? 0 :
+						     share.unit == SL_RATE_L1 ? 1 : 2], t->slack_us);
+	return 0;
+}
+
+/*
+ * Port i's pool on lcore: shared by the port's streams. Enough for every
+ * descriptor and backlog slot its queues can fill, what the driver keeps
+ * after its descriptors (a sim DUT's queue: all of it may be this lcore's),
+ * and a burst pending per target. With several streams the frames are laid
+ * over each other (sl_gen.copy_len): the longest header of them all.
+ */
+static int
+port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t i,
+	  unsigned int npairs, unsigned int ntarg)
+{
+	const struct sl_config *o = &app->ses.run_cfg;
+	struct sl_port *p = &app->ports.p[i];
+	const struct sl_stream *big = NULL;
+	uint16_t copy = 0, ns = 0;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t n = npairs * (p->txd + SL_BACKLOG_SIZE + 4 * 64) + ntarg * 2 * o->burst + 1024 +
+		     p->info.tx_hold;
+
+	for (uint16_t id = 0; id < app->ses.nb_streams; id++) {
+		const struct sl_stream *st = app->ses.streams[id];
+
+		if (sl_config_stream_port(o, id) != i)
+			continue;
+		ns++;
+		if (big == NULL || st->max_len > big->max_len)
+			big = st;
+		if (st->hdr_len > copy)
+			copy = st->hdr_len;
+	}
+	snprintf(name, sizeof(name), "sl_w%u_p%u", lcore, i);
+	w->pools[i] = sl_stream_pool_create(big, name, rte_align32pow2(n) - 1, p->info.socket);
+	if (w->pools[i] == NULL) {
+		sl_err("lcore %u port %u: cannot create a pool of %u mbufs (%s): give EAL more "
+		       "memory (-m) or fewer lcores", lcore, i, rte_align32pow2(n) - 1,
+		       rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	for (uint32_t t = 0; t < w->nb_targets; t++)
+		if (w->t[t].port == i) {
+			w->t[t].gen.mp = w->pools[i];
+			w->t[t].gen.copy_len = ns > 1 ? copy : 0;
 		}
 	return 0;
 }
 
-/* Give each worker its targets, generators, pools and share of --count. */
+/* Give each worker its targets, generators, pools and share of each stream's count. */
 int
 sl_plan_workers(struct sl_app *app)
 {
 	const struct sl_config *o = &app->ses.run_cfg;
-	uint64_t per_port_targets[SL_MAX_PORTS] = { 0 }, seen[SL_MAX_PORTS] = { 0 };
+	uint64_t pairs[SL_MAX_PORTS] = { 0 }, seen[SL_MAX_PORTS] = { 0 };
 	unsigned int lcore;
+	int ret;
 
 	for (uint16_t i = 0; i < app->ports.n; i++)
-		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
-			per_port_targets[i] += app->ports.p[i].txqs[q].nb_lcores;
+		pairs[i] = port_pairs(app, i);
 
 	RTE_LCORE_FOREACH_WORKER(lcore) {
+		uint32_t nt = count_targets(app, lcore);
 		struct sl_worker *w;
 
 		w = rte_zmalloc_socket("sl_worker", sizeof(*w), RTE_CACHE_LINE_SIZE,
@@ -130,124 +294,56 @@ sl_plan_workers(struct sl_app *app)
 		w->lcore = lcore;
 		w->burst = o->burst;
 		w->direct = o->direct;
+		if (nt > UINT16_MAX) {
+			sl_err("lcore %u: %u queue-flow pairs to send: at most %u; give it fewer "
+			       "flows or queues", lcore, nt, UINT16_MAX);
+			return -E2BIG;
+		}
+		if (nt != 0) {
+			w->t = rte_zmalloc_socket("sl_targets", nt * sizeof(*w->t),
+						  RTE_CACHE_LINE_SIZE, rte_lcore_to_socket_id(lcore));
+			if (w->t == NULL) {
+				sl_err("lcore %u: cannot allocate its %u targets: give EAL more "
+				       "memory (-m)", lcore, nt);
+				return -ENOMEM;
+			}
+		}
 		for (uint16_t i = 0; i < app->ports.n; i++) {
 			struct sl_port *p = &app->ports.p[i];
-			unsigned int ntarg = 0;
+			unsigned int npairs = 0, t0 = w->nb_targets;
 
 			for (uint16_t q = 0; q < p->nb_txq; q++) {
 				struct sl_app_txq *aq = &p->txqs[q];
 
 				for (uint16_t j = 0; j < aq->nb_lcores; j++) {
-					struct sl_target *t;
-					struct sl_rate pace, share;
-					char err[256];
 					uint64_t k;
 
 					if (aq->lcores[j] != lcore)
 						continue;
-					if (w->nb_targets == SL_MAX_TARGETS) {
-						sl_err("lcore %u: more than %d queues mapped", lcore,
-						       SL_MAX_TARGETS);
-						return -E2BIG;
-					}
-					t = &w->t[w->nb_targets++];
-					t->txq = aq->txq;
-					t->port = i;
-					t->queue = q;
-					/* Which frames carry a signature (too short ones cannot). */
-					t->sig_min_len = (uint32_t)p->stream.hdr_len + SL_SIG_LEN;
-					{
-						unsigned int sg = 0;
-
-						for (uint16_t z = 0; z < p->stream.nb_sizes; z++)
-							sg += p->stream.sz[z].sig != 0;
-						t->sig_mix = sg == p->stream.nb_sizes ? 0 : sg == 0 ? 1 : 2;
-					}
 					k = seen[i]++;
-					/* A producer per lcore-queue pair: its own sequence space. */
-					if (k >= SL_SIG_MAX_PRODUCERS) {
-						sl_err("port %u: more than %d lcore-queue pairs send its "
-						       "stream (the signature's producer id is 8 bits)",
-						       i, SL_SIG_MAX_PRODUCERS);
-						return -EINVAL;
+					npairs++;
+					for (uint16_t id = 0; id < app->ses.nb_streams; id++) {
+						if (sl_config_stream_port(o, id) != i)
+							continue;
+						ret = target_init(app, &w->t[w->nb_targets++], i, q,
+								  id, k, pairs[i]);
+						if (ret != 0)
+							return ret;
 					}
-					t->gen = (struct sl_gen){ .s = &p->stream, .producer = (uint8_t)k,
-								  .run = app->ses.run_tag };
-					/*
-					 * Its share of the stream's frame order: frames k,
-					 * k + P, ... of the P pairs, so that --count's
-					 * quotas below add up to the stream's first
-					 * --count frames (flows and sizes exact).
-					 */
-					sl_gen_share(&t->gen, (uint16_t)k,
-						     (uint16_t)per_port_targets[i]);
-					t->quota = o->count == 0 ? UINT64_MAX :
-						o->count / per_port_targets[i] +
-						(k < o->count % per_port_targets[i]);
-					/* The port's rate, shared equally by its targets. */
-					if (sl_config_rate(o, &app->env, i, &o->pc[i].rate, &pace,
-							   err, sizeof(err)) != 0) {
-						sl_err("--rate: port %u (%s): %s", i, p->info.name, err);
-						return -EINVAL;
-					}
-					p->pace = pace;
-					share = (struct sl_rate){ pace.unit,
-						pace.value / per_port_targets[i] };
-					if (sl_pacer_init(&t->pacer, &share) != 0) {
-						sl_err("--rate: port %u's rate shared by its %" PRIu64
-						       " lcore-queue pairs is below 1 per second "
-						       "each: give a higher rate or fewer lcores",
-						       i, per_port_targets[i]);
-						return -EINVAL;
-					}
-					/*
-					 * Catch-up after a stall (sl_gen.h): up to
-					 * SL_PACER_CATCHUP_US or one burst; evenly
-					 * spaced (a trial): SL_PACER_EVEN_US or one
-					 * frame.
-					 */
-					{
-						struct sl_stream_conf c;
-						double l1, l2, k = o->pace_even ? 1 : o->burst;
+				}
+			}
+			if (npairs != 0) {
+				struct sl_rate pace;
+				char err[256];
 
-						sl_config_flow(o, &app->env, i, &c);
-						sl_stream_conf_mean_bits(&c, &l1, &l2);
-						t->slack_units[0] = k;
-						t->slack_units[1] = k * l1;
-						t->slack_units[2] = k * l2;
-						t->slack_us = o->pace_even ? SL_PACER_EVEN_US :
-							      SL_PACER_CATCHUP_US;
-						sl_pacer_set_slack(&t->pacer, t->slack_units[
-							share.unit == SL_RATE_PPS ? 0 :
-							share.unit == SL_RATE_L1 ? 1 : 2], t->slack_us);
-					}
-					ntarg++;
-				}
+				/* The port's own rate, as shown (its streams pace their shares). */
+				if (sl_config_rate(o, &app->env, i, &o->pc[i].rate, &pace, err,
+						   sizeof(err)) == 0)
+					p->pace = pace;
 			}
-			if (ntarg != 0) {
-				char name[RTE_MEMPOOL_NAMESIZE];
-				/*
-				 * Enough for every descriptor and backlog slot it can
-				 * fill, and what the driver keeps after its descriptors
-				 * (a sim DUT's queue: all of it may be this lcore's).
-				 */
-				uint32_t n = ntarg * (p->txd + SL_BACKLOG_SIZE + 4 * 64) + 1024 +
-					     p->info.tx_hold;
-				snprintf(name, sizeof(name), "sl_w%u_p%u", lcore, i);
-				w->pools[i] = sl_stream_pool_create(&p->stream, name,
-								    rte_align32pow2(n) - 1,
-								    p->info.socket);
-				if (w->pools[i] == NULL) {
-					sl_err("lcore %u port %u: cannot create a pool of %u mbufs (%s): "
-					       "give EAL more memory (-m) or fewer lcores",
-					       lcore, i, rte_align32pow2(n) - 1,
-					       rte_strerror(rte_errno));
-					return -ENOMEM;
-				}
-				for (uint16_t t = 0; t < w->nb_targets; t++)
-					if (w->t[t].port == i)
-						w->t[t].gen.mp = w->pools[i];
-			}
+			if (w->nb_targets != t0 &&
+			    (ret = port_pool(app, w, lcore, i, npairs, w->nb_targets - t0)) != 0)
+				return ret;
 		}
 	}
 	return 0;
@@ -262,23 +358,24 @@ int
 sl_plan_rx(struct sl_app *app)
 {
 	const struct sl_config *o = &app->ses.run_cfg;
-	uint16_t producers[SL_MAX_PORTS];
+	uint16_t *producers;
 	bool rx[SL_MAX_PORTS];
 
 	for (uint16_t r = 0; r < SL_MAX_PORTS; r++)
 		app->ses.rx_lcore[r] = -1;
 	sl_plan_address(app, o);
 	sl_config_rx_ports(o, &app->env, rx);
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		producers[i] = 0;
-		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
-			producers[i] += app->ports.p[i].txqs[q].nb_lcores;
-	}
+	/* Each stream's producers: the lcore-queue pairs of its port. */
+	producers = calloc(app->ses.nb_streams != 0 ? app->ses.nb_streams : 1, sizeof(*producers));
+	if (producers == NULL)
+		return -ENOMEM;
+	for (uint16_t id = 0; id < app->ses.nb_streams; id++)
+		producers[id] = (uint16_t)port_pairs(app, sl_config_stream_port(o, id));
 	for (uint16_t r = 0; r < app->ports.n; r++) {
 		struct sl_port *p = &app->ports.p[r];
 		struct sl_worker *w = NULL;
 		struct sl_rx_conf rc = {
-			.nb_streams = app->ports.n, /* stream id = sending port */
+			.nb_streams = app->ses.nb_streams, /* the signature's stream ids */
 			.producers = producers,
 			.run = app->ses.run_tag,
 			.socket_id = p->info.socket,
@@ -301,18 +398,21 @@ sl_plan_rx(struct sl_app *app)
 				w = app->ses.workers[k];
 		if (w == NULL) {
 			sl_err("port %u: no worker lcore to receive on it", r);
+			free(producers);
 			return -EINVAL;
 		}
 		app->ses.rx[r] = sl_rx_create(&rc);
 		if (app->ses.rx[r] == NULL) {
 			sl_err("port %u: cannot create its analyzer (%s): give EAL more memory (-m)",
 			       r, rte_strerror(rte_errno));
+			free(producers);
 			return -ENOMEM;
 		}
 		w->rxp[w->nb_rxp++] = (struct sl_rxp){ p->ops->rx_burst, p->dev, app->ses.rx[r], r };
 		app->ses.rx_lcore[r] = (int16_t)w->lcore;
 		app->ses.rx_dedicated[r] = w->nb_targets == 0;
 	}
+	free(producers);
 	return 0;
 }
 

@@ -9,7 +9,8 @@
  *
  *   sl_plan_map()      lcores -> port.queue: each queue's lcores, each port's
  *                      queue count (a NUMA mismatch is said once per pair)
- *   sl_plan_streams()  each port's flow compiled into its stream
+ *   sl_plan_streams()  each stream compiled: the flow table's flows, or each
+ *                      port's default flow (sl_plan_streams_free())
  *   (the session sets the ports up and creates their queue objects)
  *   sl_plan_workers()  each worker's targets: queue, generator (its share of
  *                      the stream's order), pacer (its share of the rate),
@@ -25,6 +26,7 @@
 
 void sl_plan_map(struct sl_app *app);
 int sl_plan_streams(struct sl_app *app);
+void sl_plan_streams_free(struct sl_app *app);
 int sl_plan_workers(struct sl_app *app);
 int sl_plan_rx(struct sl_app *app);
 /* Fill app->ses.addressed for configuration c: port t's flow goes to port r. */

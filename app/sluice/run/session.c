@@ -57,40 +57,51 @@ int
 sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, bool publish,
 		     char *err, size_t len)
 {
-	struct sl_rate pace, share;
-	struct sl_pacer tmp;
+	struct sl_config tmp = app->ses.run_cfg; /* a view, read only: never freed */
+	struct sl_rate pace;
 	unsigned int n = 0;
 
 	if (sl_config_rate(&app->ses.run_cfg, sl_session_env(app), pid, r, &pace, err, len) != 0)
 		return -EINVAL;
-	for (uint16_t w = 0; w < app->ses.nb_workers; w++)
-		for (uint16_t k = 0; k < app->ses.workers[w]->nb_targets; k++)
-			n += app->ses.workers[w]->t[k].port == pid;
+	tmp.pc[pid].rate = *r;
+	/* The port's lcore-queue pairs: the producers of each of its streams. */
+	for (uint16_t q = 0; q < app->ports.p[pid].nb_txq; q++)
+		n += app->ports.p[pid].txqs[q].nb_lcores;
 	if (n == 0)
 		return 0; /* the port does not send in this run: the next start takes it */
-	share = (struct sl_rate){ pace.unit, pace.value / n };
-	if (sl_pacer_init(&tmp, &share) != 0) {
-		snprintf(err, len, "shared by its %u lcore-queue pairs, that is below 1 per second "
-			 "each: give a higher rate", n);
-		return -EINVAL;
-	}
+	/* Each stream that takes the port's rate (a flow without its own) gets its share. */
+	for (int step = 0; step < 2; step++)
+		for (uint16_t w = 0; w < app->ses.nb_workers; w++)
+			for (uint16_t k = 0; k < app->ses.workers[w]->nb_targets; k++) {
+				struct sl_target *t = &app->ses.workers[w]->t[k];
+				struct sl_rate sp, share;
+				struct sl_pacer tmpp;
+
+				if (t->port != pid || t->own_rate)
+					continue;
+				if (sl_config_stream_rate(&tmp, &app->env, t->stream, &sp, err,
+							  len) != 0)
+					return -EINVAL;
+				share = (struct sl_rate){ sp.unit, sp.value / n };
+				if (sl_pacer_init(&tmpp, &share) != 0) {
+					snprintf(err, len, "shared by its %u lcore-queue pairs%s, that "
+						 "is below 1 per second each: give a higher rate", n,
+						 tmp.nb_flows != 0 ? " and flows" : "");
+					return -EINVAL;
+				}
+				if (step == 0 || !publish)
+					continue; /* checked only: every port is checked before any takes it */
+				/* The sequence lock of sl_target_rate_update(): odd while writing. */
+				__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELAXED);
+				__atomic_thread_fence(__ATOMIC_RELEASE);
+				__atomic_store_n(&t->rate_unit, tmpp.unit, __ATOMIC_RELAXED);
+				__atomic_store_n(&t->rate_per_unit, tmpp.per_unit, __ATOMIC_RELAXED);
+				__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELEASE);
+			}
 	if (!publish)
-		return 0; /* checked only: every port is checked before any takes it */
+		return 0;
 	app->ports.p[pid].pace = pace; /* only once it is taken */
 	app->ses.run_cfg.pc[pid].rate = *r; /* the run's configuration says what it runs at */
-	for (uint16_t w = 0; w < app->ses.nb_workers; w++)
-		for (uint16_t k = 0; k < app->ses.workers[w]->nb_targets; k++) {
-			struct sl_target *t = &app->ses.workers[w]->t[k];
-
-			if (t->port != pid)
-				continue;
-			/* The sequence lock of sl_target_rate_update(): odd while writing. */
-			__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELAXED);
-			__atomic_thread_fence(__ATOMIC_RELEASE);
-			__atomic_store_n(&t->rate_unit, tmp.unit, __ATOMIC_RELAXED);
-			__atomic_store_n(&t->rate_per_unit, tmp.per_unit, __ATOMIC_RELAXED);
-			__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELEASE);
-		}
 	return 0;
 }
 
@@ -193,10 +204,12 @@ session_release(struct sl_app *app)
 
 		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
 			rte_mempool_free(w->pools[p]);
+		rte_free(w->t);
 		rte_free(w);
 		app->ses.workers[i] = NULL;
 	}
 	app->ses.nb_workers = 0;
+	sl_plan_streams_free(app);
 	app->ses.discarded = 0;
 	app->ses.pool_in_use = 0;
 	app->ses.start_tsc = app->ses.end_tsc = 0; /* show port stats: no run until the next start */
@@ -235,7 +248,10 @@ sl_session_open(struct sl_app *app)
 	if (sl_ports_open(&app->ports, &app->cfg) != 0)
 		return SL_EXIT_RUNTIME;
 	sl_session_env(app);
-	app->ses.run_cfg = app->cfg;
+	if (sl_config_copy(&app->ses.run_cfg, &app->cfg) != 0) {
+		sl_err("out of memory");
+		return SL_EXIT_RUNTIME;
+	}
 	return SL_EXIT_OK;
 }
 
@@ -254,9 +270,13 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&app->ses.tel_lock);
-	app->ses.run_cfg = *c; /* the run's own copy: nothing writes it while it runs */
+	/* The run's own copy: nothing writes it while it runs. */
+	ret = sl_config_copy(&app->ses.run_cfg, c);
 	app->ses.quiet = quiet;
-	ret = session_build(app);
+	if (ret == 0)
+		ret = session_build(app);
+	else
+		sl_err("out of memory");
 	pthread_mutex_unlock(&app->ses.tel_lock);
 	if (ret != 0) {
 		session_release(app);

@@ -31,6 +31,8 @@ struct sl_target {
 	struct sl_pacer pacer;
 	uint16_t port;
 	uint16_t queue;
+	uint16_t stream;             /* its stream's id (the signature's) */
+	bool own_rate;               /* a flow's rate of its own (set rate on the port leaves it) */
 	uint64_t quota;              /* UINT64_MAX: no limit */
 	uint8_t sig_mix;             /* 0: every size carries a signature, 1: none, 2: some */
 	uint32_t sig_min_len;        /* pkt_len from which a frame carries one (sig_mix 2) */
@@ -102,11 +104,11 @@ struct sl_worker {
 	unsigned int lcore;
 	uint16_t nb_rxp;             /* receiving ports it polls (between TX bursts, or only) */
 	struct sl_rxp rxp[SL_MAX_PORTS];
-	uint16_t nb_targets;
+	uint16_t nb_targets;         /* (queue, stream) pairs it sends */
 	uint16_t burst;
 	bool direct;
 	uint64_t deadline_tsc;       /* 0: none */
-	struct sl_target t[SL_MAX_TARGETS];
+	struct sl_target *t;         /* nb_targets of them (rte_zmalloc) */
 	struct rte_mempool *pools[SL_MAX_PORTS];
 	uint64_t start_tsc, end_tsc;
 	uint32_t tx_done;            /* set (release) when its TX share is sent (or never had one) */

@@ -154,6 +154,41 @@ sl_report_live(struct sl_app *app, const struct sl_results *r, double elapsed)
 	fflush(stdout);
 }
 
+/* The flows of the table, each where it arrived (with no table the streams above are they). */
+static void
+summary_flows(const struct sl_results *r, bool table)
+{
+	if (!table)
+		return;
+	for (uint16_t f = 0; f < r->nb_flows; f++) {
+		const struct sl_results_flow *fl = &r->flow[f];
+		bool printed = false;
+
+		for (uint16_t p = 0; p < r->nb_ports; p++) {
+			const struct sl_results_rx *x = sl_results_flow_rx(r, f, p);
+			const struct sl_rx_stream_stats *st;
+
+			if (x == NULL || x->st.rx == 0)
+				continue;
+			st = &x->st;
+			printf("flow %s: port %u -> %u  tx %" PRIu64 "%s rx %" PRIu64 " lost %" PRId64
+			       " (%.4g%%) dup %" PRIu64 " reordered %" PRIu64 " late %" PRIu64
+			       "  latency (%s) us min %.3f mean %.3f max %.3f\n", fl->name, fl->port, p,
+			       fl->tx, fl->exact ? "" : "(not exact)", st->rx, fl->lost,
+			       fl->tx != 0 ? (double)fl->lost / (double)fl->tx * 100 : 0,
+			       st->duplicates, st->reordered, st->late, sl_rx_clock_name(st),
+			       st->lat_min / 1e3,
+			       st->lat_count != 0 ? st->lat_sum / (double)st->lat_count / 1e3 : 0,
+			       st->lat_max / 1e3);
+			printed = true;
+		}
+		if (!printed)
+			printf("flow %s: port %u -> nowhere  tx %" PRIu64 "%s (generated %" PRIu64
+			       ") rx 0\n", fl->name, fl->port, fl->tx, fl->exact ? "" : "(not exact)",
+			       fl->generated);
+	}
+}
+
 /* The receive side in the summary: per port, per stream, and a verdict. */
 static void
 summary_rx(const struct sl_app *app, const struct sl_results *r)
@@ -209,6 +244,7 @@ summary_rx(const struct sl_app *app, const struct sl_results *r)
 			       s, res.tx, res.lost);
 		}
 	}
+	summary_flows(r, app->ses.run_cfg.nb_flows != 0);
 	if (r->nb_measured == 0)
 		printf("verdict: nothing measured (no signed frame arrived, and none was sent to a "
 		       "receiving port: check --rx and --eth-peer)\n");
@@ -488,6 +524,59 @@ json_stream(struct sl_json *j, const struct sl_results *r, const struct sl_strea
 	sl_json_obj_close(j);
 }
 
+/* "flows": every stream of the run by id (the table's flows, or each port's default one). */
+static void
+json_flows(struct sl_json *j, const struct sl_results *r)
+{
+	sl_json_arr_open(j, "flows");
+	for (uint16_t f = 0; f < r->nb_flows; f++) {
+		const struct sl_results_flow *fl = &r->flow[f];
+
+		sl_json_obj_open(j, NULL);
+		sl_json_str(j, "name", fl->name);
+		sl_json_u64(j, "id", fl->id);
+		sl_json_u64(j, "tx_port", fl->port);
+		sl_json_i64(j, "to", fl->to);
+		sl_json_u64(j, "generated", fl->generated);
+		sl_json_u64(j, "tx", fl->tx);
+		sl_json_bool(j, "tx_exact", fl->exact);
+		sl_json_u64(j, "unique", fl->unique);
+		sl_json_i64(j, "lost", fl->lost);
+		sl_json_arr_open(j, "rx");
+		for (uint16_t p = 0; p < r->nb_ports; p++) {
+			const struct sl_results_rx *x = sl_results_flow_rx(r, f, p);
+			const struct sl_rx_stream_stats *st;
+
+			if (x == NULL || x->st.rx == 0)
+				continue;
+			st = &x->st;
+			sl_json_obj_open(j, NULL);
+			sl_json_u64(j, "rx_port", p);
+			sl_json_u64(j, "rx", st->rx);
+			sl_json_u64(j, "bytes", st->bytes);
+			sl_json_u64(j, "duplicates", st->duplicates);
+			sl_json_u64(j, "reordered", st->reordered);
+			sl_json_u64(j, "late", st->late);
+			sl_json_obj_open(j, "latency_ns");
+			sl_json_str(j, "clock", sl_rx_clock_name(st));
+			sl_json_u64(j, "samples", st->lat_count);
+			sl_json_u64(j, "min", st->lat_min);
+			sl_json_dbl(j, "mean", st->lat_count != 0 ?
+				    st->lat_sum / (double)st->lat_count : 0);
+			sl_json_u64(j, "max", st->lat_max);
+			if (x->hist != NULL)
+				sl_json_u64(j, "p99", sl_rx_quantile(x->hist, 0.99, st->lat_min,
+								     st->lat_max));
+			sl_json_dbl(j, "jitter", st->jitter_ns);
+			sl_json_obj_close(j);
+			sl_json_obj_close(j);
+		}
+		sl_json_arr_close(j);
+		sl_json_obj_close(j);
+	}
+	sl_json_arr_close(j);
+}
+
 struct json_streams_arg {
 	struct sl_json *j;
 	const struct sl_results *r;
@@ -725,6 +814,7 @@ report_json_write(const struct sl_app *app, const struct sl_results *r,
 	sl_json_arr_close(&j);
 	json_verify(&j, r);
 	json_streams(&j, app, r);
+	json_flows(&j, r);
 	if (app->json_extra != NULL)
 		app->json_extra(&j);
 	sl_json_obj_close(&j);

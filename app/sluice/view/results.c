@@ -21,15 +21,47 @@ sl_results_free(struct sl_results *r)
 		return;
 	for (uint32_t i = 0; r->rx != NULL && i < (uint32_t)r->nb_ports * r->nb_ports; i++)
 		free(r->rx[i].hist);
+	for (uint32_t i = 0; r->frx != NULL && i < (uint32_t)r->nb_flows * r->nb_ports; i++)
+		free(r->frx[i].hist);
 	free(r->rx);
+	free(r->frx);
+	free(r->flow);
 	free(r->txq);
 	free(r);
 }
 
-/* 1. The receive side: each receiving port's analyzer and drops, each stream at it. */
+/* Add a stream's figures at a port into a sum of streams (a port's several flows). */
+static void
+stats_add(struct sl_rx_stream_stats *d, const struct sl_rx_stream_stats *x)
+{
+	if (x->lat_count != 0) {
+		d->lat_min = d->lat_count == 0 || x->lat_min < d->lat_min ? x->lat_min : d->lat_min;
+		d->lat_max = x->lat_max > d->lat_max ? x->lat_max : d->lat_max;
+	}
+	d->rx += x->rx;
+	d->bytes += x->bytes;
+	d->duplicates += x->duplicates;
+	d->reordered += x->reordered;
+	d->late += x->late;
+	for (int i = 0; i < SL_RX_DIST_BUCKETS; i++)
+		d->dist[i] += x->dist[i];
+	d->lat_count += x->lat_count;
+	d->lat_hw += x->lat_hw;
+	d->lat_backwards += x->lat_backwards;
+	d->lat_sum += x->lat_sum;
+	/* Jitter is per sequence of arrivals: a sum of streams shows the worst. */
+	d->jitter_ns = x->jitter_ns > d->jitter_ns ? x->jitter_ns : d->jitter_ns;
+}
+
+/*
+ * 1. The receive side: each receiving port's analyzer and drops, each
+ * stream (flow) at it, and each port's streams summed into the port's
+ * record.
+ */
 static int
 take_rx(const struct sl_app *app, struct sl_results *r, bool hist)
 {
+	const struct sl_config *o = &app->ses.run_cfg;
 	uint16_t np = r->nb_ports;
 
 	for (uint16_t p = 0; p < np; p++) {
@@ -43,20 +75,33 @@ take_rx(const struct sl_app *app, struct sl_results *r, bool hist)
 		rp->rx_on = true;
 		r->rx_any = true;
 		sl_rx_port_stats(app->ses.rx[p], &rp->rx);
-		for (uint16_t s = 0; s < np; s++) {
-			struct sl_results_rx *x = &r->rx[(uint32_t)s * np + p];
+		for (uint16_t f = 0; f < r->nb_flows; f++) {
+			struct sl_results_rx *y = &r->frx[(uint32_t)f * np + p], *x;
+			uint16_t s = r->flow[f].port;
 
-			x->on = sl_rx_stream_stats(app->ses.rx[p], s, &x->st);
-			if (!x->on)
+			y->on = sl_rx_stream_stats(app->ses.rx[p], f, &y->st);
+			if (!y->on || s >= np)
 				continue;
-			r->unique[s] += x->st.rx - x->st.duplicates;
-			r->seen[s] |= x->st.rx != 0;
-			if (!hist || x->st.rx == 0)
+			x = &r->rx[(uint32_t)s * np + p];
+			x->on = true;
+			stats_add(&x->st, &y->st);
+			r->flow[f].unique += y->st.rx - y->st.duplicates;
+			r->flow[f].seen |= y->st.rx != 0;
+			r->unique[s] += y->st.rx - y->st.duplicates;
+			r->seen[s] |= y->st.rx != 0;
+			if (!hist || y->st.rx == 0)
 				continue;
-			x->hist = calloc(SL_HIST_BUCKETS, sizeof(*x->hist));
+			if (x->hist == NULL)
+				x->hist = calloc(SL_HIST_BUCKETS, sizeof(*x->hist));
 			if (x->hist == NULL)
 				return -1;
-			sl_rx_stream_hist(app->ses.rx[p], s, x->hist);
+			sl_rx_stream_hist(app->ses.rx[p], f, x->hist);
+			if (o->nb_flows == 0)
+				continue; /* a port's one stream: the port's record is its own */
+			y->hist = calloc(SL_HIST_BUCKETS, sizeof(*y->hist));
+			if (y->hist == NULL)
+				return -1;
+			sl_rx_stream_hist(app->ses.rx[p], f, y->hist);
 		}
 	}
 	return 0;
@@ -178,6 +223,45 @@ take_tx(const struct sl_app *app, struct sl_results *r)
 	}
 }
 
+/* 2b. Each stream's frames: its targets' counts; exact unless its port's shared queues dropped. */
+static void
+take_flows(const struct sl_app *app, struct sl_results *r)
+{
+	const struct sl_session *ses = &app->ses;
+	uint16_t nstreams[SL_MAX_PORTS] = { 0 };
+	bool all_signed[SL_MAX_PORTS];
+
+	for (uint16_t f = 0; f < r->nb_flows; f++)
+		if (r->flow[f].port < SL_MAX_PORTS)
+			nstreams[r->flow[f].port]++;
+	for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+		all_signed[p] = true;
+	for (uint16_t w = 0; w < ses->nb_workers; w++)
+		for (uint16_t t = 0; t < ses->workers[w]->nb_targets; t++) {
+			const struct sl_target *tg = &ses->workers[w]->t[t];
+
+			if (tg->stream >= r->nb_flows)
+				continue;
+			r->flow[tg->stream].generated += SL_CNT_READ(tg->generated);
+			r->flow[tg->stream].tx += SL_CNT_READ(tg->signed_sent);
+			all_signed[tg->port] &= tg->sig_mix == 0;
+		}
+	for (uint16_t f = 0; f < r->nb_flows; f++) {
+		struct sl_results_flow *fl = &r->flow[f];
+		uint16_t p = fl->port;
+
+		if (p >= r->nb_ports)
+			continue;
+		if (nstreams[p] == 1) {
+			fl->tx = r->port[p].signed_tx; /* the port's own figure, drops taken off */
+			fl->exact = all_signed[p] || r->port[p].tot.dropped == 0;
+		} else {
+			fl->exact = r->port[p].tot.dropped == 0;
+		}
+		fl->lost = (int64_t)fl->tx - (int64_t)fl->unique;
+	}
+}
+
 /*
  * 3. The verdicts. Stream s is measured when it sent signed frames and it
  * was seen somewhere, or is addressed to a receiving port, or its own port
@@ -223,9 +307,22 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 	r->txq = calloc(nq != 0 ? nq : 1, sizeof(*r->txq));
 	r->rx = calloc(np != 0 ? np * np : 1, sizeof(*r->rx));
 	r->nb_ports = (uint16_t)np;
-	if (r->txq == NULL || r->rx == NULL) {
+	/* The run's streams (none before a first start). */
+	r->nb_flows = app->ses.nb_streams;
+	r->flow = calloc(r->nb_flows != 0 ? r->nb_flows : 1, sizeof(*r->flow));
+	r->frx = calloc(r->nb_flows != 0 && np != 0 ? (size_t)r->nb_flows * np : 1,
+			sizeof(*r->frx));
+	if (r->txq == NULL || r->rx == NULL || r->flow == NULL || r->frx == NULL) {
 		sl_results_free(r);
 		return NULL;
+	}
+	for (uint16_t f = 0; f < r->nb_flows; f++) {
+		const struct sl_config *o = &ses->run_cfg;
+
+		r->flow[f].id = f;
+		r->flow[f].port = sl_config_stream_port(o, f);
+		r->flow[f].to = o->nb_flows != 0 ? o->flows[f].to : -1;
+		sl_config_stream_name(o, f, r->flow[f].name, sizeof(r->flow[f].name));
 	}
 	r->running = ses->running;
 	r->hz = rte_get_tsc_hz();
@@ -242,6 +339,7 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 		return NULL;
 	}
 	take_tx(app, r);
+	take_flows(app, r);
 	take_verdicts(app, r);
 	return r;
 }
@@ -260,6 +358,20 @@ sl_results_rx(const struct sl_results *r, uint16_t s, uint16_t rx_port)
 	if (s >= r->nb_ports || rx_port >= r->nb_ports || !r->port[rx_port].rx_on)
 		return NULL;
 	x = &r->rx[(uint32_t)s * r->nb_ports + rx_port];
+	return x->on ? x : NULL;
+}
+
+const struct sl_results_rx *
+sl_results_flow_rx(const struct sl_results *r, uint16_t f, uint16_t rx_port)
+{
+	const struct sl_results_rx *x;
+
+	if (f >= r->nb_flows || rx_port >= r->nb_ports || !r->port[rx_port].rx_on)
+		return NULL;
+	x = &r->frx[(uint32_t)f * r->nb_ports + rx_port];
+	if (x->on && x->hist == NULL && r->flow[f].port < r->nb_ports && r->nb_flows == r->nb_ports &&
+	    r->flow[f].port == f)
+		return sl_results_rx(r, f, rx_port); /* a port's one stream: its hist is the port's */
 	return x->on ? x : NULL;
 }
 

@@ -34,6 +34,24 @@ struct sl_stream_result {
 	struct sl_rx_stream_stats st; /* at rx_port */
 };
 
+/*
+ * A stream of the run (a flow of the table, or a port's default flow) over
+ * every receiving port. tx is exact when the engine dropped nothing on its
+ * port, or the port sends this stream alone: drops on a queue that several
+ * streams share cannot be split among them (docs/generator.md).
+ */
+struct sl_results_flow {
+	uint16_t id, port;
+	char name[SL_FLOW_NAME_MAX];
+	int to;                     /* the port it is addressed to (flow ... to), or -1 */
+	uint64_t generated;         /* frames its targets handed to the engine */
+	uint64_t tx;                /* signed frames its port's driver took (see exact) */
+	bool exact;
+	uint64_t unique;            /* distinct frames received, over every receiving port */
+	int64_t lost;               /* tx - unique */
+	bool seen;                  /* it arrived somewhere */
+};
+
 /* One TX queue of the run. */
 struct sl_results_txq {
 	uint16_t port, queue, nb_lcores;
@@ -94,6 +112,13 @@ struct sl_results {
 	unsigned int nb_measured, not_conserved;
 	uint64_t lost;                  /* over the measured streams */
 	bool all_arrived;               /* every measured stream arrived whole */
+	/*
+	 * The run's streams (the flows) by id: the port-level records above
+	 * (rx[], unique[]) are the sums of each port's streams.
+	 */
+	uint16_t nb_flows;
+	struct sl_results_flow *flow;
+	struct sl_results_rx *frx;      /* flow f at receiving port r: frx[f * nb_ports + r] */
 };
 
 /*
@@ -117,6 +142,9 @@ const struct sl_results_rx *sl_results_rx(const struct sl_results *r, uint16_t s
  */
 void sl_results_streams(const struct sl_results *r,
 			void (*fn)(const struct sl_stream_result *res, void *arg), void *arg);
+
+/* Flow f at receiving port r: its record (NULL if that port does not receive it). */
+const struct sl_results_rx *sl_results_flow_rx(const struct sl_results *r, uint16_t f, uint16_t rx_port);
 
 /* The counter views of port pid count from zero again, now (clear port stats). */
 void sl_results_clear(struct sl_app *app, uint16_t pid);

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A flow as words (flow.h): flow add, flow set and --flow read them here. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+
+#include "flow.h"
+#include "parse.h"
+
+int
+sl_flow_words(char *line, char **argv, int max)
+{
+	char *save = NULL, *w;
+	int n = 0;
+
+	for (w = strtok_r(line, " \t\r\n", &save); w != NULL; w = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == max)
+			return -1;
+		argv[n++] = w;
+	}
+	return n;
+}
+
+/* An IPv4 or IPv6 address into the flow's source or destination. */
+static int
+parse_ip(struct sl_flow_conf *f, const char *s, bool src, char *err, size_t len)
+{
+	struct sl_stream_conf *c = &f->sc;
+
+	/* The address says the version; the other one must say the same (at start). */
+	if (strchr(s, ':') != NULL) {
+		if (sl_parse_ipv6(s, src ? c->src_ip6 : c->dst_ip6, err, len) != 0)
+			return -EINVAL;
+		c->ipv6 = true;
+		return 0;
+	}
+	if (sl_parse_ipv4(s, src ? &c->src_ip : &c->dst_ip, err, len) != 0)
+		return -EINVAL;
+	c->ipv6 = false;
+	return 0;
+}
+
+int
+sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t len)
+{
+	char e[200];
+	uint64_t v;
+
+	for (int i = 0; i < argc; i++) {
+		const char *k = argv[i], *a = i + 1 < argc ? argv[i + 1] : NULL;
+		int ret = 0;
+
+		if (strcmp(k, "udp") == 0 || strcmp(k, "tcp") == 0) {
+			f->sc.tcp = k[0] == 't';
+			continue;
+		}
+		if (a == NULL) {
+			snprintf(err, len, "%s: a value must follow (keys: %s)", k, SL_FLOW_KEYS);
+			return -EINVAL;
+		}
+		i++;
+		e[0] = '\0';
+		if (strcmp(k, "port") == 0 || strcmp(k, "to") == 0) {
+			ret = sl_parse_u64(a, 0, SL_MAX_PORTS - 1, &v, e, sizeof(e));
+			if (ret == 0 && k[0] == 'p')
+				f->port = (uint16_t)v;
+			else if (ret == 0)
+				f->to = (int16_t)v;
+		} else if (strcmp(k, "src") == 0 || strcmp(k, "dst") == 0) {
+			ret = parse_ip(f, a, k[0] == 's', e, sizeof(e));
+		} else if (strcmp(k, "sport") == 0 || strcmp(k, "dport") == 0) {
+			ret = sl_parse_u64(a, 0, 65535, &v, e, sizeof(e));
+			if (ret == 0 && k[0] == 's')
+				f->sc.src_port = (uint16_t)v;
+			else if (ret == 0)
+				f->sc.dst_port = (uint16_t)v;
+		} else if (strcmp(k, "vlan") == 0) {
+			ret = sl_parse_u64(a, 0, 4094, &v, e, sizeof(e));
+			if (ret == 0)
+				f->sc.vlan = (uint16_t)v;
+		} else if (strcmp(k, "src-mac") == 0) {
+			ret = sl_parse_mac(a, &f->sc.src_mac, e, sizeof(e));
+			f->src_mac_given |= ret == 0;
+		} else if (strcmp(k, "dst-mac") == 0) {
+			ret = sl_parse_mac(a, &f->sc.dst_mac, e, sizeof(e));
+			f->dst_mac_given |= ret == 0;
+		} else if (strcmp(k, "size") == 0) {
+			ret = sl_parse_sizes(&f->sc, strcmp(a, "imix") == 0 ? SL_GEN_IMIX : a, e,
+					     sizeof(e));
+			f->size_given |= ret == 0;
+		} else if (strcmp(k, "rate") == 0) {
+			if (strcmp(a, "auto") == 0)
+				f->rate = (struct sl_rate){ SL_RATE_NONE, 0 };
+			else
+				ret = sl_parse_rate(a, &f->rate, e, sizeof(e));
+		} else if (strcmp(k, "count") == 0) {
+			ret = sl_parse_u64(a, 0, UINT64_MAX / 2, &f->count, e, sizeof(e));
+		} else if (strcmp(k, "flows") == 0) {
+			ret = sl_parse_u64(a, 1, UINT32_MAX, &v, e, sizeof(e));
+			if (ret == 0)
+				f->sc.flows = (uint32_t)v;
+		} else if (strcmp(k, "field") == 0) {
+			ret = sl_parse_field(&f->sc, a, e, sizeof(e));
+		} else {
+			snprintf(err, len, "%s: unknown key (keys: %s)", k, SL_FLOW_KEYS);
+			return -EINVAL;
+		}
+		if (ret != 0) {
+			snprintf(err, len, "%s %s: %s", k, a, e);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void
+sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
+{
+	const struct sl_stream_conf *c = &f->sc;
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN], r[64] = "auto";
+	size_t off;
+
+	if (c->ipv6) {
+		inet_ntop(AF_INET6, c->src_ip6, s, sizeof(s));
+		inet_ntop(AF_INET6, c->dst_ip6, d, sizeof(d));
+	} else {
+		snprintf(s, sizeof(s), "%u.%u.%u.%u", c->src_ip >> 24, (c->src_ip >> 16) & 0xff,
+			 (c->src_ip >> 8) & 0xff, c->src_ip & 0xff);
+		snprintf(d, sizeof(d), "%u.%u.%u.%u", c->dst_ip >> 24, (c->dst_ip >> 16) & 0xff,
+			 (c->dst_ip >> 8) & 0xff, c->dst_ip & 0xff);
+	}
+	if (f->rate.unit != SL_RATE_NONE)
+		sl_rate_str(&f->rate, r, sizeof(r));
+	off = (size_t)snprintf(buf, len, "%s port %u", f->name, f->port);
+	if (f->to >= 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " to %d", f->to);
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, " src %s dst %s %s sport %u dport %u",
+					s, d, c->tcp ? "tcp" : "udp", c->src_port, c->dst_port);
+	if (c->vlan != 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " vlan %u", c->vlan);
+	if (c->flows > 1 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " flows %u", c->flows);
+	if (off < len) {
+		if (c->size_max != 0) {
+			off += (size_t)snprintf(buf + off, len - off, " size %u-%u", c->size_min,
+						c->size_max);
+		} else {
+			off += (size_t)snprintf(buf + off, len - off, " size ");
+			for (uint16_t i = 0; i < c->nb_sizes && off < len; i++)
+				off += (size_t)snprintf(buf + off, len - off, i ? ",%u" : "%u",
+							c->sizes[i]);
+			if (!f->size_given && off < len)
+				off += (size_t)snprintf(buf + off, len - off, "(auto)");
+		}
+	}
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, " rate %s", r);
+	if (f->count != 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " count %" PRIu64, f->count);
+	for (uint16_t i = 0; i < c->nb_fields && off < len; i++) {
+		char fs[256];
+
+		sl_config_field_str(&c->fields[i], fs, sizeof(fs));
+		off += (size_t)snprintf(buf + off, len - off, " field %s", fs);
+	}
+}

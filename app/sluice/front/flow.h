@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_FLOW_H
+#define SL_FLOW_H
+
+/*
+ * A flow as words, the one syntax of flow add, flow set and --flow:
+ *
+ *   NAME [port P] [to R] [src IP] [dst IP] [udp|tcp] [sport N] [dport N]
+ *        [vlan N] [src-mac MAC] [dst-mac MAC] [size S] [rate R] [count N]
+ *        [flows N] [field NAME=MODE:ARGS]...
+ *
+ * Each key sets one part of the flow; what is not given keeps its value
+ * (a new flow: the options' template, --tx-ip, --size, ..., on port 0).
+ */
+
+#include <stddef.h>
+
+#include "sl_config.h"
+
+/** Keys, for help lines. */
+#define SL_FLOW_KEYS "port P, to R, src IP, dst IP, udp|tcp, sport N, dport N, vlan N, " \
+	"src-mac MAC, dst-mac MAC, size S, rate R, count N, flows N, field NAME=MODE:ARGS"
+
+/**
+ * Apply the words argv[0..argc) to @p f. 0, or -EINVAL with @p err naming
+ * the word at fault and what is expected (f may be partly written: parse
+ * into a copy).
+ */
+int sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t len);
+
+/** Split @p line (modified) into at most @p max words. Returns their number, or -1 if more. */
+int sl_flow_words(char *line, char **argv, int max);
+
+/** A flow back as the words that make it (show flows), into buf. */
+void sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len);
+
+#endif /* SL_FLOW_H */
