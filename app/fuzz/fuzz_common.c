@@ -88,6 +88,7 @@ void
 sl_fuzz_app_reset(struct sl_app *app)
 {
 	sl_opts_default(&app->o);
+	sl_config_fini(&app->cfg); /* the last input's flows */
 	sl_config_default(&app->cfg);
 	app->exit_code = SL_EXIT_OK;
 }

@@ -65,6 +65,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (env.nb_ports == 0)
 		env_init(&env);
 	sl_opts_default(&o);
+	sl_config_fini(&c); /* the last input's flows */
 	sl_config_default(&c);
 	if (sl_opts_parse(&o, &c, argc, argv) != SL_OPTS_RUN) {
 		free(text);
@@ -84,11 +85,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (uint16_t i = 0; i < n; i++)
 			SL_FUZZ_CHECK(env.worker[map[i].lcore] && map[i].port < env.nb_ports &&
 				      map[i].queue < SL_MAX_TXQ);
+		/* Every stream a start builds builds, and paces at a rate that resolves. */
+		for (uint16_t id = 0; id < sl_config_nb_streams(&c, &env); id++) {
+			struct sl_rate pace;
+			char err[256];
+
+			SL_FUZZ_CHECK(sl_config_stream_port(&c, id) < env.nb_ports);
+			SL_FUZZ_CHECK(sl_config_stream_build(&c, &env, id, NULL, &e) == 0);
+			if (sl_config_port_has_lcore(&c, sl_config_stream_port(&c, id)) &&
+			    !c.pc[sl_config_stream_port(&c, id)].stopped && c.nb_map == 0)
+				SL_FUZZ_CHECK(sl_config_stream_rate(&c, &env, id, &pace, err,
+								    sizeof(err)) == 0);
+		}
 		for (uint16_t p = 0; p < env.nb_ports; p++) {
 			struct sl_rate pace;
 			char err[256];
 
-			SL_FUZZ_CHECK(sl_config_flow_build(&c, &env, p, NULL, &e) == 0);
+			if (c.nb_flows == 0)
+				SL_FUZZ_CHECK(sl_config_flow_build(&c, &env, p, NULL, &e) == 0);
 			if (sl_config_port_has_lcore(&c, p) && !c.pc[p].stopped && c.nb_map == 0)
 				SL_FUZZ_CHECK(sl_config_rate(&c, &env, p, &c.pc[p].rate, &pace, err,
 							     sizeof(err)) == 0);

@@ -31,6 +31,15 @@ check_run(const struct sl_config *o)
 	for (int i = 1; i < SL_MAX_PORTS; i++)
 		SL_FUZZ_CHECK(memcmp(&o->pc[i], &o->pc[0], sizeof(o->pc[0])) == 0);
 	SL_FUZZ_CHECK(o->pc[0].vlan <= 4094);
+	SL_FUZZ_CHECK(o->nb_flows <= SL_OPTS_MAX_FLOWS && (o->nb_flows == 0) == (o->flows == NULL));
+	for (uint16_t i = 0; i < o->nb_flows; i++) {
+		const struct sl_flow_conf *f = &o->flows[i];
+
+		SL_FUZZ_CHECK(memchr(f->name, '\0', sizeof(f->name)) != NULL && f->name[0] != '\0');
+		SL_FUZZ_CHECK(sl_config_flow_find(o, f->name) == i);
+		SL_FUZZ_CHECK(f->sc.nb_fields <= SL_FIELD_MAX && f->sc.nb_sizes <= SL_GEN_MAX_SIZES);
+		SL_FUZZ_CHECK(f->port < SL_MAX_PORTS && f->to < SL_MAX_PORTS && f->sc.vlan <= 4094);
+	}
 }
 
 int
@@ -42,6 +51,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int argc = sl_fuzz_argv(text, argv, MAX_ARGS);
 
 	sl_opts_default(&o);
+	sl_config_fini(&c); /* the last input's flows */
 	sl_config_default(&c);
 	switch (sl_opts_parse(&o, &c, argc, argv)) {
 	case SL_OPTS_RUN:

@@ -442,6 +442,125 @@ test_listen(void)
 }
 
 /*
+ * The flow table (sl_config.h): a copy owns its table, a delete moves the
+ * later flows down, counts and rates are shared exactly, a flow's MACs
+ * follow to/peer, and the check refuses what a start would.
+ */
+static void
+test_flow_table(void)
+{
+	struct sl_config_env *env = calloc(1, sizeof(*env));
+	struct sl_config *c = calloc(1, sizeof(*c)), *d = calloc(1, sizeof(*c));
+	struct sl_stream_conf sc;
+	struct sl_config_err e;
+	struct sl_flow_conf f;
+	struct sl_rate pace;
+	char err[256], name[SL_FLOW_NAME_MAX];
+	uint64_t sum = 0;
+
+	if (env == NULL || c == NULL || d == NULL) {
+		T(false, "out of memory");
+		goto out;
+	}
+	env->nb_ports = 2;
+	env->nb_lcores = 3;
+	env->worker[1] = env->worker[2] = true;
+	for (uint16_t p = 0; p < 2; p++) {
+		snprintf(env->port[p].info.name, sizeof(env->port[p].info.name), "sim%u", p);
+		env->port[p].info.mtu = 1500;
+		env->port[p].info.min_mtu = 68;
+		env->port[p].info.max_mtu = 9000;
+		env->port[p].info.speed_bps = 10000000000ull;
+		env->port[p].info.wire_to = -1;
+		env->port[p].info.mac = (struct rte_ether_addr){ { 2, 0x51, 0xce, 0, 0, (uint8_t)p } };
+		env->port[p].can_rx = true;
+	}
+	sl_config_default(c);
+	/* No table: one default stream per port, id = port, --count whole. */
+	c->count = 1001;
+	T(sl_config_nb_streams(c, env) == 2 && sl_config_stream_port(c, 1) == 1 &&
+	  sl_config_stream_count(c, env, 1) == 1001, "default streams");
+	/* Three flows on port 0, one on port 1; b has a count, c a rate. */
+	for (int i = 0; i < 4; i++) {
+		sl_config_flow_init(c, &f, (const char *[]){ "a", "b", "c", "r" }[i], i == 3);
+		f.count = i == 1 ? 7 : 0;
+		if (i == 2)
+			f.rate = (struct sl_rate){ SL_RATE_PPS, 1000 };
+		f.to = i == 3 ? 0 : 1;
+		T(sl_config_flow_add(c, &f) == 0, "add %d", i);
+	}
+	T(sl_config_flow_find(c, "c") == 2 && sl_config_flow_find(c, "zz") == -1, "find");
+	T(sl_config_nb_streams(c, env) == 4 && sl_config_port_streams(c, env, 0) == 3 &&
+	  sl_config_port_streams(c, env, 1) == 1, "streams by port");
+	/* --count 1001 shared by a and c (b has its own): 501 + 500, exactly. */
+	T(sl_config_stream_count(c, env, 0) == 501 && sl_config_stream_count(c, env, 1) == 7 &&
+	  sl_config_stream_count(c, env, 2) == 500 && sl_config_stream_count(c, env, 3) == 1001,
+	  "counts %" PRIu64 " %" PRIu64 " %" PRIu64, sl_config_stream_count(c, env, 0),
+	  sl_config_stream_count(c, env, 1), sl_config_stream_count(c, env, 2));
+	/* The port's rate shared by a and b (c has its own). */
+	c->pc[0].rate = (struct sl_rate){ SL_RATE_PPS, 3000 };
+	T(sl_config_stream_rate(c, env, 0, &pace, err, sizeof(err)) == 0 &&
+	  pace.unit == SL_RATE_PPS && pace.value == 1500, "a's share %g", pace.value);
+	T(sl_config_stream_rate(c, env, 2, &pace, err, sizeof(err)) == 0 && pace.value == 1000,
+	  "c's own rate %g", pace.value);
+	/* MACs: to's MAC, unless the port has a peer (a router's). */
+	sl_config_stream(c, env, 0, &sc);
+	T(rte_is_same_ether_addr(&sc.dst_mac, &env->port[1].info.mac) &&
+	  rte_is_same_ether_addr(&sc.src_mac, &env->port[0].info.mac) && sc.id == 0, "to's MAC");
+	c->peer_set[0] = true;
+	c->peer[0] = (struct rte_ether_addr){ { 2, 9, 9, 9, 9, 9 } };
+	sl_config_stream(c, env, 0, &sc);
+	T(rte_is_same_ether_addr(&sc.dst_mac, &c->peer[0]), "the peer's MAC");
+	T(sl_config_addressed(c, env, 0, 1) && sl_config_addressed(c, env, 1, 0) &&
+	  !sl_config_addressed(c, env, 0, 0), "addressed by to");
+	T(sl_config_check(c, env, SL_CHECK_ALL, &e) == 0, "a good table: %s", e.msg);
+	/* A copy owns its table: changing it leaves the original. */
+	T(sl_config_copy(d, c) == 0 && d->flows != c->flows && d->nb_flows == 4, "copy");
+	d->flows[0].count = 99;
+	sl_config_flow_del(d, 1);
+	T(c->flows[0].count == 0 && c->nb_flows == 4 && strcmp(c->flows[1].name, "b") == 0,
+	  "the original kept");
+	T(d->nb_flows == 3 && strcmp(d->flows[1].name, "c") == 0, "del moves c down to id 1");
+	sl_config_stream_name(d, 1, name, sizeof(name));
+	T(strcmp(name, "c") == 0, "name %s", name);
+	/* Refusals, each naming the flow. */
+	d->flows[0].port = 5;
+	T(sl_config_check(d, env, SL_CHECK_STREAMS, &e) != 0 && e.flow == 0 &&
+	  strstr(e.msg, "flow a: port 5 does not exist") != NULL, "%s", e.msg);
+	d->flows[0].port = 0;
+	snprintf(d->flows[2].name, sizeof(d->flows[2].name), "a");
+	T(sl_config_check(d, env, SL_CHECK_STREAMS, &e) != 0 &&
+	  strstr(e.msg, "two flows are named a") != NULL, "%s", e.msg);
+	snprintf(d->flows[2].name, sizeof(d->flows[2].name), "r");
+	d->flows[0].rate = (struct sl_rate){ SL_RATE_L1, 6e9 };
+	d->flows[1].rate = (struct sl_rate){ SL_RATE_L1, 5e9 };
+	T(sl_config_check(d, env, SL_CHECK_STREAMS | SL_CHECK_RATES, &e) != 0 &&
+	  strstr(e.msg, "flows a, c ask 11 Gb/s (L1) together") != NULL && e.port == 0,
+	  "%s", e.msg);
+	T(sl_config_check(d, env, SL_CHECK_STREAMS, &e) == 0, "rates are not STREAMS' part");
+	d->flows[1].rate = (struct sl_rate){ SL_RATE_L1, 4e9 };
+	T(sl_config_check(d, env, SL_CHECK_ALL, &e) == 0, "10 Gb/s together: %s", e.msg);
+	d->count = 1;
+	d->flows[0].rate.unit = SL_RATE_NONE;
+	d->flows[0].count = 0;
+	d->flows[1].count = 0;
+	T(sl_config_check(d, env, SL_CHECK_STREAMS, &e) != 0 &&
+	  strstr(e.msg, "--count 1: port 0's 2 flows without a count") != NULL, "%s", e.msg);
+	/* A count that does not divide: the shares add up to it. */
+	d->count = 1000003;
+	for (uint16_t i = 0; i < d->nb_flows; i++)
+		sum += sl_config_stream_port(d, i) == 0 ? sl_config_stream_count(d, env, i) : 0;
+	T(sum == 1000003, "shares add up: %" PRIu64, sum);
+	sl_config_fini(d);
+	T(d->flows == NULL && d->nb_flows == 0 && sl_config_nb_streams(d, env) == 2, "fini");
+	sl_config_fini(c);
+out:
+	free(env);
+	free(c);
+	free(d);
+}
+
+/*
  * The prompt's stream check (set size/flows/vlan/field/tx-ip) is start's:
  * whatever start refuses, the prompt refuses with the same words, and the
  * other way round. A port like a NIC whose MTUs go up to 1500 only.
@@ -958,6 +1077,7 @@ main(void)
 	test_units();
 	test_listen();
 	test_stream_checks();
+	test_flow_table();
 	test_config_check();
 	test_loop();
 	test_run_flags();

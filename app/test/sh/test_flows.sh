@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# test_flows.sh - the flow table (docs/generator.md, "Flows"): many flows per
+# port, each with its own addresses, size, rate and count, and exact
+# per-flow metrics.
+#  1. bad flows: one message, exit 2, nothing sent;
+#  2. 100 flows on one port through the sim DUT with loss, counts that do
+#     not divide the 2 lcores x 2 queues: each flow sends exactly its count,
+#     the per-flow losses add up to the DUT's drops, tx = unique + lost;
+#  3. a bidirectional router test: per-direction addresses, frames read
+#     back from net_pcap by scapy (not our parser), every checksum valid,
+#     each flow's frames exactly its count with its own addresses;
+#  4. the prompt: flow add/set/del, a refused flow changes nothing,
+#     show flows, show flow stats.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+PY=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
+tag=slfl
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
+eal() {
+	new_prefix
+	echo --no-huge -m 1024 --no-pci --lcores '0,(1-2)@(0-1)' --log-level '*:error' \
+		--file-prefix "$prefix"
+}
+
+# bad WHAT WANT ARGS...: exit 2, WANT in the one message, no summary.
+bad() {
+	local what=$1 want=$2 out
+	shift 2
+	# shellcheck disable=SC2046
+	out=$(timeout 60 "$bin" $(eal) -- "$@" 2>&1 </dev/null) && rc=0 || rc=$?
+	if [ "$rc" = 2 ] && grep -q -- "$want" <<<"$out" && ! grep -q "sluice summary" <<<"$out"; then
+		ok "$what: exit 2, '$(grep -m1 -- "$want" <<<"$out")'"
+	else
+		ko "$what: exit $rc, want '$want': $out"
+	fi
+}
+
+if want 1; then
+	S=(--sim 10G,dut=1 --sim 10G)
+	bad "unknown key" "flow: a: colour: unknown key" "${S[@]}" --flow 'a port 0 colour red'
+	bad "a key without its value" "rate: a value must follow" "${S[@]}" --flow 'a port 0 rate'
+	bad "a bad name" "name 'a/b'" "${S[@]}" --flow 'a/b port 0'
+	bad "two flows of one name" "two flows are named a" "${S[@]}" --flow 'a port 0' --flow 'a port 1'
+	bad "a port that does not exist" "flow a: port 5 does not exist" "${S[@]}" --flow 'a port 5' --count 10
+	bad "to a port that does not exist" "to port 7 does not exist" "${S[@]}" --flow 'a port 0 to 7' --count 10
+	bad "a size the port cannot send" "flow a (port 0): .*9000" "${S[@]}" --flow 'a port 0 size 9000' --count 10
+	bad "one flow above the line" "flow b (port 0): 11 Gb/s L1 is above the line rate" "${S[@]}" \
+		--flow 'a port 0 rate 1Gbps' --flow 'b port 0 rate 11Gbps' --count 10
+	bad "flows above the line together" "flows a, b ask 12 Gb/s (L1) together, above the line rate of 10 Gb/s" \
+		"${S[@]}" --flow 'a port 0 rate 6Gbps' --flow 'b port 0 rate 6Gbps' --count 10
+	bad "--count below the flows sharing it" "port 0's 3 flows without a count" "${S[@]}" \
+		--flow 'a port 0' --flow 'b port 0' --flow 'c port 0' --count 2
+fi
+
+if want 2; then
+	# 100 flows, counts 1001..1100 (none a multiple of the 4 lcore-queue pairs).
+	args=()
+	for i in $(seq 0 99); do
+		args+=(--flow "f$i port 0 to 1 src 198.18.$((i / 250)).$((i % 250 + 1)) dst 198.19.0.$((i + 1)) sport $((1000 + i)) count $((1001 + i))")
+	done
+	# shellcheck disable=SC2046
+	timeout 120 "$bin" $(eal) -- --sim 10G,dut=1,loss=0.02 --sim 10G --txq 2 "${args[@]}" \
+		--json "$T/f100.json" >"$T/f100.out" 2>&1 && rc=0 || rc=$?
+	j=$T/f100.json
+	if [ -s "$j" ]; then
+		check "100 flows: run ends (exit 3: loss)" rc_is 3
+		check "100 flows: each sent exactly its count (1001 + i)" \
+			jq -e '[.flows[] | (.generated == (.name[1:] | tonumber) + 1001) and .tx == .generated and .tx_exact] | length == 100 and all' "$j"
+		check "100 flows: tx = unique + lost for each" jq -e '[.flows[] | .tx == .unique + .lost] | all' "$j"
+		check "100 flows: every flow lost some (2 % loss over ~1000 frames each)" \
+			jq -e '[.flows[] | .lost > 0] | all' "$j"
+		drops=$(jq '[.ports[] | select(.dut) | .dut | .dropped_capacity + .dropped_loss + .dropped_full + .dropped_link] | add' "$j")
+		lost=$(jq '[.flows[].lost] | add' "$j")
+		check "100 flows: per-flow losses add up to the DUT's drops ($lost = $drops)" eq "$lost" "$drops"
+		check "100 flows: the port's stream is their sum" \
+			jq -e '([.flows[].tx] | add) == (.streams[] | select(.tx_port == 0) | .tx_signed) and ([.flows[].lost] | add) == (.streams[] | select(.tx_port == 0) | .lost)' "$j"
+		check "100 flows: each flow arrived at port 1 only" \
+			jq -e '[.flows[] | (.rx | length == 1) and .rx[0].rx_port == 1] | all' "$j"
+	else
+		ko "100 flows: no JSON (exit $rc): $(tail -5 "$T/f100.out")"
+	fi
+fi
+
+if want 3; then
+	# A router test on one net_pcap port: the two directions as two flows with
+	# their own addresses, counts 777 and 333, sizes 64 and 128 (TCP).
+	pcap=$T/bidir.pcap
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$pcap" -- \
+		--flow 'east port 0 src 198.18.0.1 dst 198.19.0.1 sport 1111 dport 2222 count 777' \
+		--flow 'west port 0 src 198.19.0.1 dst 198.18.0.1 tcp sport 3333 dport 4444 size 128 count 333' \
+		--flow 'v6 port 0 src 2001:2::10 dst 2001:2:0:1::10 vlan 42 size 100 count 55' \
+		--json "$pcap.json" >"$pcap.out" 2>&1 && rc=0 || rc=$?
+	check "pcap: the run ends (exit 0)" rc_is 0
+	out=$("$PY" - "$pcap" <<'PYEOF' 2>&1
+import sys
+from collections import Counter
+from scapy.all import rdpcap, Ether, IP, IPv6, UDP, TCP, Dot1Q, raw
+pk = rdpcap(sys.argv[1])
+seen, bad = Counter(), []
+for i, p in enumerate(pk):
+    l3 = p[IP] if IP in p else p[IPv6]
+    l4 = p[UDP] if UDP in p else p[TCP]
+    key = (l3.src, l3.dst, type(l4).__name__, l4.sport, l4.dport, len(raw(p)) + 4,
+           p[Dot1Q].vlan if Dot1Q in p else 0)
+    seen[key] += 1
+    # Checksums: recomputed by scapy from scratch.
+    q = p.copy()
+    if IP in q:
+        del q[IP].chksum
+    del q[type(l4)].chksum
+    q = q.__class__(raw(q))
+    if IP in p and q[IP].chksum != p[IP].chksum:
+        bad.append((i, "ip"))
+    if q[type(l4)].chksum != l4.chksum:
+        bad.append((i, "l4"))
+for k, v in sorted(seen.items()):
+    print(k, v)
+print("bad", bad[:5], len(bad))
+PYEOF
+)
+	check "pcap: scapy finds east's 777 frames (UDP 64 B)" grep -q "('198.18.0.1', '198.19.0.1', 'UDP', 1111, 2222, 64, 0) 777" <<<"$out"
+	check "pcap: scapy finds west's 333 frames (TCP 128 B)" grep -q "('198.19.0.1', '198.18.0.1', 'TCP', 3333, 4444, 128, 0) 333" <<<"$out"
+	check "pcap: scapy finds v6's 55 frames (IPv6 in VLAN 42, 100 B)" grep -q "('2001:2::10', '2001:2:0:1::10', 'UDP', 9, 9, 100, 42) 55" <<<"$out"
+	check "pcap: nothing else, every checksum valid" eq "$(grep -c "^('" <<<"$out") $(grep '^bad' <<<"$out")" "3 bad [] 0"
+	[ "$fail" = 0 ] || echo "$out"
+fi
+
+if want 4; then
+	# Refusals at the prompt (piped: each line answers, nothing starts).
+	# shellcheck disable=SC2046
+	out=$(printf '%s\n' 'flow add a port 0 to 1 count 1000' 'flow add b port 0 to 1 size 200 count 500' \
+		'flow add c port 0 rate 20Gbps' 'flow add c port 0 rate 6Gbps' 'flow add d port 0 rate 5Gbps' \
+		'flow del c' 'flow add a port 1' 'flow set b count 501 colour red' 'flow set b count 502' \
+		'flow set zz count 1' 'flow del zz' 'show flows' 'quit' |
+		timeout 60 "$bin" $(eal) -- --sim 10G,dut=1 --sim 10G -i 2>&1) && rc=0 || rc=$?
+	check "prompt: ends (exit 0)" rc_is 0
+	check "prompt: a flow above the line is refused" grep -q "error: flow add: flow c (port 0): 20 Gb/s L1 is above the line rate" <<<"$out"
+	check "prompt: flows above the line together are refused" grep -q "error: flow add: port 0 (sim0): flows c, d ask 11 Gb/s (L1) together" <<<"$out"
+	check "prompt: a second flow a is refused" grep -q "error: flow add: flow a exists" <<<"$out"
+	check "prompt: a bad key is refused" grep -q "error: flow set: colour: unknown key" <<<"$out"
+	check "prompt: no flow zz to set or delete" eq "$(grep -c 'no flow zz' <<<"$out")" 2
+	check "prompt: show flows: a and b as set (the refused set changed nothing)" \
+		eq "$(grep -c '^flow [01]: ' <<<"$out") $(grep -c '^flow 1: b port 0 to 1 .* size 200 rate auto count 502$' <<<"$out")" "2 1"
+	[ "$fail" = 0 ] || echo "$out"
+	# A profile: its start runs to the end before the next line.
+	printf '%s\n' 'flow add a port 0 to 1 count 1000' 'flow add b port 0 to 1 size 200 count 502' \
+		'start' 'show flow stats' 'show flow stats b' 'flow del a' 'show flows' 'flow del all' \
+		'show flows' >"$T/flows.txt"
+	# shellcheck disable=SC2046
+	out=$(timeout 60 "$bin" $(eal) -- --sim 10G,dut=1 --sim 10G --cmdline-file "$T/flows.txt" 2>&1) && rc=0 || rc=$?
+	check "profile: ends (exit 0)" rc_is 0
+	check "profile: show flow stats: a's 1000 frames arrived" grep -qE "^flow a \(id 0\): port 0  generated 1000 tx 1000 unique 1000 lost 0 " <<<"$out"
+	check "profile: show flow stats b: b alone" eq "$(grep -c '^flow b (id 1): port 0  generated 502 tx 502 unique 502 lost 0 ' <<<"$out") $(grep -c '^flow a (id 0)' <<<"$out")" "2 1"
+	check "profile: flow del a leaves b as flow 0" grep -q "^flow 0: b port 0" <<<"$out"
+	check "profile: flow del all: back to the default flows" grep -q "^no flow: each sending port sends its default flow" <<<"$out"
+	[ "$fail" = 0 ] || echo "$out"
+fi
+
+echo "flows: $pass passed, $fail failed"
+[ "$fail" = 0 ]
