@@ -621,8 +621,9 @@ field_value_str(enum sl_field_kind kind, uint32_t v, char *buf, size_t len)
 void
 sl_config_field_str(const struct sl_field_conf *f, char *buf, size_t len)
 {
-	size_t off = (size_t)snprintf(buf, len, "%s=%s:", sl_field_names[f->kind],
-				      sl_field_modes[f->mode]);
+	size_t off = (size_t)snprintf(buf, len, "%s=%s:", f->kind == SL_FIELD_PATH ? f->path :
+				      (unsigned int)f->kind < SL_FIELD_KINDS ?
+				      sl_field_names[f->kind] : "?", sl_field_modes[f->mode]);
 
 	if (f->mode == SL_FIELD_LIST) {
 		for (uint16_t i = 0; i < f->nb_list && off < len; i++) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sl_config.h"
+#include "sl_sig.h"
 #include "sl_wire.h"
 
 int
@@ -123,11 +124,26 @@ sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uin
 	f = &c->flows[id];
 	pid = f->port;
 	*out = f->sc;
-	if (out->vlan == 0 && pid < SL_MAX_PORTS)
-		out->vlan = c->pc[pid].vlan;
-	if (!f->size_given && out->nb_sizes != 0 && out->size_max == 0 &&
-	    out->sizes[0] < min_frame(out))
-		out->sizes[0] = min_frame(out);
+	if (out->stack[0] != '\0') {
+		/* A stack says its tags itself; by default its smallest signed frame. */
+		if (!f->size_given && out->nb_sizes != 0 && out->size_max == 0) {
+			uint8_t tmpl[SL_STACK_HDR_MAX + 16];
+			struct sl_stack_rt rt;
+			struct sl_stack_defaults d = { 0 };
+			uint16_t hl = 0;
+			char err[8];
+
+			if (sl_stack_compile(out->stack, &d, tmpl, &hl, &rt, err, sizeof(err)) == 0 &&
+			    out->sizes[0] < hl + SL_SIG_LEN + SL_WIRE_FCS)
+				out->sizes[0] = hl + SL_SIG_LEN + SL_WIRE_FCS;
+		}
+	} else {
+		if (out->vlan == 0 && pid < SL_MAX_PORTS)
+			out->vlan = c->pc[pid].vlan;
+		if (!f->size_given && out->nb_sizes != 0 && out->size_max == 0 &&
+		    out->sizes[0] < min_frame(out))
+			out->sizes[0] = min_frame(out);
+	}
 	out->id = id;
 	if (pid >= env->nb_ports)
 		return; /* refused by the check */

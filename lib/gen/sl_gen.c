@@ -245,6 +245,123 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_str
 	return 0;
 }
 
+/* A stack's fields: each a path into its headers (sl_stack.h), its values in the field's range. */
+static int
+stack_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stream_err *e)
+{
+	e->part = SL_STREAM_PART_FIELD;
+	if (c->nb_fields > SL_FIELD_MAX) {
+		snprintf(e->msg, sizeof(e->msg), "field: at most %d fields", SL_FIELD_MAX);
+		return -EINVAL;
+	}
+	s->nb_fields = c->nb_fields;
+	for (uint16_t i = 0; i < c->nb_fields; i++) {
+		const struct sl_field_conf *fc = &c->fields[i];
+		struct sl_stream_field *f = &s->fields[i];
+		struct sl_stack_field sf;
+		uint32_t max;
+
+		memset(f, 0, sizeof(*f));
+		if (fc->kind != SL_FIELD_PATH) {
+			snprintf(e->msg, sizeof(e->msg), "field %s: with a header stack, name the "
+				 "header's field (such as ipv4.src, udp.sport, vlan.id)",
+				 (unsigned int)fc->kind < SL_FIELD_KINDS ? sl_field_names[fc->kind] : "?");
+			return -EINVAL;
+		}
+		if (sl_stack_field_find(c->stack, fc->path, &sf, e->msg, sizeof(e->msg)) != 0)
+			return -EINVAL;
+		for (uint16_t j = 0; j < i; j++)
+			if (s->fields[j].off == sf.off && s->fields[j].shift == sf.shift) {
+				snprintf(e->msg, sizeof(e->msg), "field %s: given twice", fc->path);
+				return -EINVAL;
+			}
+		f->off = sf.off;
+		f->width = sf.win;
+		f->shift = sf.shift;
+		f->bits = sf.bits;
+		f->mode = fc->mode;
+		f->start = fc->start;
+		max = sf.bits == 32 ? UINT32_MAX : (1u << sf.bits) - 1;
+		if (fc->mode == SL_FIELD_LIST) {
+			if (fc->nb_list == 0 || fc->nb_list > SL_FIELD_LIST_MAX) {
+				snprintf(e->msg, sizeof(e->msg), "field %s: give 1..%d values", fc->path,
+					 SL_FIELD_LIST_MAX);
+				return -EINVAL;
+			}
+			f->count = fc->nb_list;
+			for (uint16_t k = 0; k < fc->nb_list; k++) {
+				if (fc->list[k] > max) {
+					snprintf(e->msg, sizeof(e->msg), "field %s: value %u is above "
+						 "the field's %u bits", fc->path, fc->list[k], sf.bits);
+					return -EINVAL;
+				}
+				f->list[k] = fc->list[k];
+			}
+			continue;
+		}
+		f->count = fc->count;
+		if (fc->count == 0 || (fc->mode != SL_FIELD_DEC && fc->start > max) ||
+		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + fc->count - 1 > max) ||
+		    (fc->mode == SL_FIELD_DEC && (fc->start > max || fc->count - 1 > fc->start))) {
+			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u leave the "
+				 "field's %u bits", fc->path, fc->count, fc->start, sf.bits);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A stack's frame of one size: its length, whether a signature fits, its bits. */
+static void
+stack_size(const struct sl_stream *s, uint16_t frame, struct sl_stream_size *sz)
+{
+	uint16_t pkt_len = frame - RTE_ETHER_CRC_LEN;
+
+	memset(sz, 0, sizeof(*sz));
+	sz->pkt_len = pkt_len;
+	sz->sig = pkt_len >= s->hdr_len + SL_SIG_LEN;
+	sz->l1_bits = (pkt_len + SL_WIRE_OVERHEAD) * 8;
+	sz->l2_bits = (pkt_len + SL_WIRE_FCS) * 8;
+}
+
+/* Compile a header stack's headers and fields (sl_stack.h). */
+static int
+stream_stack(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stream_err *e)
+{
+	struct sl_stack_defaults d = {
+		.src_mac = c->src_mac, .dst_mac = c->dst_mac, .src_ip = c->src_ip,
+		.dst_ip = c->dst_ip, .src_port = c->src_port, .dst_port = c->dst_port,
+	};
+
+	memcpy(d.src_ip6, c->src_ip6, 16);
+	memcpy(d.dst_ip6, c->dst_ip6, 16);
+	e->part = SL_STREAM_PART_STACK;
+	if (memchr(c->stack, '\0', sizeof(c->stack)) == NULL) {
+		snprintf(e->msg, sizeof(e->msg), "stack: longer than %d characters",
+			 SL_STACK_TEXT_MAX - 1);
+		return -EINVAL;
+	}
+	if (c->flows > 1) {
+		snprintf(e->msg, sizeof(e->msg), "flows %u varies the classic headers: with a stack, "
+			 "vary a header's field (field ipv4.src=inc:198.18.0.1,%u)", c->flows,
+			 c->flows);
+		return -EINVAL;
+	}
+	if (c->vlan != 0) {
+		snprintf(e->msg, sizeof(e->msg), "vlan %u with a stack: put the tag in the stack "
+			 "(eth/vlan(id=%u)/...)", c->vlan, c->vlan);
+		return -EINVAL;
+	}
+	s->stacked = true;
+	s->ipv6 = false;
+	s->tcp = false;
+	memset(s->tmpl, 0, sizeof(s->tmpl));
+	if (sl_stack_compile(c->stack, &d, s->tmpl, &s->hdr_len, &s->st, e->msg,
+			     sizeof(e->msg)) != 0)
+		return -EINVAL;
+	return stack_fields(s, c, e);
+}
+
 /* Smooth weighted round robin: each size weight[i] times per cycle, spread out. */
 static int
 stream_order_weighted(struct sl_stream *s, const uint16_t *weights, uint16_t n)
@@ -331,13 +448,16 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 		snprintf(e->msg, sizeof(e->msg), "VLAN id %u: give 1..4094", c->vlan);
 		return -EINVAL;
 	}
-	if (stream_fields(s, c, e) != 0)
+	if (c->stack[0] != '\0' ? stream_stack(s, c, e) != 0 : stream_fields(s, c, e) != 0)
 		return -EINVAL;
 	e->part = SL_STREAM_PART_SIZE;
 	min_frame = RTE_MAX(SL_GEN_MIN_FRAME, s->hdr_len + RTE_ETHER_CRC_LEN);
 	/* The MTU counts from the IP header: a VLAN tag adds 4 B to the frame it allows. */
 	if (c->vlan != 0)
 		max_frame += sizeof(struct rte_vlan_hdr);
+	/* A stack's tags and labels too (the MTU is the outer IP packet's). */
+	if (s->stacked)
+		max_frame += 4 * s->st.extra_tags;
 	if (max_frame > SL_GEN_MAX_FRAME)
 		max_frame = SL_GEN_MAX_FRAME;
 
@@ -353,7 +473,10 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 		}
 		nb = c->size_max - c->size_min + 1;
 		for (uint16_t i = 0; i < nb; i++)
-			stream_size(s, c, c->size_min + i, &s->sz[i]);
+			if (s->stacked)
+				stack_size(s, c->size_min + i, &s->sz[i]);
+			else
+				stream_size(s, c, c->size_min + i, &s->sz[i]);
 		stream_order_shuffled(s, nb);
 	} else {
 		if (c->nb_sizes == 0 || c->nb_sizes > SL_GEN_MAX_SIZES) {
@@ -370,7 +493,10 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 					 c->vlan != 0 ? ", + 4 for the VLAN tag" : "");
 				return -EINVAL;
 			}
-			stream_size(s, c, c->sizes[i], &s->sz[i]);
+			if (s->stacked)
+				stack_size(s, c->sizes[i], &s->sz[i]);
+			else
+				stream_size(s, c, c->sizes[i], &s->sz[i]);
 		}
 		if (stream_order_weighted(s, c->weights, nb) != 0) {
 			snprintf(e->msg, sizeof(e->msg), "size weights add up to more than %d", SL_GEN_MAX_ORDER);
@@ -389,6 +515,13 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 		s->min_len = RTE_MIN(s->min_len, s->sz[i].pkt_len);
 	}
 
+	if (s->stacked) {
+		/* The template holds the headers; each frame gets its lengths and sums. */
+		s->flows = 1;
+		s->port_span = 1;
+		s->sip_skip = UINT32_MAX;
+		return 0;
+	}
 	/* Flows: source port first, then the (low 32 bits of the) source address. */
 	s->flows = c->flows > 1 ? c->flows : 1;
 	s->sport0 = c->src_port;

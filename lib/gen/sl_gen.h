@@ -26,11 +26,13 @@
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include "sl_rate.h"
 #include "sl_sig.h"
+#include "sl_stack.h"
 #include "sl_wire.h"
 
 #define SL_GEN_MAX_SIZES 64       /* sizes in a --size list */
@@ -49,6 +51,7 @@ enum sl_field_kind {
 	SL_FIELD_DST_PORT,
 	SL_FIELD_VLAN,     /**< VLAN id (needs --vlan) */
 	SL_FIELD_KINDS,
+	SL_FIELD_PATH = 64, /**< a header stack's field by its path (sl_field_conf.path) */
 };
 
 /** The user's name of a field kind ("src-mac", ..., "vlan"). */
@@ -77,6 +80,7 @@ struct sl_field_conf {
 	uint32_t count;                     /**< INC, DEC, RANDOM: how many values (>= 1) */
 	uint32_t list[SL_FIELD_LIST_MAX];   /**< LIST */
 	uint16_t nb_list;
+	char path[24];                      /**< SL_FIELD_PATH: HEADER[.N].FIELD (sl_stack.h) */
 };
 
 /** What a user configures. IPv4 addresses and ports in host byte order. */
@@ -99,6 +103,13 @@ struct sl_stream_conf {
 	/** ...or, when size_max != 0, every size in [size_min, size_max] equally often. */
 	uint16_t size_min, size_max;
 	uint16_t id;                      /**< stream id in the signature */
+	/**
+	 * A header stack (sl_stack.h), or "" for the classic headers above
+	 * (Ethernet, VLAN, IPv4/IPv6, UDP/TCP). With a stack, the MACs,
+	 * addresses and ports above are its defaults; vlan, tcp and flows
+	 * are not used (the stack says them; fields vary any header).
+	 */
+	char stack[SL_STACK_TEXT_MAX];
 };
 
 /** Per-size values, precomputed. Sums are partial one's complement sums. */
@@ -122,6 +133,7 @@ struct sl_stream_field {
 	uint8_t l4_sum;     /**< part of the L4 checksum (pseudo-header or header) */
 	uint8_t mode;
 	uint16_t keep;      /**< VLAN: the TCI bits kept (PCP, DEI) */
+	uint8_t shift, bits; /**< a stack's field: its lowest bit and width in its width-byte window */
 	uint32_t start, count;
 	uint32_t list[SL_FIELD_LIST_MAX];
 };
@@ -145,6 +157,8 @@ struct sl_stream {
 	uint16_t nb_sizes, nb_order;
 	uint16_t nb_fields;
 	struct sl_stream_field fields[SL_FIELD_MAX];
+	bool stacked;                     /**< a header stack: sl_gen_burst_stack() */
+	struct sl_stack_rt st;            /**< its lengths and checksums */
 	uint16_t order[SL_GEN_MAX_ORDER]; /**< indexes into sz, sent in this order */
 	/** TCP payload bytes of order[0..i) over the order written twice (sl_gen_tcp_seq()) */
 	uint32_t tcp_pre[2 * SL_GEN_MAX_ORDER + 1];
@@ -167,6 +181,7 @@ enum sl_stream_part {
 	SL_STREAM_PART_FIELD, /**< a field of the field engine */
 	SL_STREAM_PART_VLAN,  /**< the VLAN id */
 	SL_STREAM_PART_FLOWS, /**< the flow count */
+	SL_STREAM_PART_STACK, /**< the header stack */
 };
 
 /** Why a compile failed: the part at fault and what to do. */
@@ -406,6 +421,54 @@ sl_gen_xorshift(uint32_t *x)
 }
 
 /*
+ * The next value of field i of the engine (its index moves to this
+ * producer's next frame: fstep frames on).
+ */
+static inline uint32_t
+sl_gen_field_next(struct sl_gen *g, const struct sl_stream_field *f, uint16_t i)
+{
+	uint32_t k = g->fidx[i], v;
+
+	switch (f->mode) {
+	case SL_FIELD_INC:
+		v = f->start + k;
+		break;
+	case SL_FIELD_DEC:
+		v = f->start - k;
+		break;
+	case SL_FIELD_RANDOM: {
+		/*
+		 * Lemire's multiply-shift with rejection: the high half of
+		 * x * count is uniform in [0, count) once the x whose low
+		 * half falls below 2^32 mod count are drawn again (a plain
+		 * x % count favours the low 2^32 mod count values: twice
+		 * as often for a range of 3e9).
+		 */
+		uint64_t m = (uint64_t)sl_gen_xorshift(&g->rnd) * f->count;
+
+		if (unlikely((uint32_t)m < f->count)) {
+			uint32_t t = -f->count % f->count;
+
+			while ((uint32_t)m < t)
+				m = (uint64_t)sl_gen_xorshift(&g->rnd) * f->count;
+		}
+		v = f->start + (uint32_t)(m >> 32);
+		break;
+	}
+	default:
+		v = f->list[k];
+		break;
+	}
+	/* The index of this producer's next frame: fstep frames on. */
+	if (k >= f->count - g->fstep[i])
+		k -= f->count - g->fstep[i];
+	else
+		k += g->fstep[i];
+	g->fidx[i] = k;
+	return v;
+}
+
+/*
  * Write the next value of every field of the engine into p; return the
  * partial sums they add to the IPv4 header (*ipx) and to the L4 checksum.
  */
@@ -420,44 +483,8 @@ sl_gen_fields(struct sl_gen *g, uint8_t *p, uint32_t *ipx)
 		g->rnd = 0x9e3779b9u ^ g->producer; /* xorshift must not start at 0 */
 	for (uint16_t i = 0; i < s->nb_fields; i++) {
 		const struct sl_stream_field *f = &s->fields[i];
-		uint32_t k = g->fidx[i], v, sum;
+		uint32_t v = sl_gen_field_next(g, f, i), sum;
 
-		switch (f->mode) {
-		case SL_FIELD_INC:
-			v = f->start + k;
-			break;
-		case SL_FIELD_DEC:
-			v = f->start - k;
-			break;
-		case SL_FIELD_RANDOM: {
-			/*
-			 * Lemire's multiply-shift with rejection: the high half of
-			 * x * count is uniform in [0, count) once the x whose low
-			 * half falls below 2^32 mod count are drawn again (a plain
-			 * x % count favours the low 2^32 mod count values: twice
-			 * as often for a range of 3e9).
-			 */
-			uint64_t m = (uint64_t)sl_gen_xorshift(&g->rnd) * f->count;
-
-			if (unlikely((uint32_t)m < f->count)) {
-				uint32_t t = -f->count % f->count;
-
-				while ((uint32_t)m < t)
-					m = (uint64_t)sl_gen_xorshift(&g->rnd) * f->count;
-			}
-			v = f->start + (uint32_t)(m >> 32);
-			break;
-		}
-		default:
-			v = f->list[k];
-			break;
-		}
-		/* The index of this producer's next frame: fstep frames on. */
-		if (k >= f->count - g->fstep[i])
-			k -= f->count - g->fstep[i];
-		else
-			k += g->fstep[i];
-		g->fidx[i] = k;
 		if (f->width == 4) {
 			uint32_t be = rte_cpu_to_be_32(v);
 
@@ -560,6 +587,116 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	return n;
 }
 
+/* Write v into a stack field's bits (f->bits at f->shift of its f->width-byte window). */
+static inline void
+sl_gen_stack_put(uint8_t *p, const struct sl_stream_field *f, uint32_t v)
+{
+	uint32_t mask = (f->bits == 32 ? UINT32_MAX : ((1u << f->bits) - 1)) << f->shift, w = 0;
+
+	for (int i = 0; i < f->width; i++)
+		w = w << 8 | p[f->off + i];
+	w = (w & ~mask) | ((v << f->shift) & mask);
+	for (int i = f->width - 1; i >= 0; i--, w >>= 8)
+		p[f->off + i] = (uint8_t)w;
+}
+
+/*
+ * A burst of a header stack's frames (sl_stack.h): per frame its lengths,
+ * fields and signature, then every IPv4 header's checksum and every L4
+ * checksum, innermost first, each summed over its headers (the payload is
+ * zero but for the signature, which is added in). The classic stream's
+ * incremental sums are not used here: any header, any depth.
+ */
+static inline unsigned int
+sl_gen_burst_stack(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t tsc)
+{
+	const struct sl_stream *s = g->s;
+	const uint64_t sig_w0 = (uint64_t)g->run << 24 | (uint64_t)s->id << 32 |
+				(uint64_t)g->producer << 48 | ((tsc >> 32) & 0xff) << 56 | SL_SIG_MAGIC;
+	const uint64_t sig_base = sl_sig_check_base(sig_w0);
+	struct sl_gen_walk w;
+	struct sl_gen_cur c;
+	uint32_t seq = g->seq;
+	uint64_t bytes = 0;
+
+	if (unlikely(g->nb_shares == 0))
+		sl_gen_share(g, 0, 1);
+	if (unlikely(g->rnd == 0))
+		g->rnd = 0x9e3779b9u ^ g->producer;
+	c = g->cur;
+	w = g->w;
+	if (unlikely(rte_mempool_get_bulk(g->mp, (void **)pkts, n) != 0))
+		return 0;
+	for (unsigned int i = 0; i < n; i++) {
+		const struct sl_stream_size *sz = &s->sz[s->order[c.pos]];
+		const uint16_t len = sz->pkt_len;
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+		uint32_t ssum = 0;
+
+		/* The previous frame's signature cleared: the payload is zero again. */
+		if (m->pkt_len >= SL_SIG_LEN && (g->copy_len != 0 || m->pkt_len != len))
+			memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
+		if (g->copy_len != 0)
+			memcpy(p, s->tmpl, g->copy_len);
+		m->data_len = len;
+		m->pkt_len = len;
+		bytes += len;
+		for (uint8_t k = 0; k < s->st.nb_len; k++)
+			*(unaligned_uint16_t *)(p + s->st.len[k].off) =
+				rte_cpu_to_be_16((uint16_t)(len - s->st.len[k].sub));
+		if (w.L > 1)
+			sl_gen_step(&w, &c);
+		for (uint16_t k = 0; k < s->nb_fields; k++)
+			sl_gen_stack_put(p, &s->fields[k], sl_gen_field_next(g, &s->fields[k], k));
+		if (likely(sz->sig)) {
+			uint64_t w1 = seq | (tsc & 0xffffffff) << 32;
+			uint64_t w0 = sig_w0 | (uint64_t)sl_sig_check_w1(sig_base, w1) << 8;
+
+			memcpy(p + len - 16, &w0, 8);
+			memcpy(p + len - 8, &w1, 8);
+			seq++;
+			ssum = sl_csum_fold((w0 & 0xffffffff) + (w0 >> 32) + (w1 & 0xffffffff) +
+					    (w1 >> 32));
+		}
+		for (uint8_t k = 0; k < s->st.nb_ip4; k++) {
+			uint8_t *ip = p + s->st.ip4[k];
+			uint16_t cs;
+
+			*(unaligned_uint16_t *)(ip + 10) = 0;
+			cs = rte_raw_cksum(ip, 20);
+			*(unaligned_uint16_t *)(ip + 10) = (uint16_t)~cs;
+		}
+		for (uint8_t k = 0; k < s->st.nb_l4; k++) {
+			const uint16_t off = s->st.l4[k].off;
+			uint16_t *csum = (uint16_t *)(p + s->st.l4[k].csum);
+			uint64_t sum;
+			uint16_t cs;
+
+			if (s->st.l4[k].off0)
+				continue;
+			*(unaligned_uint16_t *)csum = 0;
+			sum = __rte_raw_cksum(p + off, s->hdr_len - off, 0);
+			if (s->st.l4[k].ph == 4)
+				sum += __rte_raw_cksum(p + s->st.l4[k].ip + 12, 8, 0);
+			else if (s->st.l4[k].ph == 6)
+				sum += __rte_raw_cksum(p + s->st.l4[k].ip + 8, 32, 0);
+			if (s->st.l4[k].ph != 0)
+				sum += rte_cpu_to_be_16((uint16_t)(len - off)) +
+				       rte_cpu_to_be_16(s->st.l4[k].proto);
+			if (sz->sig)
+				sum += ((len - SL_SIG_LEN - off) & 1) ? rte_bswap16((uint16_t)ssum) :
+									 ssum;
+			cs = (uint16_t)~sl_csum_fold(sum);
+			*(unaligned_uint16_t *)csum = cs == 0 && s->st.l4[k].udp ? 0xffff : cs;
+		}
+	}
+	g->cur = c;
+	g->seq = seq;
+	g->bytes = bytes;
+	return n;
+}
+
 /**
  * Allocate and fill a burst of n packets.
  *
@@ -582,6 +719,8 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 				(uint64_t)g->producer << 48 | ((tsc >> 32) & 0xff) << 56 | SL_SIG_MAGIC;
 	const uint64_t sig_base = sl_sig_check_base(sig_w0);
 
+	if (unlikely(s->stacked))
+		return sl_gen_burst_stack(g, pkts, n, tsc);
 	if (unlikely(g->nb_shares == 0))
 		sl_gen_share(g, 0, 1);
 	c = g->cur;

@@ -32,9 +32,12 @@
  *   minutes at 3 GHz), beyond which it cannot tell a latency from a clock
  *   that went backwards.
  *
- * The receiver finds the signature from the IP header (IPv4 total length,
- * IPv6 payload length), not from the end of the frame: a DUT may pad a frame,
- * add or strip VLAN tags, or append an FCS.
+ * The receiver finds the signature from the outer IP header (IPv4 total
+ * length, IPv6 payload length), past up to SL_SIG_MAX_TAGS VLAN tags and
+ * SL_SIG_MAX_LABELS MPLS labels, not from the end of the frame: a DUT may
+ * pad a frame, add or strip VLAN tags, or append an FCS. A tunnel's inner
+ * packet ends where the outer one does, so tunnelled frames carry it at
+ * the same place.
  */
 
 #include <stdint.h>
@@ -52,6 +55,9 @@
 #define SL_SIG_TSC_MASK ((UINT64_C(1) << SL_SIG_TSC_BITS) - 1)
 /** Streams per run (stream ids 0..SL_SIG_MAX_STREAMS-1). */
 #define SL_SIG_MAX_STREAMS 65536
+/** VLAN tags and MPLS labels the receiver looks past. */
+#define SL_SIG_MAX_TAGS 4
+#define SL_SIG_MAX_LABELS 8
 /** Producers per stream (ids 0..255). */
 #define SL_SIG_MAX_PRODUCERS 256
 
@@ -117,29 +123,45 @@ enum sl_sig_verdict {
 static inline enum sl_sig_verdict
 sl_sig_parse(const struct rte_mbuf *m, struct sl_sig *sig)
 {
-	uint8_t hb[14 + 8 + 40], sb[SL_SIG_LEN];
-	uint32_t len = rte_pktmbuf_pkt_len(m), off = 12, l3end, l4;
+	uint8_t hb[14 + 4 * SL_SIG_MAX_TAGS + 4 * SL_SIG_MAX_LABELS + 40], sb[SL_SIG_LEN];
+	uint32_t len = rte_pktmbuf_pkt_len(m), off = 12, l3end, l4, hlen;
 	const uint8_t *h, *s;
 	uint16_t type;
 	uint8_t proto;
 	uint64_t w0, w1;
 
-	h = rte_pktmbuf_read(m, 0, RTE_MIN(len, (uint32_t)sizeof(hb)), hb);
+	hlen = RTE_MIN(len, (uint32_t)sizeof(hb));
+	h = rte_pktmbuf_read(m, 0, hlen, hb);
 	if (h == NULL || len < 14)
 		return SL_SIG_FOREIGN;
 	type = (uint16_t)(h[off] << 8 | h[off + 1]);
-	/* Up to two VLAN tags (802.1Q, 802.1ad). */
-	for (int k = 0; k < 2 && (type == 0x8100 || type == 0x88a8); k++) {
+	/* VLAN tags (802.1Q, 802.1ad: QinQ and deeper). */
+	for (int k = 0; k < SL_SIG_MAX_TAGS && (type == 0x8100 || type == 0x88a8); k++) {
 		off += 4;
-		if (len < off + 2)
+		if (hlen < off + 2)
 			return SL_SIG_FOREIGN;
 		type = (uint16_t)(h[off] << 8 | h[off + 1]);
 	}
 	off += 2; /* start of L3 */
+	if (type == 0x8847) {
+		/* An MPLS label stack: IP after the bottom of stack, by its version. */
+		int k;
+
+		for (k = 0; k < SL_SIG_MAX_LABELS; k++, off += 4) {
+			if (hlen < off + 4)
+				return SL_SIG_FOREIGN;
+			if (h[off + 2] & 1)
+				break;
+		}
+		if (k == SL_SIG_MAX_LABELS || hlen < off + 5)
+			return SL_SIG_FOREIGN;
+		off += 4;
+		type = (h[off] >> 4) == 4 ? 0x0800 : (h[off] >> 4) == 6 ? 0x86dd : 0;
+	}
 	if (type == 0x0800) {
 		uint32_t ihl;
 
-		if (len < off + 20 || (h[off] >> 4) != 4)
+		if (hlen < off + 20 || (h[off] >> 4) != 4)
 			return SL_SIG_FOREIGN;
 		ihl = (h[off] & 0xf) * 4u;
 		l3end = off + (uint32_t)(h[off + 2] << 8 | h[off + 3]);
@@ -148,7 +170,7 @@ sl_sig_parse(const struct rte_mbuf *m, struct sl_sig *sig)
 		if (ihl < 20)
 			return SL_SIG_FOREIGN;
 	} else if (type == 0x86dd) {
-		if (len < off + 40 || (h[off] >> 4) != 6)
+		if (hlen < off + 40 || (h[off] >> 4) != 6)
 			return SL_SIG_FOREIGN;
 		l3end = off + 40 + (uint32_t)(h[off + 4] << 8 | h[off + 5]);
 		proto = h[off + 6];
@@ -156,10 +178,19 @@ sl_sig_parse(const struct rte_mbuf *m, struct sl_sig *sig)
 	} else {
 		return SL_SIG_FOREIGN;
 	}
-	if (proto != 17 && proto != 6)
-		return SL_SIG_FOREIGN;
-	if (l3end < l4 + (proto == 17 ? 8u : 20u) + SL_SIG_LEN)
-		return SL_SIG_FOREIGN; /* too short to carry one */
+	/*
+	 * What can carry one: UDP, TCP, ICMP, ICMPv6, and tunnels (GRE, IP in
+	 * IP: the inner packet ends where the outer one does).
+	 */
+	{
+		uint32_t min = proto == 17 || proto == 1 || proto == 58 ? 8u : proto == 6 ? 20u :
+			       proto == 47 ? 4u : proto == 4 ? 20u : proto == 41 ? 40u : 0u;
+
+		if (min == 0)
+			return SL_SIG_FOREIGN;
+		if (l3end < l4 + min + SL_SIG_LEN)
+			return SL_SIG_FOREIGN; /* too short to carry one */
+	}
 	if (l3end > len) {
 		/* Truncated: the IP length runs past the frame. */
 		return SL_SIG_BAD;

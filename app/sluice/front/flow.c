@@ -103,6 +103,15 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 			ret = sl_parse_u64(a, 1, UINT32_MAX, &v, e, sizeof(e));
 			if (ret == 0)
 				f->sc.flows = (uint32_t)v;
+		} else if (strcmp(k, "stack") == 0) {
+			if (strlen(a) >= sizeof(f->sc.stack)) {
+				snprintf(e, sizeof(e), "longer than %zu characters",
+					 sizeof(f->sc.stack) - 1);
+				ret = -EINVAL;
+			} else {
+				snprintf(f->sc.stack, sizeof(f->sc.stack), "%s",
+					 strcmp(a, "none") == 0 ? "" : a);
+			}
 		} else if (strcmp(k, "field") == 0) {
 			ret = sl_parse_field(&f->sc, a, e, sizeof(e));
 		} else {
@@ -143,6 +152,8 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 					s, d, c->tcp ? "tcp" : "udp", c->src_port, c->dst_port);
 	if (c->vlan != 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " vlan %u", c->vlan);
+	if (c->stack[0] != '\0' && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " stack %s", c->stack);
 	if (c->flows > 1 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " flows %u", c->flows);
 	if (off < len) {

@@ -6,8 +6,11 @@
  * A flow as words, the one syntax of flow add, flow set and --flow:
  *
  *   NAME [port P] [to R] [src IP] [dst IP] [udp|tcp] [sport N] [dport N]
- *        [vlan N] [src-mac MAC] [dst-mac MAC] [size S] [rate R] [count N]
- *        [flows N] [field NAME=MODE:ARGS]...
+ *        [vlan N] [src-mac MAC] [dst-mac MAC] [stack H/H/...] [size S] [rate R]
+ *        [count N] [flows N] [field NAME=MODE:ARGS]...
+ *
+ * stack: a header stack (sl_stack.h), e.g. eth/ipv4/udp/vxlan/eth/ipv4/udp;
+ * its fields vary by path (field vxlan.vni=inc:100,10).
  *
  * Each key sets one part of the flow; what is not given keeps its value
  * (a new flow: the options' template, --tx-ip, --size, ..., on port 0).
@@ -19,7 +22,8 @@
 
 /** Keys, for help lines. */
 #define SL_FLOW_KEYS "port P, to R, src IP, dst IP, udp|tcp, sport N, dport N, vlan N, " \
-	"src-mac MAC, dst-mac MAC, size S, rate R, count N, flows N, field NAME=MODE:ARGS"
+	"src-mac MAC, dst-mac MAC, stack H/H/..., size S, rate R, count N, flows N, " \
+	"field NAME=MODE:ARGS"
 
 /**
  * Apply the words argv[0..argc) to @p f. 0, or -EINVAL with @p err naming

@@ -195,7 +195,8 @@ field_value(enum sl_field_kind kind, const char *s, uint32_t *v)
 	int n = 0;
 	long x;
 
-	if ((kind == SL_FIELD_SRC_IP || kind == SL_FIELD_DST_IP) && inet_pton(AF_INET, s, &a) == 1) {
+	if ((kind == SL_FIELD_SRC_IP || kind == SL_FIELD_DST_IP || kind == SL_FIELD_PATH) &&
+	    inet_pton(AF_INET, s, &a) == 1) {
 		*v = ntohl(a.s_addr);
 		return 0;
 	}
@@ -216,6 +217,13 @@ field_value(enum sl_field_kind kind, const char *s, uint32_t *v)
  * dst-port=dec:2000,10  vlan=list:10,20,30. A field of the same name is
  * replaced; "off" clears them all. On error c is unchanged.
  */
+/* A field's name in messages: its kind's, or its path. */
+static const char *
+fname(const struct sl_field_conf *f)
+{
+	return f->kind == SL_FIELD_PATH ? f->path : sl_field_names[f->kind];
+}
+
 int
 sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 {
@@ -240,9 +248,14 @@ sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 	*eq = *colon = '\0';
 	for (i = 0; i < SL_FIELD_KINDS && strcmp(buf, names[i]) != 0; i++)
 		;
+	if (i == SL_FIELD_KINDS && strchr(buf, '.') != NULL && strlen(buf) < sizeof(f.path)) {
+		/* A header stack's field by its path (checked against the stack at build). */
+		i = SL_FIELD_PATH;
+		snprintf(f.path, sizeof(f.path), "%s", buf);
+	}
 	if (i == SL_FIELD_KINDS) {
 		snprintf(err, len, "field '%s': give src-mac, dst-mac, src-ip, dst-ip, src-port, "
-			 "dst-port or vlan", buf);
+			 "dst-port or vlan, or a stack's HEADER.FIELD (ipv4.2.src)", buf);
 		return -EINVAL;
 	}
 	f.kind = i;
@@ -258,13 +271,13 @@ sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 		uint32_t v;
 
 		if (f.mode == SL_FIELD_LIST && k == SL_FIELD_LIST_MAX) {
-			snprintf(err, len, "field %s: at most %d values in a list", names[f.kind],
+			snprintf(err, len, "field %s: at most %d values in a list", fname(&f),
 				 SL_FIELD_LIST_MAX);
 			return -EINVAL;
 		}
 		if (f.mode != SL_FIELD_LIST && k > 1) {
 			snprintf(err, len, "field %s: '%s' is one value too many (give START,COUNT)",
-				 names[f.kind], tok);
+				 fname(&f), tok);
 			return -EINVAL;
 		}
 		if (field_value(f.kind, tok, &v) != 0) {
@@ -276,7 +289,7 @@ sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 				what = "a MAC's low 3 bytes (such as 00:00:01)";
 			else if (f.kind == SL_FIELD_SRC_IP || f.kind == SL_FIELD_DST_IP)
 				what = "an IPv4 address (such as 198.18.0.2)";
-			snprintf(err, len, "field %s: '%s' is not %s", names[f.kind], tok, what);
+			snprintf(err, len, "field %s: '%s' is not %s", fname(&f), tok, what);
 			return -EINVAL;
 		}
 		if (f.mode == SL_FIELD_LIST)
@@ -287,11 +300,13 @@ sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 			f.count = v;
 	}
 	if (f.mode == SL_FIELD_LIST ? f.nb_list == 0 : f.count == 0) {
-		snprintf(err, len, "field %s: %s", names[f.kind],
+		snprintf(err, len, "field %s: %s", fname(&f),
 			 f.mode == SL_FIELD_LIST ? "give at least one value" : "give START,COUNT (COUNT >= 1)");
 		return -EINVAL;
 	}
-	for (k = 0; k < c->nb_fields && c->fields[k].kind != f.kind; k++)
+	for (k = 0; k < c->nb_fields && (c->fields[k].kind != f.kind ||
+					  (f.kind == SL_FIELD_PATH && strcmp(c->fields[k].path, f.path) != 0));
+	     k++)
 		;
 	if (k == SL_FIELD_MAX) {
 		snprintf(err, len, "at most %d fields", SL_FIELD_MAX);

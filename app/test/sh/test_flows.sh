@@ -10,7 +10,11 @@
 #     back from net_pcap by scapy (not our parser), every checksum valid,
 #     each flow's frames exactly its count with its own addresses;
 #  4. the prompt: flow add/set/del, a refused flow changes nothing,
-#     show flows, show flow stats.
+#     show flows, show flow stats;
+#  5. header stacks: VXLAN, QinQ + MPLS, GRE, GTP-U, ICMP, ICMPv6, IPv6,
+#     decoded by scapy with every checksum (outer and inner) recomputed,
+#     field patterns on any header's field, and every stack's frames
+#     counted exactly by the receive side through the sim DUT; bad stacks.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
@@ -157,6 +161,71 @@ if want 4; then
 	check "profile: flow del a leaves b as flow 0" grep -q "^flow 0: b port 0" <<<"$out"
 	check "profile: flow del all: back to the default flows" grep -q "^no flow: each sending port sends its default flow" <<<"$out"
 	[ "$fail" = 0 ] || echo "$out"
+fi
+
+if want 5; then
+	V='eth/ipv4(dst=198.19.0.9)/udp/vxlan(vni=5000)/eth/ipv4(src=10.0.0.1,dst=10.0.0.2)/udp(dport=7)'
+	Q='eth/vlan(id=10)/vlan(id=20)/mpls(label=100)/mpls(label=200)/ipv6/tcp'
+	G='eth/ipv4/gre/ipv6/icmp6'
+	U='eth/ipv4/udp/gtpu(teid=77)/ipv4(src=10.1.1.1)/icmp'
+	E='eth/ipv6/gre/eth/ipv4/udp'
+	stacks=(--flow "vx port 0 to 1 stack $V count 1001 size 128,256 field vxlan.vni=inc:5000,3 field ipv4.2.src=random:10.0.0.1,50"
+		--flow "q port 0 to 1 stack $Q size 128 count 3003 field mpls.2.label=list:7,8,9"
+		--flow "g port 0 to 1 stack $G count 2002"
+		--flow "gt port 0 to 1 stack $U count 507 size 100-140"
+		--flow "e6 port 0 to 1 stack $E count 77"
+		--flow "plain port 0 to 1 count 999")
+	pcap=$T/stack.pcap
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$pcap" -- "${stacks[@]//to 1/}" \
+		>"$pcap.out" 2>&1 && rc=0 || rc=$?
+	check "stacks: the pcap run ends (exit 0)" rc_is 0
+	out=$("$PY" "$top/app/test/py/stack_check.py" "$pcap" 2>&1)
+	check "stacks: scapy decodes VXLAN (outer and inner IPv4/UDP): 1001 frames" grep -qx "Ether/IP/UDP/VXLAN/Ether/IP/UDP 1001" <<<"$out"
+	check "stacks: QinQ, two MPLS labels, IPv6, TCP: 3003" grep -qx "Ether/Dot1AD/Dot1Q/MPLS/MPLS/IPv6/TCP 3003" <<<"$out"
+	check "stacks: GRE with IPv6 and ICMPv6 inside: 2002" grep -qx "Ether/IP/GRE/IPv6/ICMPv6EchoRequest 2002" <<<"$out"
+	check "stacks: GTP-U with IPv4 and ICMP inside: 507" grep -qx "Ether/IP/UDP/GTP_U_Header/IP/ICMP 507" <<<"$out"
+	check "stacks: Ethernet over GRE over IPv6: 77" grep -qx "Ether/IPv6/GRE/Ether/IP/UDP 77" <<<"$out"
+	check "stacks: the classic flow beside them: 999" grep -qx "Ether/IP/UDP 999" <<<"$out"
+	check "stacks: every checksum of every layer right, every frame signed" \
+		eq "$(grep -E '^(bad|sig) ' <<<"$out" | tr '\n' ' ')" "bad 0 [] sig 7589 "
+	# The patterns, read by tshark: the VNIs 5000-5002 in turn, the MPLS labels 7, 8, 9.
+	vni=$(tshark -n -r "$pcap" -Y vxlan -T fields -e vxlan.vni 2>/dev/null | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
+	check "stacks: vxlan.vni=inc:5000,3: 334 334 333 ($vni)" eq "$vni" "5000:334 5001:334 5002:333 "
+	lab=$(tshark -n -r "$pcap" -Y 'mpls.bottom == 1' -T fields -e mpls.label 2>/dev/null | awk -F, '{print $NF}' | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
+	check "stacks: mpls.2.label=list:7,8,9: 1001 each ($lab)" eq "$lab" "7:1001 8:1001 9:1001 "
+	src=$(tshark -n -r "$pcap" -Y vxlan -T fields -e ip.src 2>/dev/null | awk -F, '{print $2}' | sort -u | wc -l)
+	check "stacks: ipv4.2.src=random:10.0.0.1,50: inner sources in range ($src distinct)" \
+		bash -c "[ $src -gt 30 ] && [ $src -le 50 ] && ! tshark -n -r '$pcap' -Y vxlan -T fields -e ip.src 2>/dev/null | awk -F, '{print \$2}' | grep -vqE '^10\.0\.0\.([1-9]|[1-4][0-9]|50)\$'"
+	[ "$fail" = 0 ] || echo "$out"
+	# The receive side counts each stack exactly, through the sim DUT with loss.
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) -- --sim 10G,dut=1,loss=0.01 --sim 10G --txq 2 "${stacks[@]}" \
+		--json "$T/stack.json" >"$T/stack.out" 2>&1 && rc=0 || rc=$?
+	j=$T/stack.json
+	check "stacks: the sim run ends (exit 3: loss)" rc_is 3
+	check "stacks: each flow: tx its count, tx = unique + lost, nothing foreign" \
+		jq -e '([.flows[] | .tx == .generated and .tx == .unique + .lost] | all) and
+			([.flows[].generated] == [1001, 3003, 2002, 507, 77, 999]) and
+			(.ports[1].rx_foreign == 0 and .ports[1].rx_bad_signature == 0)' "$j"
+	drops=$(jq '[.ports[] | select(.dut) | .dut | .dropped_capacity + .dropped_loss + .dropped_full + .dropped_link] | add' "$j")
+	lost=$(jq '[.flows[].lost] | add' "$j")
+	check "stacks: the flows' losses are the DUT's drops ($lost = $drops)" eq "$lost" "$drops"
+	[ "$fail" = 0 ] || cat "$T/stack.out"
+	S=(--sim 10G,dut=1 --sim 10G --count 10)
+	bad "a header that is not one" "'ipx': not a header" "${S[@]}" --flow 'a stack eth/ipx/udp'
+	bad "a field a header lacks" "udp: 'vni=3' is not FIELD=VALUE with a field of udp" "${S[@]}" --flow 'a stack eth/ipv4/udp(vni=3)'
+	bad "a value above the field" "vxlan.vni=16777216: give a whole number from 0 to 16777215" "${S[@]}" --flow 'a stack eth/ipv4/udp/vxlan(vni=16777216)/eth/ipv4/udp'
+	bad "a header in the wrong place" "tcp cannot be followed by udp" "${S[@]}" --flow 'a stack eth/ipv4/tcp/udp'
+	bad "no IP header" "vlan cannot be followed by nothing" "${S[@]}" --flow 'a stack eth/vlan'
+	bad "a pattern on a header the stack lacks" "field ipv4.3.src: the stack has 2 ipv4 header(s)" "${S[@]}" \
+		--flow "a stack $V field ipv4.3.src=inc:1.2.3.4,2"
+	bad "a pattern past the field's bits" "field vxlan.vni: 10 values from 16777210 leave the field's 24 bits" "${S[@]}" \
+		--flow "a stack $V field vxlan.vni=inc:16777210,10"
+	bad "a classic field name in a stack" "field src-ip: with a header stack, name the header's field" "${S[@]}" \
+		--flow "a stack $V field src-ip=inc:1.2.3.4,2"
+	bad "a size the stack does not fit" "frame size 64 is out of range: sizes count the FCS and go from 96" "${S[@]}" \
+		--flow "a stack $V size 64"
 fi
 
 echo "flows: $pass passed, $fail failed"

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_STACK_H
+#define SL_STACK_H
+
+/**
+ * @file
+ * Header stacks: a flow's headers written outer to inner, as text,
+ *
+ *   eth/vlan(id=10)/vlan(id=20)/mpls(label=100)/ipv4(src=198.18.0.1)/udp/
+ *   vxlan(vni=5000)/eth/ipv4(src=10.0.0.1,dst=10.0.0.2)/udp(dport=7)
+ *
+ * Headers: eth, vlan, mpls, ipv4, ipv6, udp, tcp, icmp, icmp6, vxlan,
+ * gre, gtpu. Each may give values to its fields (NAME(FIELD=VALUE,...));
+ * what is not given is filled in: the next header's ethertype, protocol or
+ * port (vxlan 4789, gtpu 2152), lengths (per frame size), MPLS's
+ * bottom-of-stack bit, TTLs, and every checksum (IPv4 headers, UDP, TCP,
+ * ICMP, ICMPv6; outer and inner). The payload (zero, then the signature
+ * in its last 16 bytes) follows the last header.
+ *
+ * A field of any header can also vary frame by frame (the field engine,
+ * sl_gen.h): its path is HEADER[.N].FIELD (N: the header's occurrence,
+ * from 1), e.g. ipv4.2.src for the inner IPv4 source, vxlan.vni.
+ *
+ * Compiled once (control path) into a template and the places a frame
+ * writes: length fields, IPv4 headers, L4 checksums (innermost first).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#define SL_STACK_TEXT_MAX 256  /**< a stack's text, with its NUL */
+#define SL_STACK_MAX 16        /**< headers in a stack */
+#define SL_STACK_HDR_MAX 256   /**< bytes of headers */
+
+/** What a stack's headers take from the flow where the text gives nothing. */
+struct sl_stack_defaults {
+	struct rte_ether_addr src_mac, dst_mac;  /**< the first eth header's */
+	uint32_t src_ip, dst_ip;                 /**< IPv4, host order */
+	uint8_t src_ip6[16], dst_ip6[16];
+	uint16_t src_port, dst_port;             /**< UDP/TCP, host order */
+};
+
+/** Where a frame's length-dependent and checksum bytes are (sl_gen_burst). */
+struct sl_stack_rt {
+	uint8_t nb_len;
+	/** 16-bit lengths: the field at off holds pkt_len - sub (network order). */
+	struct { uint16_t off, sub; } len[SL_STACK_MAX];
+	uint8_t nb_ip4;
+	uint16_t ip4[SL_STACK_MAX];  /**< IPv4 headers (20 bytes, checksum at +10) */
+	uint8_t nb_l4;
+	/** L4 checksums, innermost first. */
+	struct {
+		uint16_t off;        /**< the L4 header */
+		uint16_t csum;       /**< its checksum field */
+		uint16_t ip;         /**< its IP header (pseudo-header), if ph */
+		uint8_t ph;          /**< pseudo-header: 0 none (ICMP), 4, 6 */
+		uint8_t proto;       /**< in the pseudo-header */
+		uint8_t udp;         /**< a computed 0 goes out as 0xffff */
+		uint8_t off0;        /**< checksum given as 0 (udp(csum=0)): left 0 */
+	} l4[SL_STACK_MAX];
+	uint8_t extra_tags;      /**< VLAN tags and MPLS labels: 4 bytes each beyond the MTU */
+};
+
+/**
+ * Compile @p text with @p d into @p tmpl (its headers; the rest left as
+ * it is), *hdr_len and @p rt. 0, or -EINVAL with @p err saying which
+ * header or field is wrong and what is expected.
+ */
+int sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *tmpl,
+		     uint16_t *hdr_len, struct sl_stack_rt *rt, char *err, size_t len);
+
+/** A field of a stack by its path (HEADER[.N].FIELD): where it is and how wide. */
+struct sl_stack_field {
+	uint16_t off;     /**< first byte of its window in the frame */
+	uint8_t win;      /**< window bytes, 1..4, big endian */
+	uint8_t shift;    /**< its lowest bit in the window */
+	uint8_t bits;     /**< its width, 1..32 */
+};
+
+/** Find @p path in @p text's headers. 0, or -EINVAL with @p err. */
+int sl_stack_field_find(const char *text, const char *path, struct sl_stack_field *f, char *err,
+			size_t len);
+
+#endif /* SL_STACK_H */
