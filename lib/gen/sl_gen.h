@@ -323,10 +323,10 @@ struct sl_gen {
 	/**
 	 * 0: the pool holds this stream's frames (filled with its template).
 	 * Else the pool is shared by several streams (the flows of one port):
-	 * each frame gets the first copy_len bytes of the template (at least
-	 * the longest header of the streams sharing the pool, so no other
-	 * stream's header is left behind) after the previous frame's
-	 * signature is cleared, and its lengths.
+	 * each frame gets the first copy_len bytes of the template, a
+	 * multiple of 64 (SL_GEN_COPY_ALIGN) at least the longest header of
+	 * the streams sharing the pool, so no other stream's header is left
+	 * behind; an older signature past them is cleared first.
 	 */
 	uint16_t copy_len;
 };
@@ -408,6 +408,17 @@ sl_gen_tcp_seq(const struct sl_stream *s, const struct sl_gen_cur *c)
 	if (s->nb_order == 1)
 		return c->rq * s->tcp_cycle;
 	return c->rq * s->tcp_cycle + s->tcp_pre[idx] - s->tcp_pre[idx - c->rr];
+}
+
+/** sl_gen.copy_len is a multiple of this: whole cache lines, copied without a call. */
+#define SL_GEN_COPY_ALIGN 64
+
+/* Copy n bytes (a multiple of SL_GEN_COPY_ALIGN) of a template, a line at a time. */
+static inline void
+sl_gen_copy(uint8_t *dst, const uint8_t *src, uint16_t n)
+{
+	for (uint16_t k = 0; k < n; k += SL_GEN_COPY_ALIGN)
+		memcpy(dst + k, src + k, SL_GEN_COPY_ALIGN);
 }
 
 /* The next xorshift32 value (never 0, so a period of 2^32 - 1). */
@@ -635,10 +646,11 @@ sl_gen_burst_stack(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uin
 		uint32_t ssum = 0;
 
 		/* The previous frame's signature cleared: the payload is zero again. */
-		if (m->pkt_len >= SL_SIG_LEN && (g->copy_len != 0 || m->pkt_len != len))
+		if (m->pkt_len >= SL_SIG_LEN && m->pkt_len > g->copy_len &&
+		    (g->copy_len != 0 || m->pkt_len != len))
 			memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
 		if (g->copy_len != 0)
-			memcpy(p, s->tmpl, g->copy_len);
+			sl_gen_copy(p, s->tmpl, g->copy_len);
 		m->data_len = len;
 		m->pkt_len = len;
 		bytes += len;
@@ -737,12 +749,13 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 		if (g->copy_len != 0) {
 			/*
 			 * A shared pool: the mbuf holds another stream's frame.
-			 * Zero its signature (the sums assume a zero payload),
-			 * then lay this stream's headers over it.
+			 * Lay this stream's template over it, whole cache lines
+			 * (headers, then zeros), and zero an older signature
+			 * beyond them (the sums assume a zero payload).
 			 */
-			if (m->pkt_len >= SL_SIG_LEN)
+			if (m->pkt_len > g->copy_len)
 				memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
-			memcpy(p, s->tmpl, g->copy_len);
+			sl_gen_copy(p, s->tmpl, g->copy_len);
 			m->data_len = sz->pkt_len;
 			m->pkt_len = sz->pkt_len;
 		}

@@ -265,7 +265,7 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 	for (uint32_t t = 0; t < w->nb_targets; t++)
 		if (w->t[t].port == i) {
 			w->t[t].gen.mp = w->pools[i];
-			w->t[t].gen.copy_len = ns > 1 ? copy : 0;
+			w->t[t].gen.copy_len = ns > 1 ? RTE_ALIGN_CEIL(copy, SL_GEN_COPY_ALIGN) : 0;
 		}
 	return 0;
 }
