@@ -9,6 +9,7 @@
  * per process on virtual ports.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,12 @@ void sl_fuzz_eal(void);
 struct sl_app *sl_fuzz_app(void);
 
 /* The options and the configuration back to their defaults. */
+struct sl_config;
 void sl_fuzz_app_reset(struct sl_app *app);
+/*
+ * Two configurations alike, their flow tables by content (@p a's table
+ * pointer may differ from @p b's: a copy owns its own).
+ */
+bool sl_fuzz_cfg_same(const struct sl_config *a, const struct sl_config *b);
 
 #endif /* SL_FUZZ_H */

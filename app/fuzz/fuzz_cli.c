@@ -46,9 +46,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (line = strtok_r(text, "\n", &save); line != NULL && n < MAX_LINES;
 	     line = strtok_r(NULL, "\n", &save), n++) {
-		before = app->cfg;
+		if (sl_config_copy(&before, &app->cfg) != 0)
+			abort();
 		if (sl_cli_line(&cli, line) != 0)
-			SL_FUZZ_CHECK(memcmp(&before, &app->cfg, sizeof(before)) == 0);
+			SL_FUZZ_CHECK(sl_fuzz_cfg_same(&before, &app->cfg));
 		if (app->ses.running) {
 			sl_session_wait(app);
 			sl_cli_stop_run(&cli);

@@ -93,6 +93,17 @@ sl_fuzz_app_reset(struct sl_app *app)
 	app->exit_code = SL_EXIT_OK;
 }
 
+bool
+sl_fuzz_cfg_same(const struct sl_config *a, const struct sl_config *b)
+{
+	struct sl_config x = *a, y = *b; /* views: never freed */
+
+	x.flows = y.flows = NULL;
+	return memcmp(&x, &y, sizeof(x)) == 0 && a->nb_flows == b->nb_flows &&
+	       (a->nb_flows == 0 ||
+		memcmp(a->flows, b->flows, (size_t)a->nb_flows * sizeof(*a->flows)) == 0);
+}
+
 struct sl_app *
 sl_fuzz_app(void)
 {

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,18 +361,6 @@ check_direct(const struct sl_config *c, const struct sl_config_env *env, const s
 	return 0;
 }
 
-/* Port pid's flows without a count of their own. */
-static unsigned int
-shares_of(const struct sl_config *c, uint16_t pid, uint16_t *rank)
-{
-	unsigned int n = 0;
-
-	*rank = 0;
-	for (uint16_t i = 0; i < c->nb_flows; i++)
-		n += c->flows[i].port == pid && c->flows[i].count == 0;
-	return n;
-}
-
 /* Port i's streams' rates: each resolves, each share at least 1/s, their sum within the line. */
 static int
 check_rates(const struct sl_config *c, const struct sl_config_env *env, const struct plan *pl,
@@ -384,6 +373,8 @@ check_rates(const struct sl_config *c, const struct sl_config_env *env, const st
 		double sum = 0;
 		struct sl_rate pace;
 		char err[256];
+
+		uint16_t nshare = sl_config_port_sharing(c, i);
 
 		for (uint16_t q = 0; pl != NULL && q < pl->nb_txq[i]; q++)
 			producers += pl->lcores[i][q];
@@ -401,13 +392,13 @@ check_rates(const struct sl_config *c, const struct sl_config_env *env, const st
 			if (sl_config_stream_port(c, id) != i)
 				continue;
 			sl_config_stream_name(c, id, name, sizeof(name));
-			if (sl_config_stream_rate(c, env, id, &pace, err, sizeof(err)) != 0) {
+			if (sl_config_stream_rate_n(c, env, id, nshare, &pace, err, sizeof(err)) != 0) {
 				cerr(e, "--flow", i, ": flow %s (port %u): %s", name, i, err);
 				e->flow = id;
 				return -EINVAL;
 			}
 			/* Each lcore-queue pair paces an equal share: at least one unit a second. */
-			if (pace.unit != SL_RATE_NONE && pace.value / producers < 1.0) {
+			if (pl != NULL && pace.unit != SL_RATE_NONE && pace.value / producers < 1.0) {
 				if (c->nb_flows == 0)
 					return cerr(e, "--rate", i, ": port %u's rate shared by its %u "
 						    "lcore-queue pairs is below 1 per second each: give "
@@ -440,19 +431,28 @@ check_rates(const struct sl_config *c, const struct sl_config_env *env, const st
 	return 0;
 }
 
-/* The table's flows: named, on ports that exist, each with a packet to send. */
+/*
+ * The table's flows: named (each name once: every pair, or only flow
+ * @p one's against the others), on ports that exist, each with a packet
+ * to send.
+ */
 static int
-check_flows(const struct sl_config *c, const struct sl_config_env *env, struct sl_config_err *e)
+check_flows(const struct sl_config *c, const struct sl_config_env *env, int one,
+	    struct sl_config_err *e)
 {
+	uint16_t shared[SL_MAX_PORTS] = { 0 };
+
+	for (uint16_t i = 0; i < c->nb_flows; i++)
+		if (c->flows[i].port < SL_MAX_PORTS && c->flows[i].count == 0)
+			shared[c->flows[i].port]++;
 	for (uint16_t i = 0; i < c->nb_flows; i++) {
 		const struct sl_flow_conf *f = &c->flows[i];
-		uint16_t rank;
 
 		if (f->name[0] == '\0' || memchr(f->name, '\0', sizeof(f->name)) == NULL)
 			return cerr(e, "--flow", -1, ": flow %u has no name (give NAME, up to %d "
 				    "characters)", i, SL_FLOW_NAME_MAX - 1);
-		for (uint16_t j = 0; j < i; j++)
-			if (strcmp(c->flows[j].name, f->name) == 0)
+		for (uint16_t j = 0; (one < 0 || one == i) && j < c->nb_flows; j++)
+			if (j != i && strcmp(c->flows[j].name, f->name) == 0 && (one >= 0 || j < i))
 				return cerr(e, "--flow", -1, ": two flows are named %s: give each its "
 					    "own name", f->name);
 		if (f->port >= env->nb_ports) {
@@ -468,12 +468,10 @@ check_flows(const struct sl_config *c, const struct sl_config_env *env, struct s
 			return -EINVAL;
 		}
 		/* An equal share of --count of 0 would mean "no limit". */
-		if (f->count == 0 && c->count != 0 &&
-		    c->count < (uint64_t)shares_of(c, f->port, &rank)) {
+		if (f->count == 0 && c->count != 0 && c->count < shared[f->port]) {
 			cerr(e, "--count", f->port, " %" PRIu64 ": port %u's %u flows without a count "
 			     "of their own share it, fewer than one packet each: give a larger "
-			     "--count or each flow a count", c->count, f->port,
-			     shares_of(c, f->port, &rank));
+			     "--count or each flow a count", c->count, f->port, shared[f->port]);
 			e->flow = i;
 			return -EINVAL;
 		}
@@ -570,7 +568,7 @@ sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsi
 		}
 	}
 	if (what & SL_CHECK_STREAMS) {
-		ret = check_flows(c, env, e);
+		ret = check_flows(c, env, -1, e);
 		for (uint16_t i = 0; i < sl_config_nb_streams(c, env) && ret == 0; i++)
 			ret = stream_build(c, env, i, NULL, e);
 	}
@@ -582,6 +580,21 @@ sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsi
 			ret = check_rx(c, env, e);
 	}
 	free(pl);
+	return ret;
+}
+
+int
+sl_config_check_edit(const struct sl_config *c, const struct sl_config_env *env, int idx,
+		     struct sl_config_err *e)
+{
+	int ret = check_ranges(c, e);
+
+	if (ret == 0)
+		ret = check_flows(c, env, idx < 0 ? INT_MAX : idx, e);
+	if (ret == 0 && idx >= 0)
+		ret = stream_build(c, env, (uint16_t)idx, NULL, e);
+	if (ret == 0)
+		ret = check_rates(c, env, NULL, e);
 	return ret;
 }
 

@@ -227,6 +227,22 @@ uint16_t sl_config_port_streams(const struct sl_config *c, const struct sl_confi
 int sl_config_stream_rate(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
 			  struct sl_rate *pace, char *err, size_t len);
 
+/** sl_config_stream_rate() with the port's count of streams sharing its rate given. */
+int sl_config_stream_rate_n(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
+			    uint16_t nshare, struct sl_rate *pace, char *err, size_t len);
+/** Port @p pid's streams without a rate of their own (1 with no table). */
+uint16_t sl_config_port_sharing(const struct sl_config *c, uint16_t pid);
+
+/**
+ * Check an edit of the flow table (flow add, set, del) as a start would,
+ * for what the edit can change: the table's names, ports and counts, flow
+ * @p idx built (-1: none, a delete), and every port's rates. Cheaper than
+ * sl_config_check(SL_CHECK_STREAMS | SL_CHECK_RATES), which builds every
+ * flow. 0, or -EINVAL with @p e.
+ */
+int sl_config_check_edit(const struct sl_config *c, const struct sl_config_env *env, int idx,
+			 struct sl_config_err *e);
+
 /**
  * The packets stream @p id sends: its own count, else an equal share of
  * --count among its port's streams without one (the first ones one more

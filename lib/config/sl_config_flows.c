@@ -193,18 +193,29 @@ shares(const struct sl_config *c, uint16_t id, bool count, uint16_t *rank)
 }
 
 int
-sl_config_stream_rate(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
-		      struct sl_rate *pace, char *err, size_t len)
+sl_config_stream_rate_n(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
+			uint16_t nshare, struct sl_rate *pace, char *err, size_t len)
 {
-	uint16_t pid = sl_config_stream_port(c, id), rank, n;
+	uint16_t pid = sl_config_stream_port(c, id);
 	const struct sl_rate *r = &c->pc[pid].rate;
 	struct sl_stream_conf sc;
 	double l1, l2;
+
+	struct sl_rate share;
 
 	if (c->nb_flows != 0 && c->flows[id].rate.unit != SL_RATE_NONE)
 		r = &c->flows[id].rate;
 	sl_config_stream(c, env, id, &sc);
 	sl_stream_conf_mean_bits(&sc, &l1, &l2);
+	if (r == &c->pc[pid].rate && nshare > 1 && r->unit != SL_RATE_NONE) {
+		/* A share of the port's rate: resolved as what this stream sends. */
+		share = *r;
+		if (r->unit == SL_RATE_PCT)
+			share = (struct sl_rate){ SL_RATE_L1,
+				(double)env->port[pid].info.speed_bps * r->value / 100 };
+		share.value /= nshare;
+		r = &share;
+	}
 	if (sl_rate_resolve(r, (double)env->port[pid].info.speed_bps, l1, l2, pace, err, len) != 0)
 		return -EINVAL;
 	/* As sl_config_rate(): a made-up link speed is paced, not left to the wire. */
@@ -215,11 +226,28 @@ sl_config_stream_rate(const struct sl_config *c, const struct sl_config_env *env
 			*pace = (struct sl_rate){ SL_RATE_L1,
 				(double)env->port[pid].info.speed_bps * r->value / 100 };
 	}
-	if (r == &c->pc[pid].rate && pace->unit != SL_RATE_NONE) {
-		n = shares(c, id, false, &rank);
-		pace->value /= n != 0 ? n : 1;
-	}
 	return 0;
+}
+
+int
+sl_config_stream_rate(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
+		      struct sl_rate *pace, char *err, size_t len)
+{
+	uint16_t rank;
+
+	return sl_config_stream_rate_n(c, env, id, shares(c, id, false, &rank), pace, err, len);
+}
+
+uint16_t
+sl_config_port_sharing(const struct sl_config *c, uint16_t pid)
+{
+	uint16_t n = 0;
+
+	if (c->nb_flows == 0)
+		return 1;
+	for (uint16_t i = 0; i < c->nb_flows; i++)
+		n += c->flows[i].port == pid && c->flows[i].rate.unit == SL_RATE_NONE;
+	return n;
 }
 
 uint64_t

@@ -432,6 +432,47 @@ bench_sizes(struct sl_config *c, const struct sl_stream_conf *sc)
 	}
 }
 
+/*
+ * The mean L1 and L2 bits per frame of the flows of c's sending ports
+ * (tx), each flow an equal share (a trial's load is shared equally).
+ */
+static void
+bench_bits(const struct sl_config *c, const struct sl_config_env *env, const bool *tx, double *l1,
+	   double *l2)
+{
+	double s1 = 0, s2 = 0;
+	unsigned int n = 0;
+
+	for (uint16_t id = 0; id < sl_config_nb_streams(c, env); id++) {
+		struct sl_stream_conf sc;
+		double a, b;
+
+		if (!tx[sl_config_stream_port(c, id)])
+			continue;
+		sl_config_stream(c, env, id, &sc);
+		sl_stream_conf_mean_bits(&sc, &a, &b);
+		s1 += a;
+		s2 += b;
+		n++;
+	}
+	if (n != 0) {
+		*l1 = s1 / n;
+		*l2 = s2 / n;
+	}
+}
+
+/* A table's flows at their shares of the trial's port rates: each, and each port's sum, within the line. */
+static int
+bench_flow_rates(const struct sl_config *c, const struct sl_config_env *env, char *err, size_t len)
+{
+	struct sl_config_err e;
+
+	if (c->nb_flows == 0 || sl_config_check(c, env, SL_CHECK_RATES, &e) == 0)
+		return 0;
+	snprintf(err, len, "%.200s", e.msg + (e.opt != NULL ? e.detail + 2 : 0));
+	return -EINVAL;
+}
+
 /* dst: a copy of src sending the sizes of sc (NULL: as given). 0, or -ENOMEM (said). */
 static int
 bench_cfg(struct sl_config *dst, const struct sl_config *src, const struct sl_stream_conf *sc)
@@ -924,6 +965,17 @@ size_begin(struct sl_app *app)
 	char err[256];
 
 	B.cfg.sc = B.base_sc;
+	/* The flows' own sizes, as the user gave them (a size before may have set them). */
+	for (uint16_t f = 0; f < B.cfg.nb_flows && f < app->cfg.nb_flows; f++) {
+		struct sl_flow_conf *d = &B.cfg.flows[f];
+
+		memcpy(&d->sc.sizes, &app->cfg.flows[f].sc.sizes, sizeof(d->sc.sizes));
+		memcpy(&d->sc.weights, &app->cfg.flows[f].sc.weights, sizeof(d->sc.weights));
+		d->sc.nb_sizes = app->cfg.flows[f].sc.nb_sizes;
+		d->sc.size_min = app->cfg.flows[f].sc.size_min;
+		d->sc.size_max = app->cfg.flows[f].sc.size_max;
+		d->size_given = app->cfg.flows[f].size_given;
+	}
 	if (strcmp(B.sizes[i], "given") != 0) {
 		sl_parse_sizes(&B.cfg.sc, strcmp(B.sizes[i], "imix") == 0 ? SL_GEN_IMIX :
 			       B.sizes[i], err, sizeof(err));
@@ -1375,7 +1427,9 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 		}
 	} else {
 		nb = 1;
-		snprintf(names[0], sizeof(names[0]), "%s", o->size_given ? "given" : "64");
+		/* The flows of a table keep their own sizes. */
+		snprintf(names[0], sizeof(names[0]), "%s", o->size_given || o->nb_flows != 0 ?
+			 "given" : "64");
 	}
 	/*
 	 * Check every size and the loads on every sending port before anything
@@ -1395,6 +1449,9 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 			return SL_EXIT_USAGE;
 		}
 		sl_stream_conf_mean_bits(&sc, &l1, &l2);
+		if (o->nb_flows != 0 && bench_cfg(&B.trial_cfg, o, strcmp(names[i], "given") != 0 ?
+						  &sc : NULL) == 0)
+			bench_bits(&B.trial_cfg, env, tx, &l1, &l2); /* the sending flows' mean */
 		snprintf(r->name, sizeof(r->name), "%.15s", names[i]);
 		r->mean_l1 = l1;
 		r->nb_tx = nb_tx;
@@ -1415,7 +1472,11 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 					sl_err("bench: size %s: %s", names[i], e.msg);
 					return SL_EXIT_USAGE;
 				}
-			if (sl_config_rate(&B.trial_cfg, env, s, &rr, &pace, err, sizeof(err)) != 0) {
+			B.trial_cfg.pc[s].rate = rr;
+			for (uint16_t f = 0; f < B.trial_cfg.nb_flows; f++)
+				B.trial_cfg.flows[f].rate = (struct sl_rate){ SL_RATE_NONE, 0 };
+			if (sl_config_rate(&B.trial_cfg, env, s, &rr, &pace, err, sizeof(err)) != 0 ||
+			    bench_flow_rates(&B.trial_cfg, env, err, sizeof(err)) != 0) {
 				if (conf->single && conf->load_total)
 					sl_err("bench: total: each of the %u sending ports' share: %s",
 					       nb_tx, err);

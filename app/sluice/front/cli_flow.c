@@ -43,13 +43,17 @@ flow_name_ok(struct sl_cli *cli, const char *name)
 	return true;
 }
 
-/* Check the candidate and commit it (0), or say why not (-1; nothing changed). */
+/*
+ * Check the candidate (flow idx built, -1: none; the names, ports, counts
+ * and rates of every flow) and commit it (0), or say why not (-1; nothing
+ * changed).
+ */
 static int
-flow_commit(struct sl_cli *cli, struct sl_config *cand, const char *what)
+flow_commit(struct sl_cli *cli, struct sl_config *cand, int idx, const char *what)
 {
 	struct sl_config_err e;
 
-	if (sl_session_check(cli->app, cand, SL_CHECK_STREAMS | SL_CHECK_RATES, &e) != 0) {
+	if (sl_config_check_edit(cand, sl_session_env(cli->app), idx, &e) != 0) {
 		sl_cli_error(cli, "flow %s: %s", what, e.msg + (e.opt != NULL &&
 			     strcmp(e.opt, "--flow") == 0 ? e.detail + 2 : 0));
 		return -1;
@@ -109,7 +113,7 @@ flow_edit(struct sl_cli *cli, int argc, char **argv, bool add)
 	else if (!add)
 		cand.flows[idx] = f;
 	if (!cli->failed)
-		flow_commit(cli, &cand, argv[1]);
+		flow_commit(cli, &cand, add ? cand.nb_flows - 1 : idx, argv[1]);
 	sl_config_fini(&cand);
 }
 
@@ -149,7 +153,7 @@ cmd_flow_del(struct sl_cli *cli, int argc, char **argv)
 		sl_config_fini(&cand);
 	else
 		sl_config_flow_del(&cand, (uint16_t)idx);
-	flow_commit(cli, &cand, "del");
+	flow_commit(cli, &cand, -1, "del");
 	sl_config_fini(&cand);
 }
 
@@ -229,6 +233,9 @@ const struct sl_cmd sl_cmds_flow[] = {
 	  "add a flow: port P, to R, src IP, dst IP, udp or tcp, sport N, dport N, vlan N, src-mac "
 	  "MAC, dst-mac MAC, size S, rate R, count N, flows N, field NAME=MODE:ARGS "
 	  "(docs/generator.md)", "flow" },
+	{ "flow add <name>", cmd_flow_add,
+	  "add a flow on port 0 from the options' template (flow set NAME ... changes it)",
+	  "flow" },
 	{ "flow set <name> <words...>", cmd_flow_set,
 	  "change a flow: the keys of flow add, the others kept", "flow" },
 	{ "flow del <name>", cmd_flow_del,

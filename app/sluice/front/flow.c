@@ -47,6 +47,8 @@ parse_ip(struct sl_flow_conf *f, const char *s, bool src, char *err, size_t len)
 int
 sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t len)
 {
+	const bool was6 = f->sc.ipv6;
+	int ver[2] = { 0, 0 }; /* the IP version src and dst gave here: 4, 6 */
 	char e[200];
 	uint64_t v;
 
@@ -72,6 +74,7 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 				f->to = (int16_t)v;
 		} else if (strcmp(k, "src") == 0 || strcmp(k, "dst") == 0) {
 			ret = parse_ip(f, a, k[0] == 's', e, sizeof(e));
+			ver[k[0] == 'd'] = strchr(a, ':') != NULL ? 6 : 4;
 		} else if (strcmp(k, "sport") == 0 || strcmp(k, "dport") == 0) {
 			ret = sl_parse_u64(a, 0, 65535, &v, e, sizeof(e));
 			if (ret == 0 && k[0] == 's')
@@ -123,6 +126,18 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 			return -EINVAL;
 		}
 	}
+	/* One IP version: the other address would be silently dropped. */
+	if (ver[0] != 0 && ver[1] != 0 && ver[0] != ver[1]) {
+		snprintf(err, len, "src is IPv%d and dst IPv%d: give both of one version", ver[0],
+			 ver[1]);
+		return -EINVAL;
+	}
+	if ((ver[0] != 0) != (ver[1] != 0) && (ver[0] | ver[1]) != (was6 ? 6 : 4)) {
+		snprintf(err, len, "%s is IPv%d but the flow's %s is IPv%d: give %s too", ver[0] ? "src" :
+			 "dst", ver[0] | ver[1], ver[0] ? "dst" : "src", was6 ? 6 : 4,
+			 ver[0] ? "dst" : "src");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -152,6 +167,12 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 					s, d, c->tcp ? "tcp" : "udp", c->src_port, c->dst_port);
 	if (c->vlan != 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " vlan %u", c->vlan);
+	if (f->src_mac_given && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " src-mac " RTE_ETHER_ADDR_PRT_FMT,
+					RTE_ETHER_ADDR_BYTES(&c->src_mac));
+	if (f->dst_mac_given && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " dst-mac " RTE_ETHER_ADDR_PRT_FMT,
+					RTE_ETHER_ADDR_BYTES(&c->dst_mac));
 	if (c->stack[0] != '\0' && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " stack %s", c->stack);
 	if (c->flows > 1 && off < len)
@@ -165,8 +186,7 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 			for (uint16_t i = 0; i < c->nb_sizes && off < len; i++)
 				off += (size_t)snprintf(buf + off, len - off, i ? ",%u" : "%u",
 							c->sizes[i]);
-			if (!f->size_given && off < len)
-				off += (size_t)snprintf(buf + off, len - off, "(auto)");
+
 		}
 	}
 	if (off < len)

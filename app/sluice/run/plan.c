@@ -240,8 +240,9 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 	const struct sl_stream *big = NULL;
 	uint16_t copy = 0, ns = 0;
 	char name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t n = npairs * (p->txd + SL_BACKLOG_SIZE + 4 * 64) + ntarg * 2 * o->burst + 1024 +
-		     p->info.tx_hold;
+	/* A burst pending per target, up to 64 of them: more only waits for the pool (pool_dry). */
+	uint32_t n = npairs * (p->txd + SL_BACKLOG_SIZE + 4 * 64) + RTE_MIN(ntarg, 64u) * 2 *
+		     o->burst + 1024 + p->info.tx_hold;
 
 	for (uint16_t id = 0; id < app->ses.nb_streams; id++) {
 		const struct sl_stream *st = app->ses.streams[id];

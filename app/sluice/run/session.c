@@ -64,6 +64,15 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 	if (sl_config_rate(&app->ses.run_cfg, sl_session_env(app), pid, r, &pace, err, len) != 0)
 		return -EINVAL;
 	tmp.pc[pid].rate = *r;
+	/* A port's flows share its line: the new rate must leave their sum within it. */
+	if (tmp.nb_flows != 0) {
+		struct sl_config_err e;
+
+		if (sl_config_check(&tmp, &app->env, SL_CHECK_RATES, &e) != 0) {
+			snprintf(err, len, "%s", e.msg + (e.opt != NULL ? e.detail + 2 : 0));
+			return -EINVAL;
+		}
+	}
 	/* The port's lcore-queue pairs: the producers of each of its streams. */
 	for (uint16_t q = 0; q < app->ports.p[pid].nb_txq; q++)
 		n += app->ports.p[pid].txqs[q].nb_lcores;

@@ -153,6 +153,7 @@ static __rte_always_inline int
 worker_loop(struct sl_worker *w, const bool direct)
 {
 	unsigned int active = w->nb_targets, backoff = 0;
+	uint16_t first = 0;
 
 	w->start_tsc = rte_rdtsc();
 	/*
@@ -177,9 +178,17 @@ worker_loop(struct sl_worker *w, const bool direct)
 			if (w->nb_rxp == 0)
 				break;
 		}
+		if (w->nb_targets != 0 && ++first == w->nb_targets)
+			first = 0;
 		if (w->nb_rxp != 0)
 			progress |= sl_worker_rx(w->rxp, w->nb_rxp);
-		for (uint16_t i = 0; i < w->nb_targets; i++) {
+		/*
+		 * Each target once, from a first one that moves on every pass:
+		 * unpaced flows sharing a port's line get equal turns, not the
+		 * first ones what the device frees.
+		 */
+		for (uint16_t j = 0, i = first; j < w->nb_targets;
+		     j++, i = i + 1 == w->nb_targets ? 0 : i + 1) {
 			struct sl_target *t = &w->t[i];
 			uint64_t sig_before;
 			bool fresh = false;

@@ -309,6 +309,7 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 	r->nb_ports = (uint16_t)np;
 	/* The run's streams (none before a first start). */
 	r->nb_flows = app->ses.nb_streams;
+	r->table = ses->run_cfg.nb_flows != 0;
 	r->flow = calloc(r->nb_flows != 0 ? r->nb_flows : 1, sizeof(*r->flow));
 	r->frx = calloc(r->nb_flows != 0 && np != 0 ? (size_t)r->nb_flows * np : 1,
 			sizeof(*r->frx));
@@ -369,9 +370,9 @@ sl_results_flow_rx(const struct sl_results *r, uint16_t f, uint16_t rx_port)
 	if (f >= r->nb_flows || rx_port >= r->nb_ports || !r->port[rx_port].rx_on)
 		return NULL;
 	x = &r->frx[(uint32_t)f * r->nb_ports + rx_port];
-	if (x->on && x->hist == NULL && r->flow[f].port < r->nb_ports && r->nb_flows == r->nb_ports &&
-	    r->flow[f].port == f)
-		return sl_results_rx(r, f, rx_port); /* a port's one stream: its hist is the port's */
+	/* No table: stream f is port f's one stream, whose record (and histogram) is the port's. */
+	if (!r->table)
+		return sl_results_rx(r, f, rx_port);
 	return x->on ? x : NULL;
 }
 

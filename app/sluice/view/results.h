@@ -117,6 +117,7 @@ struct sl_results {
 	 * (rx[], unique[]) are the sums of each port's streams.
 	 */
 	uint16_t nb_flows;
+	bool table;                     /* the streams are a flow table's (else one per port) */
 	struct sl_results_flow *flow;
 	struct sl_results_rx *frx;      /* flow f at receiving port r: frx[f * nb_ports + r] */
 };

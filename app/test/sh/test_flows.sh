@@ -54,6 +54,10 @@ if want 1; then
 		--flow 'a port 0 rate 1Gbps' --flow 'b port 0 rate 11Gbps' --count 10
 	bad "flows above the line together" "flows a, b ask 12 Gb/s (L1) together, above the line rate of 10 Gb/s" \
 		"${S[@]}" --flow 'a port 0 rate 6Gbps' --flow 'b port 0 rate 6Gbps' --count 10
+	bad "src and dst of two IP versions" "src is IPv4 and dst IPv6: give both of one version" "${S[@]}" \
+		--flow 'a port 0 src 10.0.0.1 dst 2001:db8::1'
+	bad "one address of the other version" "src is IPv6 but the flow's dst is IPv4: give dst too" "${S[@]}" \
+		--flow 'a port 0 src 2001:db8::1'
 	bad "--count below the flows sharing it" "port 0's 3 flows without a count" "${S[@]}" \
 		--flow 'a port 0' --flow 'b port 0' --flow 'c port 0' --count 2
 fi
@@ -226,6 +230,25 @@ if want 5; then
 		--flow "a stack $V field src-ip=inc:1.2.3.4,2"
 	bad "a size the stack does not fit" "frame size 64 is out of range: sizes count the FCS and go from 96" "${S[@]}" \
 		--flow "a stack $V size 64"
+fi
+
+if want 6; then
+	# A benchmark on flows keeps their own sizes (1518 and 512, no sizes=):
+	# the trial's frames average (1514 + 508) / 2 bytes; a trial above
+	# their line is refused with their mean frame.
+	# shellcheck disable=SC2046
+	timeout 120 "$bin" $(eal) -- --sim 10G,dut=1 --sim 10G --flow 'a port 0 to 1 size 1518' \
+		--flow 'b port 0 to 1 size 512' --bench trial,load=100kpps,trial=0.2 \
+		--json "$T/bench.json" >"$T/bench.out" 2>&1 && rc=0 || rc=$?
+	check "bench on flows: the trial ends (exit 0)" rc_is 0
+	check "bench on flows: each flow its own size (1011 B a frame on average)" \
+		jq -e '.ports[0].tx_packets > 0 and (.ports[0].tx_bytes / .ports[0].tx_packets) == 1011' "$T/bench.json"
+	check "bench on flows: the flows shared the load (each half the frames)" \
+		jq -e '(.flows[0].generated - .flows[1].generated) | (. >= -1 and . <= 1)' "$T/bench.json"
+	[ "$fail" = 0 ] || cat "$T/bench.out"
+	bad "bench on flows: a load above their line" "bench: load: port 0 (sim0): flows a, b ask 10.764 Gb/s (L1) together, above the line rate of 10 Gb/s" \
+		--sim 10G,dut=1 --sim 10G --flow 'a port 0 to 1 size 1518' --flow 'b port 0 to 1 size 512' \
+		--bench trial,load=1.3Mpps,trial=0.2
 fi
 
 echo "flows: $pass passed, $fail failed"
