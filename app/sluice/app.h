@@ -45,6 +45,7 @@ struct sl_session {
 	struct sl_config run_cfg;
 	/* The run's streams by id (the signature's): its flows compiled (plan.c). */
 	struct sl_stream **streams;
+	void *stream_block;          /* where they are, one block */
 	uint16_t nb_streams;
 	struct sl_worker *workers[RTE_MAX_LCORE];
 	uint16_t nb_workers;

@@ -36,7 +36,6 @@ struct sl_target {
 	uint64_t quota;              /* UINT64_MAX: no limit */
 	uint8_t sig_mix;             /* 0: every size carries a signature, 1: none, 2: some */
 	uint32_t sig_min_len;        /* pkt_len from which a frame carries one (sig_mix 2) */
-	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
 	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
 	uint64_t pend_bytes;         /* pkt_len sum of pending[0..pend_n) while pend_off is 0 */
 	bool deferred;               /* sl_xmit_try() kept pending: add a burst, then send */
@@ -65,6 +64,8 @@ struct sl_target {
 	 * evenly spaced frames. */
 	double slack_units[3];
 	uint64_t slack_us;
+	/* Last: a burst uses its first lines only (a worker sweeps many targets). */
+	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
 };
 
 /* Take a new rate published by sl_session_rate_live() (worker only). */
