@@ -7,6 +7,7 @@
 
 #include "counters.h"
 #include "report.h"
+#include "results.h"
 #include "sl_port.h"
 #include "sl_rx.h"
 #include "sl_xmit.h"
@@ -16,6 +17,8 @@
 #define R(f) offsetof(struct sl_rx_port_stats, f)
 #define D(f) offsetof(struct sl_port_rx_drops, f)
 #define S(f) offsetof(struct sl_stream_result, f)
+#define F(f) offsetof(struct sl_results_flow, f)
+#define X(f) offsetof(struct sl_rx_stream_stats, f)
 
 const struct sl_counter sl_txq_counters[] = {
 	{ "tx_packets", "pkts", 12, SL_CNT_SUMMARY | SL_CNT_SHOW, Q(tx_packets),
@@ -100,6 +103,34 @@ const struct sl_counter sl_stream_counters[] = {
 	{ NULL, NULL, 0, 0, 0, NULL, NULL },
 };
 
+const struct sl_counter sl_flow_counters[] = {
+	{ "generated", "generated", 14, 0, F(generated), "frames of the flow its lcores handed "
+	  "to the engine", "packets" },
+	{ "tx_signed", "tx", 14, 0, F(tx), "signed frames of it the port's drivers took (exact "
+	  "unless tx_exact is 0)", "packets" },
+	{ "unique", "unique", 14, 0, F(unique),
+	  "distinct frames of it received over every receiving port", "packets" },
+	{ "lost", "lost", 10, SL_CNT_I64, F(lost), "tx_signed - unique (below 0: more arrived "
+	  "than were sent)", "packets" },
+	{ "tx_exact", "exact", 6, SL_CNT_GAUGE | SL_CNT_U8, F(exact), "1 when tx_signed is exact "
+	  "(0: the engine dropped frames on a queue several flows share)", "" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
+};
+
+const struct sl_counter sl_flow_rx_counters[] = {
+	{ "rx_packets", "rx", 14, 0, X(rx), "its frames received at this port", "packets" },
+	{ "rx_bytes", "bytes", 14, 0, X(bytes), "their bytes", "bytes" },
+	{ "duplicates", "dup", 8, 0, X(duplicates), "frames whose sequence had already arrived",
+	  "" },
+	{ "reordered", "reordered", 10, 0, X(reordered),
+	  "frames behind the highest sequence already received (RFC 4737)", "packets" },
+	{ "late", "late", 8, 0, X(late), "frames older than the tracking window", "packets" },
+	{ "latency_samples", "samples", 10, 0, X(lat_count), "frames timed", "" },
+	{ "latency_min_ns", "min", 10, SL_CNT_GAUGE, X(lat_min), "the smallest latency", "" },
+	{ "latency_max_ns", "max", 10, SL_CNT_GAUGE, X(lat_max), "the largest latency", "" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
+};
+
 const struct sl_counter_fmt sl_port_summary_fmt[] = {
 	{ "tx_packets", "tx ", 14, " pkts " },
 	{ "tx_bytes", "", 16, " bytes  " },
@@ -157,6 +188,8 @@ sl_counter_get(const struct sl_counter *c, const void *base)
 		memcpy(&v, p, sizeof(v));
 		return v;
 	}
+	if (c->flags & SL_CNT_U8)
+		return *(const uint8_t *)p;
 	uint64_t v;
 
 	memcpy(&v, p, sizeof(v));

@@ -19,6 +19,7 @@
 #define SL_CNT_GAUGE   (1u << 2) /* a level, not a count: clear port stats keeps it */
 #define SL_CNT_U32     (1u << 3) /* the field is a uint32_t */
 #define SL_CNT_I64     (1u << 4) /* the field is an int64_t (can go below 0): a gauge */
+#define SL_CNT_U8      (1u << 5) /* the field is a uint8_t or bool */
 
 struct sl_counter {
 	const char *name;
@@ -40,6 +41,10 @@ extern const struct sl_counter sl_rx_counters[];
 extern const struct sl_counter sl_rx_drop_counters[];
 /* Of a stream at a receiving port, over struct sl_stream_result (report.h). */
 extern const struct sl_counter sl_stream_counters[];
+/* Of a flow (every stream of a run by id), over struct sl_results_flow (results.h). */
+extern const struct sl_counter sl_flow_counters[];
+/* Of a flow at a receiving port, over struct sl_rx_stream_stats (sl_rx.h). */
+extern const struct sl_counter sl_flow_rx_counters[];
 
 /*
  * A counter in a fixed text layout whose order and words are its own (the

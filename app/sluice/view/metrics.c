@@ -221,6 +221,44 @@ write_streams(const struct sl_results *r, FILE *f, const struct stamp *ts)
 	free(ss.s);
 }
 
+/*
+ * Per flow (every stream of the run by id): sluice_flow_*{flow,tx_port},
+ * and at each port it arrived: sluice_flow_rx_*{flow,rx_port}.
+ */
+static void
+write_flows(const struct sl_results *r, FILE *f, const struct stamp *ts)
+{
+	size_t nrx = (size_t)r->nb_flows * r->nb_ports;
+	struct sample *s = calloc((size_t)r->nb_flows + 1, sizeof(*s));
+	struct sample *sx = calloc(nrx + 1, sizeof(*sx));
+	unsigned int n = 0, m = 0;
+
+	for (uint16_t k = 0; s != NULL && sx != NULL && k < r->nb_flows; k++) {
+		const struct sl_results_flow *fl = &r->flow[k];
+		char name[2 * SL_FLOW_NAME_MAX];
+
+		esc(name, sizeof(name), fl->name, true);
+		s[n].base = fl;
+		snprintf(s[n].labels, sizeof(s[n].labels), "flow=\"%s\",tx_port=\"%u\"", name,
+			 fl->port);
+		n++;
+		for (uint16_t p = 0; p < r->nb_ports; p++) {
+			const struct sl_results_rx *x = sl_results_flow_rx(r, k, p);
+
+			if (x == NULL || x->st.rx == 0)
+				continue;
+			sx[m].base = &x->st;
+			snprintf(sx[m].labels, sizeof(sx[m].labels), "flow=\"%s\",rx_port=\"%u\"",
+				 name, p);
+			m++;
+		}
+	}
+	families(f, ts, "flow_", sl_flow_counters, s, n);
+	families(f, ts, "flow_", sl_flow_rx_counters, sx, m);
+	free(s);
+	free(sx);
+}
+
 void
 sl_metrics_write(const struct sl_app *app, const struct sl_results *r, FILE *f, bool om)
 {
@@ -237,6 +275,7 @@ sl_metrics_write(const struct sl_app *app, const struct sl_results *r, FILE *f, 
 	write_ports(app, r, f, &ts);
 	write_txqs(r, f, &ts);
 	write_streams(r, f, &ts);
+	write_flows(r, f, &ts);
 	if (om)
 		fprintf(f, "# EOF\n");
 }

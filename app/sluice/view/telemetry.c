@@ -6,6 +6,8 @@
  * one writer each), and tel_lock keeps a run from being freed meanwhile.
  */
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +197,59 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/*
+ * /sluice/flows: the run's flows (id: name); with an id: its counters and,
+ * per receiving port where it arrived, its receive-side figures.
+ */
+static int
+tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct sl_results *r = tel_results();
+	unsigned long id = 0;
+	char *end = NULL;
+
+	RTE_SET_USED(cmd);
+	if (r == NULL)
+		return -ENOMEM;
+	if (params != NULL && *params != '\0') {
+		errno = 0;
+		id = strtoul(params, &end, 10);
+		if (*params < '0' || *params > '9' || *end != '\0' || errno != 0 ||
+		    id >= r->nb_flows) {
+			sl_results_free(r);
+			return -EINVAL;
+		}
+	}
+	rte_tel_data_start_dict(d);
+	if (params == NULL || *params == '\0') {
+		for (uint16_t f = 0; f < r->nb_flows; f++) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "%u", f);
+			rte_tel_data_add_dict_string(d, key, r->flow[f].name);
+		}
+		sl_results_free(r);
+		return 0;
+	}
+	rte_tel_data_add_dict_string(d, "name", r->flow[id].name);
+	rte_tel_data_add_dict_u64(d, "tx_port", r->flow[id].port);
+	tel_table(d, sl_flow_counters, &r->flow[id]);
+	for (uint16_t p = 0; p < r->nb_ports; p++) {
+		const struct sl_results_rx *x = sl_results_flow_rx(r, (uint16_t)id, p);
+		struct rte_tel_data *c;
+		char name[16];
+
+		if (x == NULL || x->st.rx == 0 || (c = rte_tel_data_alloc()) == NULL)
+			continue;
+		rte_tel_data_start_dict(c);
+		tel_table(c, sl_flow_rx_counters, &x->st);
+		snprintf(name, sizeof(name), "rx_port_%u", p);
+		rte_tel_data_add_dict_container(d, name, c, 0);
+	}
+	sl_results_free(r);
+	return 0;
+}
+
 void
 sl_telemetry_init(struct sl_app *app)
 {
@@ -206,6 +261,9 @@ sl_telemetry_init(struct sl_app *app)
 	rte_telemetry_register_cmd("/sluice/streams", tel_streams,
 				   "Sluice streams; with a stream id: its results at each receiving port. "
 				   "Parameters: int stream_id");
+	rte_telemetry_register_cmd("/sluice/flows", tel_flows,
+				   "Sluice flows of the run (id: name); with an id: its counters and its "
+				   "figures at each receiving port. Parameters: int flow_id");
 	rte_telemetry_register_cmd("/sluice/txqs", tel_txqs,
 				   "Sluice TX queues of a port: mode and counters (no port: the port ids). "
 				   "Parameters: int port_id");

@@ -3,7 +3,8 @@
 
 tel_hammer.py PREFIX SECONDS: connects to /var/run/dpdk/PREFIX/dpdk_telemetry.v2
 (waiting for it to appear), sends /sluice/totals, /sluice/ports,0,
-/sluice/txqs,0, /sluice/streams and /sluice/streams,0 in turn, and checks that every answer is JSON with the
+/sluice/txqs,0, /sluice/streams, /sluice/streams,0, /sluice/flows and
+/sluice/flows,0 in turn, and checks that every answer is JSON with the
 command's key. Prints "replies N errors E" and exits 0 when the process
 ended the connection (or SECONDS passed) with no error.
 """
@@ -19,7 +20,7 @@ end = time.time() + limit
 while not os.path.exists(path) and time.time() < end:
     time.sleep(0.01)
 cmds = ["/sluice/totals", "/sluice/ports,0", "/sluice/txqs,0", "/sluice/streams",
-        "/sluice/streams,0"]
+        "/sluice/streams,0", "/sluice/flows", "/sluice/flows,0"]
 replies = errors = 0
 try:
     s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)

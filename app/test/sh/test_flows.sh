@@ -251,5 +251,36 @@ if want 6; then
 		--bench trial,load=1.3Mpps,trial=0.2
 fi
 
+if want 7; then
+	# Per-flow metrics while the program lives: Prometheus labels and
+	# telemetry, after a run of a profile (stdin a FIFO: quit once read).
+	printf '%s\n' 'flow add a port 0 to 1 count 1000' \
+		'flow add b port 0 to 1 stack eth/ipv4/udp/vxlan/eth/ipv4/udp count 500' 'start' >"$T/m.txt"
+	mkfifo "$T/in"
+	exec 3<>"$T/in"
+	new_prefix
+	timeout 60 "$bin" --no-huge -m 1024 --no-pci --lcores '0,(1-2)@(0-1)' --log-level '*:error' \
+		--file-prefix "$prefix" -- --sim 10G,dut=1 --sim 10G --metrics 127.0.0.1:0 \
+		--cmdline-file "$T/m.txt" -i <"$T/in" >"$T/m.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 200); do grep -q '^verdict' "$T/m.out" && break; sleep 0.05; done
+	url=$(grep -o 'http://127.0.0.1:[0-9]*/metrics' "$T/m.out" | head -1)
+	m=$(curl -s --max-time 5 "$url")
+	tel=$("$PY" "$top/app/test/py/tel_query.py" "$prefix" /sluice/flows /sluice/flows,1 2>&1)
+	echo quit >&3
+	wait "$pid" && rc=0 || rc=$?
+	exec 3>&-
+	check "metrics: the program ends (exit 0)" rc_is 0
+	check "metrics: sluice_flow_unique_packets_total of a and b" \
+		eq "$(grep -E '^sluice_flow_unique_packets_total\{flow="(a|b)",tx_port="0"\}' <<<"$m" | awk '{print $2}' | tr '\n' ' ')" "1000 500 "
+	check "metrics: sluice_flow_rx_packets_total{flow=\"b\",rx_port=\"1\"} 500" \
+		grep -qE '^sluice_flow_rx_packets_total\{flow="b",rx_port="1"\} 500 ' <<<"$m"
+	check "metrics: sluice_flow_lost_packets 0 for both" eq "$(grep -c '^sluice_flow_lost_packets{.*} 0$' <<<"$m")" 2
+	check "telemetry: /sluice/flows lists a and b" grep -qF '{"/sluice/flows": {"0": "a", "1": "b"}}' <<<"$tel"
+	check "telemetry: /sluice/flows,1: b's 500 frames at port 1" \
+		"$PY" -c 'import json,sys; r=[json.loads(l) for l in sys.stdin][1]["/sluice/flows"]; sys.exit(not (r["name"] == "b" and r["unique"] == 500 and r["rx_port_1"]["rx_packets"] == 500))' <<<"$tel"
+	[ "$fail" = 0 ] || { echo "$m" | grep flow; echo "$tel"; tail -5 "$T/m.out"; }
+fi
+
 echo "flows: $pass passed, $fail failed"
 [ "$fail" = 0 ]
