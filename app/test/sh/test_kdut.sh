@@ -53,6 +53,7 @@ fi
 mac0=$(awk '$1 == "dst-mac0" { print $2 }' "$T/up")
 mac1=$(awk '$1 == "dst-mac1" { print $2 }' "$T/up")
 ip01=$(awk '$1 == "tx-ip-0to1" { print $2 }' "$T/up")
+HOST0=${ip01%,*} HOST1=${ip01#*,}
 [[ $mac0 =~ ^([0-9a-f]{2}:){5}[0-9a-f]{2}$ && $mac1 =~ ^([0-9a-f]{2}:){5}[0-9a-f]{2}$ && -n $ip01 ]] &&
 	ok "up --dut prints dst-mac0 $mac0, dst-mac1 $mac1, tx-ip-0to1 $ip01" ||
 	ko "up --dut output: $(tr '\n' ' ' <"$T/up")"
@@ -69,6 +70,13 @@ run() {
 	runs=$((runs + 1))
 	if [ "$dir" = 0to1 ]; then
 		opts=(--map 1:0.0 --rx 1 --tx-ip "$ip01")
+	elif [ "$dir" = flows ]; then
+		# A router test with flows: each direction its own addresses, a
+		# latency flow beside the bulk one (docs/generator.md).
+		opts=(--rx "0,1"
+			--flow "east port 0 to 1 src $HOST0 dst $HOST1 sport 1001 count 15000"
+			--flow "lat port 0 to 1 src $HOST0 dst $HOST1 sport 7 size 128 count 5000"
+			--flow "west port 1 to 0 src $HOST1 dst $HOST0 sport 2002 count 20000")
 	else
 		opts=(--rx "0,1")
 	fi
@@ -212,6 +220,29 @@ if run bidir-afp af_packet both; then
 	port_check bidir-afp 0
 	port_check bidir-afp 1
 	kernel_check bidir-afp
+fi
+
+# (d2) the same with flows: per-direction addresses, a latency flow beside
+# the bulk one on port 0. Each flow sends exactly its count; port 0's flows
+# add up to what the router forwarded and dropped 0 -> 1, west to 1 -> 0.
+impair drop-ratio 0.02
+if run bidir-flows af_packet flows; then
+	stream_check bidir-flows 0 0to1 nft
+	stream_check bidir-flows 1 1to0 nft
+	port_check bidir-flows 0
+	port_check bidir-flows 1
+	kernel_check bidir-flows
+	fl=$(jq -c '[.flows[] | [.name, .generated, .tx, .unique, .lost, (.rx | map(.rx_port))]]' \
+		"$T/bidir-flows.json")
+	jq -e '([.flows[] | .tx == .generated and .tx == .unique + .lost and .tx_exact] | all) and
+		([.flows[].generated] == [15000, 5000, 20000]) and
+		([.flows[] | .rx | map(.rx_port)] == [[1], [1], [0]])' "$T/bidir-flows.json" >/dev/null &&
+		ok "bidir-flows: each flow its count, tx = unique + lost, east and lat at port 1, west at 0: $fl" ||
+		ko "bidir-flows: $fl"
+	nd=$(ctr "$T/bidir-flows.after" nft_dropped_1to0)
+	west=$(jq '.flows[2].lost' "$T/bidir-flows.json")
+	[ "$west" = "$nd" ] && ok "bidir-flows: west lost what the router dropped 1 -> 0 ($nd)" ||
+		ko "bidir-flows: west lost $west, the router dropped $nd 1 -> 0"
 fi
 
 # (e) the same through net_af_xdp.
