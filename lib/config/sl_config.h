@@ -88,6 +88,8 @@ struct sl_flow_conf {
 	bool dst_mac_given;        /**< else as to says, else the port's default */
 	struct sl_rate rate;       /**< NONE: an equal share of the port's rate */
 	uint64_t count;            /**< packets; 0: an equal share of --count */
+	uint64_t delay_us;         /**< it starts this long after the run (0: at once) */
+	uint64_t duration_us;      /**< it stops this long after it started (0: count, run) */
 };
 
 /** Which ports receive. */

@@ -501,6 +501,8 @@ trial_start(struct sl_app *app, double load, double pace, double duration_s, dou
 	for (uint16_t f = 0; f < o->nb_flows; f++) {
 		o->flows[f].rate = (struct sl_rate){ SL_RATE_NONE, 0 };
 		o->flows[f].count = 0;
+		o->flows[f].delay_us = 0;
+		o->flows[f].duration_us = 0;
 	}
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		o->pc[p].stopped = !B.tx[p];

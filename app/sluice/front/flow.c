@@ -100,6 +100,11 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 				f->rate = (struct sl_rate){ SL_RATE_NONE, 0 };
 			else
 				ret = sl_parse_rate(a, &f->rate, e, sizeof(e));
+		} else if (strcmp(k, "delay") == 0) {
+			ret = sl_parse_seconds0(a, &f->delay_us, e, sizeof(e));
+		} else if (strcmp(k, "duration") == 0) {
+			ret = strcmp(a, "0") == 0 ? (f->duration_us = 0, 0) :
+			      sl_parse_seconds(a, &f->duration_us, e, sizeof(e));
 		} else if (strcmp(k, "count") == 0) {
 			ret = sl_parse_u64(a, 0, UINT64_MAX / 2, &f->count, e, sizeof(e));
 		} else if (strcmp(k, "flows") == 0) {
@@ -193,6 +198,11 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " rate %s", r);
 	if (f->count != 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " count %" PRIu64, f->count);
+	if (f->delay_us != 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " delay %.6gs", f->delay_us / 1e6);
+	if (f->duration_us != 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " duration %.6gs",
+					f->duration_us / 1e6);
 	for (uint16_t i = 0; i < c->nb_fields && off < len; i++) {
 		char fs[256];
 

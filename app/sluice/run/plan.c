@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 
 #include <numa.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -210,6 +211,12 @@ target_init(struct sl_app *app, struct sl_target *t, uint16_t i, uint16_t q, uin
 	 */
 	sl_gen_share(&t->gen, (uint16_t)k, (uint16_t)P);
 	t->quota = count == 0 ? UINT64_MAX : count / P + (k < count % P);
+	if (o->nb_flows != 0) {
+		uint64_t hz = rte_get_tsc_hz();
+
+		t->delay_tsc = (uint64_t)((double)o->flows[id].delay_us * (double)hz / 1e6);
+		t->duration_tsc = (uint64_t)((double)o->flows[id].duration_us * (double)hz / 1e6);
+	}
 	sl_config_stream_name(o, id, name, sizeof(name));
 	if (sl_config_stream_rate(o, &app->env, id, &pace, err, sizeof(err)) != 0) {
 		sl_err("--rate: %s (port %u, %s): %s", name, i, app->ports.p[i].info.name, err);

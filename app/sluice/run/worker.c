@@ -156,6 +156,13 @@ worker_loop(struct sl_worker *w, const bool direct)
 	uint16_t first = 0;
 
 	w->start_tsc = rte_rdtsc();
+	/* A flow's delay and duration count from the run's start, here. */
+	for (uint16_t i = 0; i < w->nb_targets; i++) {
+		struct sl_target *t = &w->t[i];
+
+		t->begin_tsc = w->start_tsc + t->delay_tsc;
+		t->end_tsc = t->duration_tsc != 0 ? t->begin_tsc + t->duration_tsc : 0;
+	}
 	/*
 	 * TX until the share is sent or the deadline; a worker that also
 	 * receives keeps polling its RX ports until the stop, so the session
@@ -196,6 +203,10 @@ worker_loop(struct sl_worker *w, const bool direct)
 
 			if (t->finished || active == 0)
 				continue;
+			if (unlikely(t->begin_tsc > tsc))
+				continue; /* its flow's delay: not yet */
+			if (unlikely(t->end_tsc != 0 && tsc >= t->end_tsc) && t->quota != 0)
+				t->quota = 0; /* its flow's duration is over: drain, finish */
 			if (t->pend_n == 0) {
 				int made;
 
