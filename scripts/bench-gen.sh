@@ -5,6 +5,8 @@
 #   64 B, one flow:       testpmd --txpkts=60          vs  sluice --size 64
 #   64 B, many flows:     testpmd --txonly-multi-flow  vs  sluice --flows 1024
 #   IMIX 7:4:1:           testpmd cannot mix sizes per packet; Sluice alone
+#   64 B, 1000 flows of the flow table (each its own stream, one port), and
+#   a VXLAN header stack: Sluice alone, as a ratio to its own 1 flow
 #
 # Sizes: Sluice counts the FCS (64 -> 60 bytes handed to the PMD); testpmd's
 # --txpkts is the mbuf length, so --txpkts=60 is the same frame.
@@ -43,7 +45,14 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "# Sluice vs testpmd txonly, net_null, 1 worker lcore, ${secs}s runs, median of $rounds ($(nproc) CPUs, $(date -u +%F))"
 printf "%-24s %12s %12s %8s\n" workload "testpmd Mpps" "sluice Mpps" ratio
 runs=()
-for w in single multi imix; do
+for ((k = 0; k < 1000; k++)); do
+	echo "flow add f$k port 0 src 198.18.$((k / 250)).$((k % 250 + 1)) dst 198.19.0.1 sport $((1000 + k))"
+done >"$tmp/table.txt"
+echo start >>"$tmp/table.txt"
+printf '%s\n' "flow add vx port 0 stack eth/ipv4/udp/vxlan(vni=5000)/eth/ipv4/udp size 110" start \
+	>"$tmp/vxlan.txt"
+single=
+for w in single multi imix table vxlan; do
 	: >"$tmp/t"
 	: >"$tmp/s"
 	for ((i = 0; i < rounds; i++)); do
@@ -57,6 +66,12 @@ for w in single multi imix; do
 		imix)
 			echo 0 >>"$tmp/t"
 			sluice --imix >>"$tmp/s" ;;
+		table)
+			echo 0 >>"$tmp/t"
+			sluice --cmdline-file "$tmp/table.txt" >>"$tmp/s" ;;
+		vxlan)
+			echo 0 >>"$tmp/t"
+			sluice --cmdline-file "$tmp/vxlan.txt" >>"$tmp/s" ;;
 		esac
 	done
 	t=$(median <"$tmp/t")
@@ -65,9 +80,16 @@ for w in single multi imix; do
 	single) name="64 B, 1 flow" ;;
 	multi) name="64 B, 1024 flows" ;;
 	imix) name="IMIX 64/594/1518 7:4:1" ;;
+	table) name="64 B, 1000 table flows" ;;
+	vxlan) name="110 B VXLAN stack" ;;
 	esac
+	[ "$w" = single ] && single=$s
 	runs_t=$(tr '\n' ' ' <"$tmp/t" | head -c 200)
-	if [ -z "$t" ] || awk -v t="$t" 'BEGIN { exit !(t + 0 == 0) }'; then
+	if [ "$w" = table ] || [ "$w" = vxlan ]; then
+		printf "%-24s %12s %12s %8s  (%.2f of 1 flow)\n" "$name" "n/a" "$s" "-" \
+			"$(echo "$s / $single" | bc -l)"
+		runs_t="n/a"
+	elif [ -z "$t" ] || awk -v t="$t" 'BEGIN { exit !(t + 0 == 0) }'; then
 		printf "%-24s %12s %12s %8s\n" "$name" "n/a" "$s" "-"
 		runs_t="n/a (testpmd cannot mix sizes per packet)"
 	else

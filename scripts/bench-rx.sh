@@ -8,9 +8,12 @@
 #     with the frames lost (must be 0), the analyzer's own cost per frame
 #     (TSC cycles inside sl_rx_analyze(), as ns) and the rate one RX lcore
 #     could analyze at that cost (1e9 / ns);
-#  2. self-calibration: the loopback's latency at a low rate (100 kpps): the
+#  2. the analyzer's cost per frame with 1, 100 and 4096 flows (the flow
+#     table, 64 B), unpaced and at 4 Mpps shared by the flows (paced flows
+#     interleave frame by frame: every frame another flow's state);
+#  3. self-calibration: the loopback's latency at a low rate (100 kpps): the
 #     floor that generation, the ring and the analysis add, with no DUT;
-#  3. scripts/bench-gen.sh: TX with signatures against testpmd txonly.
+#  4. scripts/bench-gen.sh: TX with signatures against testpmd txonly.
 #
 # Usage: scripts/bench-rx.sh [SECONDS] [ROUNDS]   (default 3 3; medians)
 #        scripts/bench-rx.sh --calibrate [SECONDS]  (part 2 only, default 3 s:
@@ -76,6 +79,31 @@ for sz in 64 1518; do
 done
 echo "(TX+RX Mpps: frames analyzed per second of the run; lost: the worst round;"
 echo " RX lcore Mpps: what one RX lcore could analyze at that cost per frame)"
+
+echo
+echo "# The analyzer's cost per frame by the number of flows (64 B; unpaced, and 4 Mpps shared)"
+printf "%-6s %14s %14s %14s %14s %8s\n" flows "unpaced Mpps" "ns/frame" "4Mpps: Mpps" "ns/frame" lost
+for nf in 1 100 4096; do
+	for ((k = 0; k < nf; k++)); do
+		echo "flow add f$k port 0 src 198.18.$((k / 250)).$((k % 250 + 1)) dst 198.19.0.1 sport $((1000 + k))"
+	done >"$tmp/flows.txt"
+	echo start >>"$tmp/flows.txt"
+	: >"$tmp/b"; : >"$tmp/c"; : >"$tmp/d"; : >"$tmp/e"; : >"$tmp/l"
+	for ((i = 0; i < rounds; i++)); do
+		loop 64 --duration "$secs" --cmdline-file "$tmp/flows.txt"
+		json '.ports[0].rx_packets / .duration_s / 1e6' >>"$tmp/b"
+		json '.ports[0].rx_ns_per_frame' >>"$tmp/c"
+		json '.rx.lost' >>"$tmp/l"
+		loop 64 --duration "$secs" --rate 4Mpps --cmdline-file "$tmp/flows.txt"
+		json '.ports[0].rx_packets / .duration_s / 1e6' >>"$tmp/d"
+		json '.ports[0].rx_ns_per_frame' >>"$tmp/e"
+		json '.rx.lost' >>"$tmp/l"
+	done
+	printf "%-6s %14.2f %14.1f %14.2f %14.1f %8s\n" "$nf" "$(median <"$tmp/b")" "$(median <"$tmp/c")" \
+		"$(median <"$tmp/d")" "$(median <"$tmp/e")" "$(sort -g "$tmp/l" | tail -1)"
+done
+echo "(ns/frame: TSC cycles inside sl_rx_analyze() per frame, as ns; paced frames come a few"
+echo " a burst, so each burst's fixed cost weighs more; lost: the worst run)"
 
 echo
 calibrate

@@ -709,14 +709,14 @@ sl_gen_burst_stack(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uin
 	return n;
 }
 
-/**
- * Allocate and fill a burst of n packets.
- *
- * @return n, or 0 if the pool has fewer than n free mbufs (nothing taken).
- *   The caller owns the packets; g->bytes holds their total pkt_len.
+/*
+ * sl_gen_burst()'s classic stream, compiled twice (copy: a pool shared by
+ * several streams, sl_gen.copy_len), so that one stream alone pays nothing
+ * for the frames of a shared pool.
  */
-static inline unsigned int
-sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t tsc)
+static __rte_always_inline unsigned int
+sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t tsc,
+		     const bool copy)
 {
 	const struct sl_stream *s = g->s;
 	const bool sizes = s->nb_order > 1, flows = s->flows > 1, fields = s->nb_fields != 0;
@@ -731,8 +731,6 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 				(uint64_t)g->producer << 48 | ((tsc >> 32) & 0xff) << 56 | SL_SIG_MAGIC;
 	const uint64_t sig_base = sl_sig_check_base(sig_w0);
 
-	if (unlikely(s->stacked))
-		return sl_gen_burst_stack(g, pkts, n, tsc);
 	if (unlikely(g->nb_shares == 0))
 		sl_gen_share(g, 0, 1);
 	c = g->cur;
@@ -746,7 +744,7 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 		uint64_t sum = sz->l4_sum, w0;
 		uint32_t sip_sum, ipx = 0;
 
-		if (g->copy_len != 0) {
+		if (copy) {
 			/*
 			 * A shared pool: the mbuf holds another stream's frame.
 			 * Lay this stream's template over it, whole cache lines
@@ -824,6 +822,22 @@ sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t 
 	g->seq = seq;
 	g->bytes = bytes;
 	return n;
+}
+
+/**
+ * Allocate and fill a burst of n packets.
+ *
+ * @return n, or 0 if the pool has fewer than n free mbufs (nothing taken).
+ *   The caller owns the packets; g->bytes holds their total pkt_len.
+ */
+static inline unsigned int
+sl_gen_burst(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uint64_t tsc)
+{
+	if (unlikely(g->s->stacked))
+		return sl_gen_burst_stack(g, pkts, n, tsc);
+	if (g->copy_len != 0)
+		return sl_gen_burst_classic(g, pkts, n, tsc, true);
+	return sl_gen_burst_classic(g, pkts, n, tsc, false);
 }
 
 #endif /* SL_GEN_H */

@@ -121,6 +121,21 @@ worker_took(struct sl_target *t, uint16_t k, uint64_t sig_before)
 }
 
 /*
+ * A flow's time window: true while its delay lasts (skip it); once its
+ * duration is over its quota goes to 0 (it drains and finishes, as a
+ * count ends it).
+ */
+static inline bool
+worker_window(struct sl_target *t, uint64_t tsc)
+{
+	if (t->begin_tsc > tsc)
+		return true;
+	if (t->end_tsc != 0 && tsc >= t->end_tsc && t->quota != 0)
+		t->quota = 0;
+	return false;
+}
+
+/*
  * The deadline passed: a burst sl_xmit_try() kept was made during the run,
  * so it is handed over (sl_xmit_sized() waits and hands off as always), as
  * any burst made before the deadline is; only then does the worker stop.
@@ -154,6 +169,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 {
 	unsigned int active = w->nb_targets, backoff = 0;
 	uint16_t first = 0;
+	bool timed = false; /* some target has a delay or a duration */
 
 	w->start_tsc = rte_rdtsc();
 	/* A flow's delay and duration count from the run's start, here. */
@@ -162,6 +178,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 
 		t->begin_tsc = w->start_tsc + t->delay_tsc;
 		t->end_tsc = t->duration_tsc != 0 ? t->begin_tsc + t->duration_tsc : 0;
+		timed |= t->delay_tsc != 0 || t->duration_tsc != 0;
 	}
 	/*
 	 * TX until the share is sent or the deadline; a worker that also
@@ -203,10 +220,8 @@ worker_loop(struct sl_worker *w, const bool direct)
 
 			if (t->finished || active == 0)
 				continue;
-			if (unlikely(t->begin_tsc > tsc))
+			if (unlikely(timed) && worker_window(t, tsc))
 				continue; /* its flow's delay: not yet */
-			if (unlikely(t->end_tsc != 0 && tsc >= t->end_tsc) && t->quota != 0)
-				t->quota = 0; /* its flow's duration is over: drain, finish */
 			if (t->pend_n == 0) {
 				int made;
 

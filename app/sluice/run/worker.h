@@ -34,8 +34,6 @@ struct sl_target {
 	uint16_t stream;             /* its stream's id (the signature's) */
 	bool own_rate;               /* a flow's rate of its own (set rate on the port leaves it) */
 	uint64_t quota;              /* UINT64_MAX: no limit */
-	uint64_t delay_tsc, duration_tsc; /* its flow's delay and duration (0: none) */
-	uint64_t begin_tsc, end_tsc; /* from the worker's start: it sends in [begin, end) */
 	uint8_t sig_mix;             /* 0: every size carries a signature, 1: none, 2: some */
 	uint32_t sig_min_len;        /* pkt_len from which a frame carries one (sig_mix 2) */
 	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
@@ -66,6 +64,10 @@ struct sl_target {
 	 * evenly spaced frames. */
 	double slack_units[3];
 	uint64_t slack_us;
+	/* Its flow's delay and duration (0: none); from the worker's start, it sends in
+	 * [begin, end) (worker_window()). */
+	uint64_t delay_tsc, duration_tsc;
+	uint64_t begin_tsc, end_tsc;
 	/* Last: a burst uses its first lines only (a worker sweeps many targets). */
 	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
 };

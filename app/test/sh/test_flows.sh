@@ -285,8 +285,9 @@ fi
 if want 8; then
 	# Durations and delays: a at 10 kpps for 0.2 s sends at most 2000 frames
 	# and a burst (the pacer never runs ahead); b starts 0.3 s in and sends
-	# 100 at 1 kpps, so the run lasts at least 0.3 + 0.099 s. Bounds a busy
-	# machine cannot break; the counts stay exact per flow.
+	# 100 at 1 kpps from its 2 lcore-queue pairs (50 each at 500 pps, their
+	# last 49 x 2 ms after the start), so the run lasts at least 0.398 s.
+	# Bounds a busy machine cannot break; the counts stay exact per flow.
 	# shellcheck disable=SC2046
 	timeout 60 "$bin" $(eal) -- --sim 10G,dut=1 --sim 10G --flow 'a port 0 to 1 rate 10kpps duration 0.2' \
 		--flow 'b port 0 to 1 delay 0.3 count 100 rate 1kpps' --json "$T/du.json" \
@@ -295,8 +296,8 @@ if want 8; then
 	check "durations: a sent at most 10 kpps x 0.2 s + a burst, b its 100" \
 		jq -e '.flows[0].generated >= 1 and .flows[0].generated <= 2032 and .flows[1].generated == 100 and
 			([.flows[] | .tx == .unique + .lost and .lost == 0] | all)' "$T/du.json"
-	check "durations: b's delay held the run past 0.399 s ($(jq .duration_s "$T/du.json") s)" \
-		jq -e '.duration_s >= 0.399' "$T/du.json"
+	check "durations: b's delay held the run past 0.398 s ($(jq .duration_s "$T/du.json") s)" \
+		jq -e '.duration_s >= 0.3979' "$T/du.json"
 	bad "a duration that is not one" "duration x: 'x' is not" --sim 10G --flow 'a port 0 duration x'
 fi
 
