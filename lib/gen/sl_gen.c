@@ -149,6 +149,13 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_str
 		uint32_t max = UINT32_MAX;
 
 		memset(f, 0, sizeof(*f));
+		if (fc->kind == SL_FIELD_PATH) {
+			snprintf(e->msg, sizeof(e->msg), "field %s: a header's field by its path needs "
+				 "a header stack (stack eth/ipv4/udp ...); the classic headers' fields "
+				 "are src-mac, dst-mac, src-ip, dst-ip, src-port, dst-port, vlan",
+				 fc->path);
+			return -EINVAL;
+		}
 		if ((unsigned int)fc->kind >= SL_FIELD_KINDS) {
 			snprintf(e->msg, sizeof(e->msg), "field: unknown field");
 			return -EINVAL;
@@ -270,11 +277,18 @@ stack_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stre
 		}
 		if (sl_stack_field_find(c->stack, fc->path, &sf, e->msg, sizeof(e->msg)) != 0)
 			return -EINVAL;
-		for (uint16_t j = 0; j < i; j++)
-			if (s->fields[j].off == sf.off && s->fields[j].shift == sf.shift) {
-				snprintf(e->msg, sizeof(e->msg), "field %s: given twice", fc->path);
+		for (uint16_t j = 0; j < i; j++) {
+			/* The bits each writes, from the frame's start: no two may share one. */
+			const struct sl_stream_field *g = &s->fields[j];
+			uint32_t a0 = sf.off * 8u + sf.win * 8u - sf.shift - sf.bits, a1 = a0 + sf.bits;
+			uint32_t b0 = g->off * 8u + g->width * 8u - g->shift - g->bits, b1 = b0 + g->bits;
+
+			if (a0 < b1 && b0 < a1) {
+				snprintf(e->msg, sizeof(e->msg), "field %s: its bits are another "
+					 "field's (%s): give one of them", fc->path, c->fields[j].path);
 				return -EINVAL;
 			}
+		}
 		f->off = sf.off;
 		f->width = sf.win;
 		f->shift = sf.shift;

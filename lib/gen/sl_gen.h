@@ -646,8 +646,8 @@ sl_gen_burst_stack(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uin
 		uint32_t ssum = 0;
 
 		/* The previous frame's signature cleared: the payload is zero again. */
-		if (m->pkt_len >= SL_SIG_LEN && m->pkt_len > g->copy_len &&
-		    (g->copy_len != 0 || m->pkt_len != len))
+		if (g->copy_len != 0 ? m->pkt_len > g->copy_len :
+		    m->pkt_len != len && m->pkt_len >= (uint32_t)(s->hdr_len + SL_SIG_LEN))
 			memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
 		if (g->copy_len != 0)
 			sl_gen_copy(p, s->tmpl, g->copy_len);

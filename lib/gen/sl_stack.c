@@ -12,6 +12,7 @@
 
 #include <arpa/inet.h>
 
+#include "sl_sig.h"
 #include "sl_stack.h"
 
 enum hdr {
@@ -142,7 +143,8 @@ set_value(uint8_t *hp, enum hdr k, const struct fdef *f, const char *v, char *er
 		}
 		return 0;
 	}
-	if (f->bits == 32 && strchr(v, '.') != NULL) {
+	if (f->bits == 32 && strchr(v, '.') != NULL && (strcmp(f->name, "src") == 0 ||
+							 strcmp(f->name, "dst") == 0)) {
 		if (inet_pton(AF_INET, v, &a4) != 1) {
 			snprintf(err, len, "%s.%s=%s: give an IPv4 address or a number",
 				 hdefs[k].name, f->name, v);
@@ -153,7 +155,7 @@ set_value(uint8_t *hp, enum hdr k, const struct fdef *f, const char *v, char *er
 	}
 	errno = 0;
 	x = strtoull(v, &end, 0);
-	if (*v == '\0' || *v == '-' || *end != '\0' || errno != 0 ||
+	if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 ||
 	    (f->bits < 32 && x >> f->bits != 0) || x > UINT32_MAX) {
 		snprintf(err, len, "%s.%s=%s: give a whole number from 0 to %llu", hdefs[k].name,
 			 f->name, v, f->bits == 32 ? (unsigned long long)UINT32_MAX :
@@ -181,6 +183,12 @@ parse(const char *text, uint8_t *tmpl, struct hdr_at *h, int *nb, uint16_t *tota
 		return -EINVAL;
 	}
 	snprintf(buf, sizeof(buf), "%s", text);
+	if (buf[0] == '/' || (buf[0] != '\0' && buf[strlen(buf) - 1] == '/') ||
+	    strstr(buf, "//") != NULL || strstr(buf, "(,") != NULL || strstr(buf, ",,") != NULL ||
+	    strstr(buf, ",)") != NULL) {
+		snprintf(err, len, "an empty header or field: give HEADER(FIELD=VALUE,...)/...");
+		return -EINVAL;
+	}
 	for (tok = strtok_r(buf, "/", &save); tok != NULL; tok = strtok_r(NULL, "/", &save)) {
 		char *args = strchr(tok, '('), *a, *asave = NULL;
 		int k = find_kind(tok, args != NULL ? (size_t)(args - tok) : strlen(tok));
@@ -289,14 +297,11 @@ sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *t
 {
 	struct hdr_at h[SL_STACK_MAX];
 	uint16_t total;
-	int n, last_l4 = -1, eth_seen = 0, ip4_seen = 0, ip6_seen = 0;
+	int n, eth_seen = 0, ip4_seen = 0, ip6_seen = 0, outer_tags = 0, outer_labels = 0;
 
 	memset(rt, 0, sizeof(*rt));
 	if (parse(text, tmpl, h, &n, &total, err, len) != 0)
 		return -EINVAL;
-	for (int i = 0; i < n; i++)
-		if (h[i].kind == H_UDP || h[i].kind == H_TCP)
-			last_l4 = i;
 	if (h[0].kind != H_ETH)
 		return snprintf(err, len, "a stack starts with eth"), -EINVAL;
 	for (int i = 0; i < n; i++) {
@@ -316,9 +321,16 @@ sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *t
 				return bad_next(x, nx, "vlan, mpls, ipv4 or ipv6", err, len);
 			fill(tmpl, x, "type", type);
 			if (x->kind == H_VLAN) {
-				rt->extra_tags++;
+				if (ip4_seen + ip6_seen == 0)
+					rt->extra_tags++, outer_tags++;
 				break;
 			}
+			if (nk == H_VLAN && given(x, "type") &&
+			    (uint16_t)(p[12] << 8 | p[13]) != 0x8100 &&
+			    (uint16_t)(p[12] << 8 | p[13]) != 0x88a8 && ip4_seen + ip6_seen == 0)
+				return snprintf(err, len, "vlan: tpid 0x%04x: the receive side follows "
+						"0x8100 and 0x88a8 tags only", p[12] << 8 | p[13]),
+				       -EINVAL;
 			/* The outer MACs are the flow's; an inner eth's, fixed ones. */
 			if (!given(x, "dst"))
 				memcpy(p, eth_seen ? (const uint8_t[6]){ 2, 0, 0, 0, 0, 2 } :
@@ -334,7 +346,12 @@ sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *t
 				return bad_next(x, nx, "mpls, ipv4 or ipv6", err, len);
 			fill(tmpl, x, "s", nk != H_MPLS);
 			fill(tmpl, x, "ttl", 64);
-			rt->extra_tags++;
+			if ((p[2] & 1) != (nk != H_MPLS) && ip4_seen + ip6_seen == 0)
+				return snprintf(err, len, "mpls: s=%u on %s label: the bottom of the "
+						"stack is the last label (leave s to Sluice)", p[2] & 1,
+						nk == H_MPLS ? "a middle" : "the last"), -EINVAL;
+			if (ip4_seen + ip6_seen == 0)
+				rt->extra_tags++, outer_labels++;
 			break;
 		case H_IPV4:
 		case H_IPV6: {
@@ -412,9 +429,9 @@ sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *t
 			if (proto == 0)
 				return bad_next(x, nx, "eth, mpls, ipv4 or ipv6", err, len);
 			fill(tmpl, x, "proto", proto);
-			if (given(x, "flags") && (p[0] & 0xf0) != 0)
-				return snprintf(err, len, "gre: flags with C, K or S bits add "
-						"optional fields, which are not supported: give 0"),
+			if (given(x, "flags") && ((p[0] & 0xf0) != 0 || (p[1] & 0x07) != 0))
+				return snprintf(err, len, "gre: flags with C, K or S bits (optional "
+						"fields) or a version are not supported: give 0"),
 				       -EINVAL;
 			break;
 		}
@@ -433,8 +450,11 @@ sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *t
 	if (ip4_seen + ip6_seen == 0)
 		return snprintf(err, len, "no ipv4 or ipv6 header: the receive side finds the "
 				"signature from the outer IP header"), -EINVAL;
-	if (h[0].kind == H_ETH && n > 1 && h[1].kind == H_ETH)
-		return snprintf(err, len, "eth cannot follow eth"), -EINVAL;
+	/* What the receive side looks past to the outer IP header (sl_sig_parse()). */
+	if (outer_tags > SL_SIG_MAX_TAGS || outer_labels > SL_SIG_MAX_LABELS)
+		return snprintf(err, len, "%d VLAN tags and %d MPLS labels before the IP header: "
+				"the receive side reads past %d and %d", outer_tags, outer_labels,
+				SL_SIG_MAX_TAGS, SL_SIG_MAX_LABELS), -EINVAL;
 	/* L4 checksums, innermost first: an outer one covers the inner ones. */
 	for (int i = n - 1; i >= 0; i--) {
 		const struct hdr_at *x = &h[i];
@@ -454,7 +474,6 @@ sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *t
 			.off0 = given(x, "csum"),
 		};
 	}
-	RTE_SET_USED(last_l4);
 	*hdr_len = total;
 	return 0;
 }
@@ -486,14 +505,20 @@ sl_stack_field_find(const char *text, const char *path, struct sl_stack_field *f
 		char *end;
 
 		nth = strtoul(name, &end, 10);
-		if (end != dot || nth == 0)
+		if (end != dot || nth == 0 || nth > SL_STACK_MAX)
 			goto bad;
 		name = dot + 1;
 	}
 	fi = find_field((enum hdr)k, name);
 	if (fi < 0 || strcmp(name, "tpid") == 0) {
 		field_names((enum hdr)k, names, sizeof(names));
-		snprintf(err, len, "field %s: %s has the fields %s", path, hdefs[k].name, names);
+		snprintf(err, len, "field %s: %s has the fields %s%s", path, hdefs[k].name, names,
+			 strcmp(name, "tpid") == 0 ? " (tpid cannot vary)" : "");
+		return -EINVAL;
+	}
+	/* Lengths and checksums are written per frame: a pattern there would be lost. */
+	if (strcmp(name, "csum") == 0 || strcmp(name, "len") == 0 || strcmp(name, "plen") == 0) {
+		snprintf(err, len, "field %s: computed for every frame: it cannot vary", path);
 		return -EINVAL;
 	}
 	for (int i = 0; i < n; i++) {

@@ -526,8 +526,10 @@ json_stream(struct sl_json *j, const struct sl_results *r, const struct sl_strea
 
 /* "flows": every stream of the run by id (the table's flows, or each port's default one). */
 static void
-json_flows(struct sl_json *j, const struct sl_results *r)
+json_flows(struct sl_json *j, const struct sl_app *app, const struct sl_results *r)
 {
+	const struct sl_config *o = &app->ses.run_cfg;
+
 	sl_json_arr_open(j, "flows");
 	for (uint16_t f = 0; f < r->nb_flows; f++) {
 		const struct sl_results_flow *fl = &r->flow[f];
@@ -537,6 +539,8 @@ json_flows(struct sl_json *j, const struct sl_results *r)
 		sl_json_u64(j, "id", fl->id);
 		sl_json_u64(j, "tx_port", fl->port);
 		sl_json_i64(j, "to", fl->to);
+		if (o->nb_flows != 0 && f < o->nb_flows && o->flows[f].sc.stack[0] != '\0')
+			sl_json_str(j, "stack", o->flows[f].sc.stack);
 		sl_json_u64(j, "generated", fl->generated);
 		sl_json_u64(j, "tx", fl->tx);
 		sl_json_bool(j, "tx_exact", fl->exact);
@@ -814,7 +818,7 @@ report_json_write(const struct sl_app *app, const struct sl_results *r,
 	sl_json_arr_close(&j);
 	json_verify(&j, r);
 	json_streams(&j, app, r);
-	json_flows(&j, r);
+	json_flows(&j, app, r);
 	if (app->json_extra != NULL)
 		app->json_extra(&j);
 	sl_json_obj_close(&j);
