@@ -27,6 +27,7 @@
 
 #include "cli.h"
 #include "opts.h"
+#include "otg.h"
 #include "bench.h"
 #include "eal_check.h"
 #include "session.h"
@@ -371,6 +372,8 @@ main(int argc, char **argv)
 			code = SL_EXIT_RUNTIME;
 		}
 	}
+	if (code == SL_EXIT_OK && app.o.otg_config != NULL)
+		code = sl_otg_file(&app, app.o.otg_config); /* the ports are known: their names */
 	if (code == SL_EXIT_OK)
 		code = sl_metrics_start(&app); /* --metrics: before any run, off the data path */
 	if (code == SL_EXIT_OK) {

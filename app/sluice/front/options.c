@@ -30,7 +30,7 @@ enum {
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
 	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS, OPT_MTU,
-	OPT_FLOW,
+	OPT_FLOW, OPT_OTG,
 };
 
 static const struct option long_opts[] = {
@@ -60,6 +60,7 @@ static const struct option long_opts[] = {
 	{ "tcp", no_argument, NULL, OPT_TCP },
 	{ "field", required_argument, NULL, OPT_FIELD },
 	{ "flow", required_argument, NULL, OPT_FLOW },
+	{ "otg-config", required_argument, NULL, OPT_OTG },
 	{ "rx", required_argument, NULL, OPT_RX },
 	{ "rxmap", required_argument, NULL, OPT_RXMAP },
 	{ "drain", required_argument, NULL, OPT_DRAIN },
@@ -107,6 +108,8 @@ sl_usage(void)
 	       "                        N, dport N, vlan N, stack H/H/..., size S, rate R,\n"
 	       "                        count N, delay S, duration S, flows N, field F; with\n"
 	       "                        flows, ports send only their flows\n"
+	       "  --otg-config FILE     the flows of an Open Traffic Generator Config (JSON:\n"
+	       "                        ports by DPDK name or id, flows); docs/api.md\n"
 	       "  --tx-ip SRC,DST       IPv4 source and destination\n"
 	       "  --tx-udp SP[,DP]      UDP source and destination ports\n"
 	       "  --eth-peer P,MAC      destination MAC on port P\n"
@@ -495,6 +498,9 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 			continue;
 		case OPT_CLI_REF:
 			return SL_OPTS_CLI_REFERENCE;
+		case OPT_OTG:
+			o->otg_config = optarg;
+			continue;
 		case OPT_FLOW:
 			if (nb_flow_specs == SL_OPTS_MAX_FLOWS) {
 				usage_error("--flow", "more than %d: add the others at the prompt or "
@@ -533,6 +539,11 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage_error("arguments", "unexpected '%s'", argv[optind]);
+		return SL_OPTS_ERROR;
+	}
+	if (o->otg_config != NULL && nb_flow_specs != 0) {
+		usage_error("--otg-config", "gives the flows: drop --flow (or put them in the OTG "
+			    "Config)");
 		return SL_OPTS_ERROR;
 	}
 	/* The flows, once the template they start from is complete. */

@@ -23,6 +23,7 @@ struct sl_opts {
 	bool interactive;      /* -i */
 	bool auto_start;       /* -a */
 	const char *cmdline_file;
+	const char *otg_config;      /* --otg-config FILE: the flows, from an OTG Config */
 	struct sl_bench_conf *bench; /* --bench: run this benchmark instead of a run */
 	bool metrics;                /* --metrics [ADDR:]PORT: serve GET /metrics */
 	char metrics_host[64];       /* numeric; default 127.0.0.1 */
