@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run one libFuzzer target (app/fuzz) for SECONDS seconds.
-#   scripts/fuzz.sh TARGET SECONDS    opts config cli profile field sizes rate map rx
+#   scripts/fuzz.sh TARGET SECONDS    opts config cli profile field sizes rate map rx otg
 #   scripts/fuzz.sh --list            the targets
 #   scripts/fuzz.sh --build           configure and build them all (CI)
 # Builds build-fuzz (clang, ASan + UBSan, every file instrumented) when it
@@ -16,7 +16,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${SLUICE_FUZZ_BUILD:-$top/build-fuzz}
-targets=(opts config cli profile field sizes rate map rx)
+targets=(opts config cli profile field sizes rate map rx otg)
 
 usage() {
 	echo "usage: scripts/fuzz.sh TARGET SECONDS (TARGET: ${targets[*]})" >&2

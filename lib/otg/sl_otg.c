@@ -38,6 +38,8 @@ warnf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
 	if (e->nb_warnings >= RTE_DIM(e->warnings))
 		return;
 	n = snprintf(e->warnings[e->nb_warnings], sizeof(e->warnings[0]), "%s: ", path);
+	if (n < 0 || (size_t)n >= sizeof(e->warnings[0]))
+		n = (int)sizeof(e->warnings[0]) - 1; /* a long path: the message cut */
 	va_start(ap, fmt);
 	vsnprintf(e->warnings[e->nb_warnings] + n, sizeof(e->warnings[0]) - n, fmt, ap);
 	va_end(ap);
