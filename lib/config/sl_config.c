@@ -649,5 +649,7 @@ sl_config_field_str(const struct sl_field_conf *f, char *buf, size_t len)
 	}
 	off += (size_t)field_value_str(f->kind, f->start, buf + off, len - off);
 	if (off < len)
-		snprintf(buf + off, len - off, ",%u", f->count);
+		off += (size_t)snprintf(buf + off, len - off, ",%u", f->count);
+	if (f->step > 1 && f->mode != SL_FIELD_RANDOM && off < len)
+		snprintf(buf + off, len - off, ",%u", f->step);
 }

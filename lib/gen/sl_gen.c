@@ -147,6 +147,7 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_str
 		const struct sl_field_conf *fc = &c->fields[i];
 		struct sl_stream_field *f = &s->fields[i];
 		uint32_t max = UINT32_MAX;
+		uint64_t span;
 
 		memset(f, 0, sizeof(*f));
 		if (fc->kind == SL_FIELD_PATH) {
@@ -227,23 +228,25 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_str
 			continue;
 		}
 		f->count = fc->count;
+		f->step = fc->step > 1 && fc->mode != SL_FIELD_RANDOM ? fc->step : 1;
+		span = fc->count != 0 ? (uint64_t)(fc->count - 1) * f->step : 0;
 		/* VLAN: one rule for every mode, ids 1..4094 (0 is "priority tag only"). */
 		if (fc->kind == SL_FIELD_VLAN && fc->count != 0 &&
 		    (fc->mode == SL_FIELD_DEC ?
-		     fc->start > max || fc->count > fc->start :
-		     fc->start == 0 || (uint64_t)fc->start + fc->count - 1 > max)) {
-			uint64_t last = fc->mode == SL_FIELD_DEC ?
-				(uint64_t)fc->start - fc->count + 1 :
-				(uint64_t)fc->start + fc->count - 1;
+		     fc->start > max || span >= fc->start :
+		     fc->start == 0 || (uint64_t)fc->start + span > max)) {
+			int64_t last = fc->mode == SL_FIELD_DEC ?
+				(int64_t)fc->start - (int64_t)span :
+				(int64_t)(fc->start + span);
 
 			snprintf(e->msg, sizeof(e->msg), "field vlan: %s:%u,%u gives ids %u to %" PRId64
 				 ": VLAN ids go from 1 to 4094", sl_field_modes[fc->mode],
-				 fc->start, fc->count, fc->start, (int64_t)last);
+				 fc->start, fc->count, fc->start, last);
 			return -EINVAL;
 		}
 		if (fc->count == 0 || (fc->mode != SL_FIELD_DEC && fc->start > max) ||
-		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + fc->count - 1 > max) ||
-		    (fc->mode == SL_FIELD_DEC && (fc->start > max || fc->count - 1 > fc->start))) {
+		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + span > max) ||
+		    (fc->mode == SL_FIELD_DEC && (fc->start > max || span > fc->start))) {
 			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u leave the field's range",
 				 names[fc->kind], fc->count, fc->start);
 			return -EINVAL;
@@ -267,6 +270,7 @@ stack_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stre
 		struct sl_stream_field *f = &s->fields[i];
 		struct sl_stack_field sf;
 		uint32_t max;
+		uint64_t span;
 
 		memset(f, 0, sizeof(*f));
 		if (fc->kind != SL_FIELD_PATH) {
@@ -314,9 +318,11 @@ stack_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stre
 			continue;
 		}
 		f->count = fc->count;
+		f->step = fc->step > 1 && fc->mode != SL_FIELD_RANDOM ? fc->step : 1;
+		span = fc->count != 0 ? (uint64_t)(fc->count - 1) * f->step : 0;
 		if (fc->count == 0 || (fc->mode != SL_FIELD_DEC && fc->start > max) ||
-		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + fc->count - 1 > max) ||
-		    (fc->mode == SL_FIELD_DEC && (fc->start > max || fc->count - 1 > fc->start))) {
+		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + span > max) ||
+		    (fc->mode == SL_FIELD_DEC && (fc->start > max || span > fc->start))) {
 			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u leave the "
 				 "field's %u bits", fc->path, fc->count, fc->start, sf.bits);
 			return -EINVAL;

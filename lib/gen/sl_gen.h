@@ -64,8 +64,8 @@ extern const char *const sl_field_modes[];
 
 /** How a field varies, packet after packet. */
 enum sl_field_mode {
-	SL_FIELD_INC,      /**< start, start+1, ... start+count-1, start, ... */
-	SL_FIELD_DEC,      /**< start, start-1, ... start-count+1, start, ... */
+	SL_FIELD_INC,      /**< start, start+step, ... start+(count-1)step, start, ... */
+	SL_FIELD_DEC,      /**< start, start-step, ... start-(count-1)step, start, ... */
 	SL_FIELD_RANDOM,   /**< uniform in [start, start+count) */
 	SL_FIELD_LIST,     /**< the values of list[], in turn */
 };
@@ -78,6 +78,7 @@ struct sl_field_conf {
 	enum sl_field_mode mode;
 	uint32_t start;                     /**< host order (for a MAC: its low 24 bits) */
 	uint32_t count;                     /**< INC, DEC, RANDOM: how many values (>= 1) */
+	uint32_t step;                      /**< INC, DEC: between two values (0 or 1: 1) */
 	uint32_t list[SL_FIELD_LIST_MAX];   /**< LIST */
 	uint16_t nb_list;
 	char path[24];                      /**< SL_FIELD_PATH: HEADER[.N].FIELD (sl_stack.h) */
@@ -135,6 +136,7 @@ struct sl_stream_field {
 	uint16_t keep;      /**< VLAN: the TCI bits kept (PCP, DEI) */
 	uint8_t shift, bits; /**< a stack's field: its lowest bit and width in its width-byte window */
 	uint32_t start, count;
+	uint32_t step;      /**< INC, DEC: value k is start +/- k * step */
 	uint32_t list[SL_FIELD_LIST_MAX];
 };
 
@@ -442,10 +444,10 @@ sl_gen_field_next(struct sl_gen *g, const struct sl_stream_field *f, uint16_t i)
 
 	switch (f->mode) {
 	case SL_FIELD_INC:
-		v = f->start + k;
+		v = f->start + k * f->step;
 		break;
 	case SL_FIELD_DEC:
-		v = f->start - k;
+		v = f->start - k * f->step;
 		break;
 	case SL_FIELD_RANDOM: {
 		/*

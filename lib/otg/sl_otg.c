@@ -180,9 +180,10 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 		if (!json_is_object(o) || value_u32(json_object_get(o, "start"), &fc.start) != 0)
 			return errf(e, path, "%s.start: give a number or an address", choice);
 		st = json_object_get(o, "step");
-		if (st != NULL && (value_u32(st, &step) != 0 || step != 1))
-			return errf(e, path, "%s.step: Sluice's field engine steps by 1: give step 1 "
-				    "(or the values as values)", choice);
+		if (st != NULL && (value_u32(st, &step) != 0 || step == 0))
+			return errf(e, path, "%s.step: give a step of 1 or more (a number, or an "
+				    "address: 0.0.0.2)", choice);
+		fc.step = step;
 		cnt = json_object_get(o, "count");
 		n = json_is_integer(cnt) ? json_integer_value(cnt) : 1;
 		if (n < 1 || n > UINT32_MAX)

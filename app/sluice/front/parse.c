@@ -275,9 +275,9 @@ sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 				 SL_FIELD_LIST_MAX);
 			return -EINVAL;
 		}
-		if (f.mode != SL_FIELD_LIST && k > 1) {
-			snprintf(err, len, "field %s: '%s' is one value too many (give START,COUNT)",
-				 fname(&f), tok);
+		if (f.mode != SL_FIELD_LIST && k > (f.mode == SL_FIELD_RANDOM ? 1 : 2)) {
+			snprintf(err, len, "field %s: '%s' is one value too many (give START,COUNT%s)",
+				 fname(&f), tok, f.mode == SL_FIELD_RANDOM ? "" : "[,STEP]");
 			return -EINVAL;
 		}
 		if (field_value(f.kind, tok, &v) != 0) {
@@ -285,6 +285,8 @@ sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 
 			if (f.mode != SL_FIELD_LIST && k == 1)
 				what = "a COUNT (a whole number)";
+			else if (f.mode != SL_FIELD_LIST && k == 2)
+				what = "a STEP (a whole number)";
 			else if (f.kind == SL_FIELD_SRC_MAC || f.kind == SL_FIELD_DST_MAC)
 				what = "a MAC's low 3 bytes (such as 00:00:01)";
 			else if (f.kind == SL_FIELD_SRC_IP || f.kind == SL_FIELD_DST_IP)
@@ -296,8 +298,12 @@ sl_parse_field(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 			f.list[f.nb_list++] = v;
 		else if (k == 0)
 			f.start = v;
-		else
+		else if (k == 1)
 			f.count = v;
+		else if (v == 0)
+			return snprintf(err, len, "field %s: step 0: give 1 or more", fname(&f)), -EINVAL;
+		else
+			f.step = v;
 	}
 	if (f.mode == SL_FIELD_LIST ? f.nb_list == 0 : f.count == 0) {
 		snprintf(err, len, "field %s: %s", fname(&f),

@@ -200,6 +200,19 @@ if want 5; then
 		--flow 'a port 0 stack eth/vlan/ipv4/tcp size 64,128 count 5000' >/dev/null 2>&1
 	hl=$(tshark -n -r "$T/ms.pcap" -T fields -e tcp.hdr_len -e tcp.flags -e tcp.window_size_value 2>/dev/null | sort | uniq -c | awk '{print $2"/"$3"/"$4":"$1}' | tr '\n' ' ')
 	check "stacks: two sizes, one too short to sign: every TCP header whole ($hl)" eq "$hl" "20/0x0018/65535:5000 "
+	# Steps: a classic field and a stack's field, each value count / values times.
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$T/step.pcap" -- --count 100 \
+		--field dst-ip=inc:198.18.1.1,5,2 >/dev/null 2>&1
+	st=$(tshark -n -r "$T/step.pcap" -T fields -e ip.dst 2>/dev/null | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
+	check "steps: dst-ip=inc:198.18.1.1,5,2: .1 .3 .5 .7 .9, 20 each" eq "$st" "198.18.1.1:20 198.18.1.3:20 198.18.1.5:20 198.18.1.7:20 198.18.1.9:20 "
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$T/step2.pcap" -- \
+		--flow 'v port 0 stack eth/ipv4/udp/vxlan/eth/ipv4/udp field vxlan.vni=dec:100,3,10 count 31' >/dev/null 2>&1
+	st=$(tshark -n -r "$T/step2.pcap" -T fields -e vxlan.vni 2>/dev/null | sort -n | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
+	check "steps: vxlan.vni=dec:100,3,10 over 31 frames, 2 lcores: 100 90 80 ($st)" eq "$st" "80:10 90:10 100:11 "
+	bad "a step past the field" "field vxlan.vni: 3 values from 16777000 leave the field's 24 bits" --sim 10G --count 10 \
+		--flow "a stack $V field vxlan.vni=inc:16777000,3,200"
 	# The patterns, read by tshark: the VNIs 5000-5002 in turn, the MPLS labels 7, 8, 9.
 	vni=$(tshark -n -r "$pcap" -Y vxlan -T fields -e vxlan.vni 2>/dev/null | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
 	check "stacks: vxlan.vni=inc:5000,3: 334 334 333 ($vni)" eq "$vni" "5000:334 5001:334 5002:333 "
@@ -348,8 +361,8 @@ if want 9; then
 	o '{"ports": ['; bad "otg: not JSON" "not JSON: " "${S[@]}"
 	o "{$P,\"flows\":[],\"devices\":[{\"name\":\"d1\"}]}"; bad "otg: devices" "devices: not supported: Sluice generates flows between ports" "${S[@]}"
 	o "{$P,\"flows\":[{$F,\"packet\":[{\"choice\":\"ppp\"}]}]}"; bad "otg: a header it does not build" "flows\[0\].packet\[0\]: header 'ppp': not supported" "${S[@]}"
-	o "{$P,\"flows\":[{$F,\"packet\":[{\"choice\":\"ethernet\"},{\"choice\":\"ipv4\",\"ipv4\":{\"src\":{\"choice\":\"increment\",\"increment\":{\"start\":\"1.1.1.1\",\"step\":\"0.0.0.2\",\"count\":5}}}}]}]}"
-	bad "otg: an increment with a step of 2" "flows\[0\].packet\[1\].ipv4.src: increment.step: Sluice's field engine steps by 1" "${S[@]}"
+	o "{$P,\"flows\":[{$F,\"packet\":[{\"choice\":\"ethernet\"},{\"choice\":\"ipv4\",\"ipv4\":{\"src\":{\"choice\":\"increment\",\"increment\":{\"start\":\"1.1.1.1\",\"step\":\"0.0.0.0\",\"count\":5}}}}]}]}"
+	bad "otg: an increment with a step of 0" "flows\[0\].packet\[1\].ipv4.src: increment.step: give a step of 1 or more" "${S[@]}"
 	o '{"ports":[{"name":"p1","location":"eth9"}],"flows":[{"name":"f","tx_rx":{"choice":"port","port":{"tx_name":"p1"}}}]}'
 	bad "otg: a location that is no port" "port p1: location 'eth9' is no port here" "${S[@]}"
 	o "{$P,\"flows\":[{$F,\"duration\":{\"choice\":\"burst\"}}]}"; bad "otg: bursts" "duration: choice 'burst': give fixed_packets, fixed_seconds or continuous" "${S[@]}"
