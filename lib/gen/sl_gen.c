@@ -491,13 +491,24 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 				 c->vlan != 0 ? ", + 4 for the VLAN tag" : "", SL_GEN_MAX_DISTINCT);
 			return -EINVAL;
 		}
-		nb = c->size_max - c->size_min + 1;
-		for (uint16_t i = 0; i < nb; i++)
-			if (s->stacked)
-				stack_size(s, c->size_min + i, &s->sz[i]);
-			else
-				stream_size(s, c, c->size_min + i, &s->sz[i]);
-		stream_order_shuffled(s, nb);
+		{
+			uint16_t step = c->size_step != 0 ? c->size_step : 1;
+
+			nb = (c->size_max - c->size_min) / step + 1;
+			for (uint16_t i = 0; i < nb; i++)
+				if (s->stacked)
+					stack_size(s, c->size_min + i * step, &s->sz[i]);
+				else
+					stream_size(s, c, c->size_min + i * step, &s->sz[i]);
+			if (c->size_step == 0) {
+				stream_order_shuffled(s, nb);
+			} else {
+				/* An increment: ascending, each once a cycle. */
+				for (uint16_t i = 0; i < nb; i++)
+					s->order[i] = i;
+				s->nb_order = nb;
+			}
+		}
 	} else {
 		if (c->nb_sizes == 0 || c->nb_sizes > SL_GEN_MAX_SIZES) {
 			snprintf(e->msg, sizeof(e->msg), "give between 1 and %d frame sizes", SL_GEN_MAX_SIZES);
@@ -693,7 +704,10 @@ sl_stream_conf_mean_bits(const struct sl_stream_conf *c, double *l1, double *l2)
 	double size = 0, w = 0;
 
 	if (c->size_max != 0) {
-		size = (c->size_min + c->size_max) / 2.0;
+		uint16_t step = c->size_step != 0 ? c->size_step : 1;
+
+		/* The sizes sent: min, min + step, ..., the last at most max. */
+		size = c->size_min + (double)((c->size_max - c->size_min) / step) * step / 2.0;
 	} else {
 		for (uint16_t i = 0; i < c->nb_sizes; i++) {
 			double wi = c->weights[i] != 0 ? c->weights[i] : 1;

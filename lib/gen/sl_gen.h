@@ -101,8 +101,12 @@ struct sl_stream_conf {
 	uint16_t sizes[SL_GEN_MAX_SIZES];
 	uint16_t weights[SL_GEN_MAX_SIZES];
 	uint16_t nb_sizes;
-	/** ...or, when size_max != 0, every size in [size_min, size_max] equally often. */
-	uint16_t size_min, size_max;
+	/**
+	 * ...or, when size_max != 0, every size in [size_min, size_max] equally
+	 * often: in a shuffled order, or with size_step (>= 1) size_min,
+	 * size_min + step, ... up to size_max, in ascending order.
+	 */
+	uint16_t size_min, size_max, size_step;
 	uint16_t id;                      /**< stream id in the signature */
 	/**
 	 * A header stack (sl_stack.h), or "" for the classic headers above

@@ -312,14 +312,12 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 
 		if (a < 1 || b < a || b > 65535 || st < 1)
 			return errf(e, path, "%s: give start <= end (min <= max) and step >= 1", ch);
-		if (ch[0] == 'r' || st == 1) {
+		if (ch[0] == 'r')
 			snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT,
-				 a, b); /* every size of the range equally often */
-		} else {
-			for (json_int_t x = a; x <= b && strlen(buf) < sizeof(buf) - 8; x += st)
-				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-					 "%s%" JSON_INTEGER_FORMAT, buf[0] ? "," : "", x);
-		}
+				 a, b); /* every size of the range equally often, shuffled */
+		else /* ascending, by step */
+			snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT
+				 "/%" JSON_INTEGER_FORMAT, a, b, st);
 	} else if (strcmp(ch, "weight_pairs") == 0) {
 		const json_t *o = json_object_get(json_object_get(s, ch), "custom");
 		const char *pre = json_string_value(json_object_get(json_object_get(s, ch),
@@ -352,8 +350,11 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 		c->size_min = c->size_max = 0;
 		dash = strchr(buf, '-');
 		if (dash != NULL) {
+			char *slash = strchr(dash, '/');
+
 			c->size_min = (uint16_t)atoi(buf);
 			c->size_max = (uint16_t)atoi(dash + 1);
+			c->size_step = slash != NULL ? (uint16_t)atoi(slash + 1) : 0;
 			return 0;
 		}
 		for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {

@@ -186,6 +186,8 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 		if (c->size_max != 0) {
 			off += (size_t)snprintf(buf + off, len - off, " size %u-%u", c->size_min,
 						c->size_max);
+			if (c->size_step != 0 && off < len)
+				off += (size_t)snprintf(buf + off, len - off, "/%u", c->size_step);
 		} else {
 			off += (size_t)snprintf(buf + off, len - off, " size ");
 			for (uint16_t i = 0; i < c->nb_sizes && off < len; i++)

@@ -136,18 +136,28 @@ sl_parse_sizes(struct sl_stream_conf *c, const char *arg, char *err, size_t len)
 		snprintf(err, len, "list too long");
 		return -EINVAL;
 	}
-	n.size_min = n.size_max = 0;
+	n.size_min = n.size_max = n.size_step = 0;
 	n.nb_sizes = 0;
 	const char *q = arg;
 
-	if (strchr(arg, '-') != NULL && scan_range(&q, 100000, &lo, &hi) == 0 && *q == '\0') {
+	if (strchr(arg, '-') != NULL && scan_range(&q, 100000, &lo, &hi) == 0 &&
+	    (*q == '\0' || *q == '/')) {
+		long step = 0;
+
 		if (lo < SL_GEN_MIN_FRAME || hi > SL_GEN_MAX_FRAME || lo > hi) {
 			snprintf(err, len, "range %u-%u: give MIN-MAX within %d-%d", lo, hi,
 				 SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
 			return -EINVAL;
 		}
+		/* MIN-MAX/STEP: an increment, in ascending order. */
+		if (*q == '/' && (step = whole(q + 1, 1, SL_GEN_MAX_FRAME)) < 0) {
+			snprintf(err, len, "range %u-%u: step '%s' is not a whole number 1..%d", lo,
+				 hi, q + 1, SL_GEN_MAX_FRAME);
+			return -EINVAL;
+		}
 		n.size_min = lo;
 		n.size_max = hi;
+		n.size_step = (uint16_t)step;
 		*c = n;
 		return 0;
 	}

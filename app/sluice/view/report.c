@@ -665,6 +665,8 @@ json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config 
 	if (c->size_max != 0) {
 		sl_json_u64(j, "size_min", c->size_min);
 		sl_json_u64(j, "size_max", c->size_max);
+		if (c->size_step != 0)
+			sl_json_u64(j, "size_step", c->size_step); /* ascending, by this step */
 	}
 	sl_json_u64(j, "flows", c->flows > 1 ? c->flows : 1);
 	sl_json_arr_open(j, "fields");

@@ -134,6 +134,13 @@ PYEOF
 	check "pcap: scapy finds v6's 55 frames (IPv6 in VLAN 42, 100 B)" grep -q "('2001:2::10', '2001:2:0:1::10', 'UDP', 9, 9, 100, 42) 55" <<<"$out"
 	check "pcap: nothing else, every checksum valid" eq "$(grep -c "^('" <<<"$out") $(grep '^bad' <<<"$out")" "3 bad [] 0"
 	[ "$fail" = 0 ] || echo "$out"
+	# A size increment (MIN-MAX/STEP): ascending, each once a cycle (one lcore: the
+	# capture's order is the flow's).
+	new_prefix
+	timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --log-level '*:error' --file-prefix "$prefix" \
+		--vdev "net_pcap0,tx_pcap=$T/inc.pcap" -- --flow 'a port 0 size 64-100/12 count 8' >/dev/null 2>&1
+	check "sizes: 64-100/12 goes 64 76 88 100, twice" \
+		eq "$(tshark -n -r "$T/inc.pcap" -T fields -e frame.len 2>/dev/null | tr '\n' ' ')" "60 72 84 96 60 72 84 96 "
 fi
 
 if want 4; then
