@@ -90,6 +90,9 @@ struct sl_flow_conf {
 	uint64_t count;            /**< packets; 0: an equal share of --count */
 	uint64_t delay_us;         /**< it starts this long after the run (0: at once) */
 	uint64_t duration_us;      /**< it stops this long after it started (0: count, run) */
+	uint32_t burst_pkts;       /**< bursts of this many packets (0: none, a steady flow) */
+	uint64_t burst_gap_us;     /**< with a pause this long after each */
+	uint32_t bursts;           /**< this many bursts (0: until its count, duration, the run) */
 };
 
 /** Which ports receive. */

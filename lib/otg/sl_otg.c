@@ -425,8 +425,28 @@ flow_duration(const json_t *d, const char *path, struct sl_flow_conf *f, struct 
 		f->duration_us = (uint64_t)(s * 1e6 + 0.5);
 		return 0;
 	}
-	return errf(e, path, "choice '%s': give fixed_packets, fixed_seconds or continuous (bursts "
-		    "are not supported yet)", ch);
+	if (strcmp(ch, "burst") == 0) {
+		const json_t *g = json_object_get(o, "inter_burst_gap");
+		const char *gc = json_string_value(json_object_get(g, "choice"));
+		json_int_t n = json_integer_value(json_object_get(o, "packets"));
+		json_int_t b = json_integer_value(json_object_get(o, "bursts"));
+		double ns = json_number_value(json_object_get(g, "nanoseconds"));
+
+		if (n < 1 || n > UINT32_MAX || b < 0 || b > UINT32_MAX)
+			return errf(e, path, "burst: give packets >= 1 and bursts >= 0 (0: no limit)");
+		if (gc != NULL && strcmp(gc, "nanoseconds") != 0)
+			return errf(e, path, "burst.inter_burst_gap: give it in nanoseconds");
+		if (ns < 1000 || ns > (double)SL_MAX_SECONDS * 1e9)
+			return errf(e, path, "burst.inter_burst_gap.nanoseconds: give 1000 ns or more");
+		f->burst_pkts = (uint32_t)n;
+		f->bursts = (uint32_t)b;
+		f->burst_gap_us = (uint64_t)(ns / 1e3 + 0.5);
+		if (json_object_get(o, "gap") != NULL)
+			warnf(e, path, "burst.gap: the rate sets the gap within a burst: ignored");
+		return 0;
+	}
+	return errf(e, path, "choice '%s': give fixed_packets, fixed_seconds, burst or continuous",
+		    ch);
 }
 
 static int

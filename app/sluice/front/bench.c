@@ -503,6 +503,7 @@ trial_start(struct sl_app *app, double load, double pace, double duration_s, dou
 		o->flows[f].count = 0;
 		o->flows[f].delay_us = 0;
 		o->flows[f].duration_us = 0;
+		o->flows[f].burst_pkts = 0;
 	}
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		o->pc[p].stopped = !B.tx[p];

@@ -231,7 +231,8 @@ cmd_show_flow_stats(struct sl_cli *cli, int argc, char **argv)
 const struct sl_cmd sl_cmds_flow[] = {
 	{ "flow add <name> <words...>", cmd_flow_add,
 	  "add a flow: port P, to R, src IP, dst IP, udp or tcp, sport N, dport N, vlan N, src-mac "
-	  "MAC, dst-mac MAC, stack H/H/..., size S, rate R, count N, delay S, duration S, flows N, "
+	  "MAC, dst-mac MAC, stack H/H/..., size S, rate R, count N, delay S, duration S, burst N, "
+	  "gap S, bursts N, flows N, "
 	  "field NAME=MODE:ARGS (docs/generator.md)", "flow" },
 	{ "flow add <name>", cmd_flow_add,
 	  "add a flow on port 0 from the options' template (flow set NAME ... changes it)",

@@ -105,6 +105,16 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 		} else if (strcmp(k, "duration") == 0) {
 			ret = strcmp(a, "0") == 0 ? (f->duration_us = 0, 0) :
 			      sl_parse_seconds(a, &f->duration_us, e, sizeof(e));
+		} else if (strcmp(k, "burst") == 0) {
+			ret = sl_parse_u64(a, 0, UINT32_MAX, &v, e, sizeof(e));
+			if (ret == 0)
+				f->burst_pkts = (uint32_t)v;
+		} else if (strcmp(k, "gap") == 0) {
+			ret = sl_parse_seconds(a, &f->burst_gap_us, e, sizeof(e));
+		} else if (strcmp(k, "bursts") == 0) {
+			ret = sl_parse_u64(a, 0, UINT32_MAX, &v, e, sizeof(e));
+			if (ret == 0)
+				f->bursts = (uint32_t)v;
 		} else if (strcmp(k, "count") == 0) {
 			ret = sl_parse_u64(a, 0, UINT64_MAX / 2, &f->count, e, sizeof(e));
 		} else if (strcmp(k, "flows") == 0) {
@@ -130,6 +140,11 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 			snprintf(err, len, "%s %s: %s", k, a, e);
 			return -EINVAL;
 		}
+	}
+	if (f->burst_pkts != 0 && f->burst_gap_us == 0) {
+		snprintf(err, len, "burst %u: give the pause after each (gap S, e.g. gap 1ms)",
+			 f->burst_pkts);
+		return -EINVAL;
 	}
 	/* One IP version: the other address would be silently dropped. */
 	if (ver[0] != 0 && ver[1] != 0 && ver[0] != ver[1]) {
@@ -205,6 +220,9 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 	if (f->duration_us != 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " duration %.6gs",
 					f->duration_us / 1e6);
+	if (f->burst_pkts != 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " burst %u gap %.6gs bursts %u",
+					f->burst_pkts, f->burst_gap_us / 1e6, f->bursts);
 	for (uint16_t i = 0; i < c->nb_fields && off < len; i++) {
 		char fs[256];
 

@@ -7,7 +7,8 @@
  *
  *   NAME [port P] [to R] [src IP] [dst IP] [udp|tcp] [sport N] [dport N]
  *        [vlan N] [src-mac MAC] [dst-mac MAC] [stack H/H/...] [size S] [rate R]
- *        [count N] [delay S] [duration S] [flows N] [field NAME=MODE:ARGS]...
+ *        [count N] [delay S] [duration S] [burst N gap S [bursts N]] [flows N]
+ *        [field NAME=MODE:ARGS]...
  *
  * stack: a header stack (sl_stack.h), e.g. eth/ipv4/udp/vxlan/eth/ipv4/udp;
  * its fields vary by path (field vxlan.vni=inc:100,10).
@@ -23,7 +24,7 @@
 /** Keys, for help lines. */
 #define SL_FLOW_KEYS "port P, to R, src IP, dst IP, udp|tcp, sport N, dport N, vlan N, " \
 	"src-mac MAC, dst-mac MAC, stack H/H/..., size S, rate R, count N, delay S, " \
-	"duration S, flows N, field NAME=MODE:ARGS"
+	"duration S, burst N, gap S, bursts N, flows N, field NAME=MODE:ARGS"
 
 /**
  * Apply the words argv[0..argc) to @p f. 0, or -EINVAL with @p err naming

@@ -214,8 +214,19 @@ target_init(struct sl_app *app, struct sl_target *t, uint16_t i, uint16_t q, uin
 	if (o->nb_flows != 0) {
 		uint64_t hz = rte_get_tsc_hz();
 
-		t->delay_tsc = (uint64_t)((double)o->flows[id].delay_us * (double)hz / 1e6);
-		t->duration_tsc = (uint64_t)((double)o->flows[id].duration_us * (double)hz / 1e6);
+		const struct sl_flow_conf *fc = &o->flows[id];
+
+		t->delay_tsc = (uint64_t)((double)fc->delay_us * (double)hz / 1e6);
+		t->duration_tsc = (uint64_t)((double)fc->duration_us * (double)hz / 1e6);
+		if (fc->burst_pkts != 0) {
+			/* Its share of each burst, as of a count: the shares add up to it. */
+			t->burst_pkts = (uint32_t)(fc->burst_pkts / P + (k < fc->burst_pkts % P));
+			t->burst_left = t->burst_pkts;
+			t->bursts_left = fc->bursts;
+			t->burst_gap_tsc = (uint64_t)((double)fc->burst_gap_us * (double)hz / 1e6);
+			if (t->burst_pkts == 0)
+				t->quota = 0; /* fewer packets a burst than pairs: not this one */
+		}
 	}
 	sl_config_stream_name(o, id, name, sizeof(name));
 	if (sl_config_stream_rate(o, &app->env, id, &pace, err, sizeof(err)) != 0) {

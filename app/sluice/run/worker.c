@@ -69,6 +69,8 @@ worker_make(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
 
 	if (t->quota != UINT64_MAX)
 		n = RTE_MIN((uint64_t)n, t->quota);
+	if (unlikely(t->burst_pkts != 0))
+		n = RTE_MIN(n, t->burst_left);
 	sl_target_rate_update(t);
 	n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
 	if (n == 0)
@@ -85,6 +87,13 @@ worker_make(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
 	t->pend_bytes += t->gen.bytes;
 	if (t->quota != UINT64_MAX)
 		t->quota -= n;
+	if (unlikely(t->burst_pkts != 0) && (t->burst_left -= n) == 0) {
+		/* Its share of the burst is made: the pause, or the end. */
+		t->burst_left = t->burst_pkts;
+		t->gap_until = tsc + t->burst_gap_tsc;
+		if (t->bursts_left != 0 && --t->bursts_left == 0)
+			t->quota = 0;
+	}
 	return n;
 }
 
@@ -121,15 +130,23 @@ worker_took(struct sl_target *t, uint16_t k, uint64_t sig_before)
 }
 
 /*
- * A flow's time window: true while its delay lasts (skip it); once its
- * duration is over its quota goes to 0 (it drains and finishes, as a
- * count ends it).
+ * A flow's time window: true while its delay lasts, or a pause between
+ * its bursts (skip it); once its duration is over its quota goes to 0 (it
+ * drains and finishes, as a count ends it).
  */
 static inline bool
 worker_window(struct sl_target *t, uint64_t tsc)
 {
 	if (t->begin_tsc > tsc)
 		return true;
+	if (t->gap_until != 0) {
+		if (tsc < t->gap_until)
+			return true; /* a pause between bursts */
+		/* The next burst: its pacer starts again (the pause is no lag to make up). */
+		t->gap_until = 0;
+		t->pacer.t0 = 0;
+		t->pacer.next = 0;
+	}
 	if (t->end_tsc != 0 && tsc >= t->end_tsc && t->quota != 0)
 		t->quota = 0;
 	return false;
@@ -178,7 +195,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 
 		t->begin_tsc = w->start_tsc + t->delay_tsc;
 		t->end_tsc = t->duration_tsc != 0 ? t->begin_tsc + t->duration_tsc : 0;
-		timed |= t->delay_tsc != 0 || t->duration_tsc != 0;
+		timed |= t->delay_tsc != 0 || t->duration_tsc != 0 || t->burst_pkts != 0;
 	}
 	/*
 	 * TX until the share is sent or the deadline; a worker that also

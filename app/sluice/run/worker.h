@@ -68,6 +68,9 @@ struct sl_target {
 	 * [begin, end) (worker_window()). */
 	uint64_t delay_tsc, duration_tsc;
 	uint64_t begin_tsc, end_tsc;
+	/* Its flow's bursts: its share of each (0: none), then a pause (worker_window()). */
+	uint32_t burst_pkts, burst_left, bursts_left; /* bursts_left 0: no limit */
+	uint64_t burst_gap_tsc, gap_until;
 	/* Last: a burst uses its first lines only (a worker sweeps many targets). */
 	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
 };

@@ -337,6 +337,21 @@ if want 8; then
 	check "durations: b's delay held the run past 0.398 s ($(jq .duration_s "$T/du.json") s)" \
 		jq -e '.duration_s >= 0.3979' "$T/du.json"
 	bad "a duration that is not one" "duration x: 'x' is not" --sim 10G --flow 'a port 0 duration x'
+	# Bursts: 101 packets 5 times with 10 ms pauses (shared by 2 lcore-queue
+	# pairs: 51 + 50 each burst), 10 three times at 1 Mpps with 20 ms pauses:
+	# exact counts, and the pauses are at least their gaps (4 x 10 ms, 2 x 20 ms).
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) -- --sim 10G,dut=1 --sim 10G --flow 'a port 0 to 1 burst 101 gap 10ms bursts 5' \
+		--flow 'b port 0 to 1 burst 10 gap 20ms bursts 3 rate 1Mpps' --json "$T/bu.json" >"$T/bu.out" 2>&1 && rc=0 || rc=$?
+	check "bursts: the run ends (exit 0)" rc_is 0
+	check "bursts: a sent 5 x 101, b 3 x 10, all arrived" \
+		jq -e '[.flows[] | [.generated, .unique]] == [[505, 505], [30, 30]]' "$T/bu.json"
+	check "bursts: the pauses held the run past 40 ms ($(jq .duration_s "$T/bu.json") s)" jq -e '.duration_s >= 0.04' "$T/bu.json"
+	bad "a burst without its gap" "burst 10: give the pause after each (gap S" --sim 10G --flow 'a port 0 burst 10'
+	printf '%s' '{"ports":[{"name":"p","location":"0"}],"flows":[{"name":"f","tx_rx":{"choice":"port","port":{"tx_name":"p"}},"duration":{"choice":"burst","burst":{"packets":7,"bursts":3,"inter_burst_gap":{"choice":"nanoseconds","nanoseconds":1000000}}}}]}' >"$T/bu.otg"
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) -- --sim 10G --otg-config "$T/bu.otg" --json "$T/bu2.json" >/dev/null 2>&1
+	check "bursts: OTG duration.burst (7 packets, 3 bursts): 21 frames" jq -e '.flows[0].generated == 21' "$T/bu2.json"
 fi
 
 if want 9; then
@@ -372,7 +387,7 @@ if want 9; then
 	bad "otg: an increment with a step of 0" "flows\[0\].packet\[1\].ipv4.src: increment.step: give a step of 1 or more" "${S[@]}"
 	o '{"ports":[{"name":"p1","location":"eth9"}],"flows":[{"name":"f","tx_rx":{"choice":"port","port":{"tx_name":"p1"}}}]}'
 	bad "otg: a location that is no port" "port p1: location 'eth9' is no port here" "${S[@]}"
-	o "{$P,\"flows\":[{$F,\"duration\":{\"choice\":\"burst\"}}]}"; bad "otg: bursts" "duration: choice 'burst': give fixed_packets, fixed_seconds or continuous" "${S[@]}"
+	o "{$P,\"flows\":[{$F,\"duration\":{\"choice\":\"burst\",\"burst\":{\"packets\":5,\"inter_burst_gap\":{\"choice\":\"bytes\",\"bytes\":12}}}}]}"; bad "otg: a gap in bytes" "burst.inter_burst_gap: give it in nanoseconds" "${S[@]}"
 	bad "otg: with --flow" "gives the flows: drop --flow" "${S[@]}" --flow 'a port 0'
 fi
 
