@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "otg.h"
+#include "api.h"
 #include "bench.h"
 #include "eal_check.h"
 #include "session.h"
@@ -376,15 +377,20 @@ main(int argc, char **argv)
 		code = sl_otg_file(&app, app.o.otg_config); /* the ports are known: their names */
 	if (code == SL_EXIT_OK)
 		code = sl_metrics_start(&app); /* --metrics: before any run, off the data path */
+	if (code == SL_EXIT_OK && app.o.api)
+		code = sl_api_start(&app, app.o.api_host, app.o.api_port);
 	if (code == SL_EXIT_OK) {
 		sl_telemetry_init(&app);
 		if (app.o.interactive || app.o.cmdline_file != NULL)
 			code = run_cli(&app);
 		else if (app.o.bench != NULL)
 			code = sl_bench_run(&app, app.o.bench); /* --bench: trials, not one run */
+		else if (app.o.api)
+			code = sl_api_serve(&app); /* the API's clients drive the runs */
 		else
 			code = sl_session_run(&app);
 	}
+	sl_api_stop(); /* waiting requests answer; before the loop and the run go */
 	/* A failed --json write on any path (a run, a stop at the prompt, a profile). */
 	if (code == SL_EXIT_OK)
 		code = app.exit_code;

@@ -276,15 +276,16 @@ port_of(const json_t *ports, const struct sl_config_env *env, const char *name, 
 			return errf(e, path, "port %s has no location: give a port id (\"0\") or a "
 				    "DPDK port name", name);
 		v = strtoul(loc, &end, 10);
-		if (*loc != '\0' && *end == '\0' && v < env->nb_ports) {
+		*pid = UINT16_MAX;
+		if (*loc >= '0' && *loc <= '9' && *end == '\0' && v < env->nb_ports)
 			*pid = (uint16_t)v;
+		for (uint16_t k = 0; k < env->nb_ports && *pid == UINT16_MAX; k++)
+			if (strcmp(env->port[k].info.name, loc) == 0)
+				*pid = k;
+		if (*pid != UINT16_MAX) {
+			snprintf(e->port_name[*pid], sizeof(e->port_name[0]), "%s", name);
 			return 0;
 		}
-		for (uint16_t k = 0; k < env->nb_ports; k++)
-			if (strcmp(env->port[k].info.name, loc) == 0) {
-				*pid = k;
-				return 0;
-			}
 		return errf(e, path, "port %s: location '%s' is no port here (ports 0..%u, by id or "
 			    "DPDK name)", name, loc, env->nb_ports ? env->nb_ports - 1 : 0);
 	}

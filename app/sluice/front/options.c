@@ -30,7 +30,7 @@ enum {
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
 	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS, OPT_MTU,
-	OPT_FLOW, OPT_OTG,
+	OPT_FLOW, OPT_OTG, OPT_API,
 };
 
 static const struct option long_opts[] = {
@@ -61,6 +61,7 @@ static const struct option long_opts[] = {
 	{ "field", required_argument, NULL, OPT_FIELD },
 	{ "flow", required_argument, NULL, OPT_FLOW },
 	{ "otg-config", required_argument, NULL, OPT_OTG },
+	{ "api", required_argument, NULL, OPT_API },
 	{ "rx", required_argument, NULL, OPT_RX },
 	{ "rxmap", required_argument, NULL, OPT_RXMAP },
 	{ "drain", required_argument, NULL, OPT_DRAIN },
@@ -112,6 +113,8 @@ sl_usage(void)
 	       "                        flows, ports send only their flows\n"
 	       "  --otg-config FILE     the flows of an Open Traffic Generator Config (JSON:\n"
 	       "                        ports by DPDK name or id, flows); docs/api.md\n"
+	       "  --api [ADDR:]PORT     serve the OTG REST API (127.0.0.1 by default) with the\n"
+	       "                        prompt, or alone until Ctrl-C; docs/api.md\n"
 	       "  --tx-ip SRC,DST       IPv4 source and destination\n"
 	       "  --tx-udp SP[,DP]      UDP source and destination ports\n"
 	       "  --eth-peer P,MAC      destination MAC on port P\n"
@@ -419,6 +422,12 @@ opt_one(struct sl_opts *o, struct sl_config *cf, int c, char *arg, char *err, si
 				    err, len) != 0)
 			return -EINVAL;
 		o->metrics = true;
+		return 0;
+	case OPT_API:
+		if (sl_parse_listen(arg, o->api_host, sizeof(o->api_host), &o->api_port, err,
+				    len) != 0)
+			return -EINVAL;
+		o->api = true;
 		return 0;
 	case OPT_CMDLINE_FILE:
 		if (access(arg, R_OK) != 0) {

@@ -28,6 +28,9 @@ struct sl_opts {
 	bool metrics;                /* --metrics [ADDR:]PORT: serve GET /metrics */
 	char metrics_host[64];       /* numeric; default 127.0.0.1 */
 	uint16_t metrics_port;       /* 0: the kernel picks (the URL printed says which) */
+	bool api;                    /* --api [ADDR:]PORT: serve the OTG REST API */
+	char api_host[64];
+	uint16_t api_port;
 };
 
 /* --flow options on one command line (more: flow add in a --cmdline-file). */

@@ -391,5 +391,38 @@ if want 9; then
 	bad "otg: with --flow" "gives the flows: drop --flow" "${S[@]}" --flow 'a port 0'
 fi
 
+if want A; then
+	# The OTG REST API (--api): a client written from the spec (app/test/py/otg_client.py,
+	# Python's standard library) sets config/otg/two-port.json, starts traffic, reads
+	# flow and port metrics: they equal the receive side's exact counts. The server
+	# listens on 127.0.0.1 only, ends on SIGINT.
+	new_prefix
+	timeout 60 "$bin" --no-huge -m 1024 --no-pci --lcores '0,(1-2)@(0-1)' --log-level '*:error' \
+		--file-prefix "$prefix" -- --sim 10G,dut=1,loss=0.01 --sim 10G,dut=0 --api 127.0.0.1:0 \
+		--json "$T/api.json" >"$T/api.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do grep -q '^api: http' "$T/api.out" && break; sleep 0.1; done
+	url=$(grep -o 'http://127.0.0.1:[0-9]*/' "$T/api.out" | head -1)
+	out=$(timeout 40 "$PY" "$top/app/test/py/otg_client.py" "$url" "$top/config/otg/two-port.json" 20 2>&1)
+	bad_cfg=$(curl -s --max-time 5 -X POST -d '{"ports":[],"flows":[],"devices":[{"name":"d"}]}' "${url}config")
+	bad_ep=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "${url}nothing")
+	kill -INT "$pid"
+	wait "$pid" && rc=0 || rc=$?
+	check "api: set_config 200, start 200" eq "$(grep -cE '^(set_config|start) 200' <<<"$out")" 2
+	fm=$(grep '^flow_metrics' <<<"$out" | cut -d' ' -f2-)
+	check "api: flow metrics: f1 3000 frames, f2 2000, each received as the receive side counted" \
+		"$PY" -c 'import json,sys; m={f["name"]: f for f in json.loads(sys.argv[1])}; j={f["name"]: f for f in json.load(open(sys.argv[2]))["flows"]}
+sys.exit(not (m["f1"]["frames_tx"] == 3000 and m["f2"]["frames_tx"] == 2000 and
+ all(m[n]["frames_rx"] == sum(x["rx"] for x in j[n]["rx"]) and m[n]["transmit"] == "stopped" for n in ("f1", "f2"))))' "$fm" "$T/api.json"
+	check "api: port metrics name p1 and p2 by their locations sim0, sim1" \
+		grep -q '"location": "sim0", "name": "p1"' <<<"$(grep '^port_metrics' <<<"$out")"
+	check "api: GET /capabilities/version" grep -q '^version 200 .*"app_version"' <<<"$out"
+	check "api: an unsupported config is the spec's error body, naming devices" \
+		grep -q '"code":400,"kind":"validation","errors":\["devices: not supported' <<<"$bad_cfg"
+	check "api: an unknown endpoint is 404" eq "$bad_ep" 404
+	check "api: SIGINT ends it (exit 0, or 3: the 1 % loss)" bash -c "[ $rc = 0 ] || [ $rc = 3 ]"
+	[ "$fail" = 0 ] || { echo "$out"; echo "$bad_cfg"; tail -5 "$T/api.out"; }
+fi
+
 echo "flows: $pass passed, $fail failed"
 [ "$fail" = 0 ]

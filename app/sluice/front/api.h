@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SL_FRONT_API_H
+#define SL_FRONT_API_H
+
+/*
+ * --api [ADDR:]PORT: the Open Traffic Generator REST API (docs/api.md),
+ * served by libmicrohttpd on its own thread. A request that reads or
+ * changes the program (set_config, control state, metrics) is handed to
+ * the main lcore's loop, which runs it between its other turns, and the
+ * server thread waits for the answer: the configuration and the run have
+ * one thread, as at the prompt. A request body is at most SL_OTG_MAX_BYTES.
+ */
+
+#include "app.h"
+
+/* Start serving on host:port (0: the kernel picks; the URL is printed). SL_EXIT_*. */
+int sl_api_start(struct sl_app *app, const char *host, uint16_t port);
+/* Stop serving: waiting requests answer 503. */
+void sl_api_stop(void);
+/* Serve until a signal (no prompt, no run of the options'). SL_EXIT_*. */
+int sl_api_serve(struct sl_app *app);
+
+#endif /* SL_FRONT_API_H */
