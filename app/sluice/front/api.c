@@ -54,7 +54,7 @@ static struct {
 	.one = PTHREAD_MUTEX_INITIALIZER };
 
 /* The spec's error body: {"code": N, "kind": ..., "errors": [...]}. */
-static int
+static int __attribute__((format(printf, 4, 5)))
 api_error(struct api_call *c, unsigned int status, const char *kind, const char *fmt, ...)
 {
 	char msg[600];
