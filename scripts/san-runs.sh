@@ -37,6 +37,16 @@ printf '%s\n' "set size 9999" "set size 128" "port config 0 mtu 9000" "set rate 
 	"bench trial load=20kpps,trial=0.1,sizes=64:256" "show config" "set duration 0.2" \
 	"start" "show port stats all" >"$cmds"
 SAN_STDIN=$cmds run 0 -l 0-1 -- --sim 10G,dut=0 -i
+# The flow table at the prompt: flows added, refused, changed and deleted,
+# a header stack and a classic flow sharing a port's pool, a benchmark on
+# flows; then an OTG Config read by --otg-config.
+printf '%s\n' "flow add a port 0 to 1 count 3000 size 64-200/8" \
+	"flow add v port 0 to 1 count 2000 stack eth/vlan/ipv4/udp/vxlan/eth/ipv6/tcp field vxlan.vni=inc:1,5,2" \
+	"flow add bad port 0 stack eth/ipx" "flow set a rate 1Mpps" "flow add b port 1 to 0 burst 10 gap 1ms bursts 5" \
+	"start" "show flow stats" "bench trial load=20kpps,trial=0.1" "flow del a" "show flows" \
+	"flow del all" >"$cmds"
+SAN_STDIN=$cmds run 0 -l 0-1 -- --sim 10G,dut=1 --sim 10G,dut=0 -i
+run 0 -l 0-1 -- --sim 10G,dut=1 --sim 10G,dut=0 --otg-config "$(dirname "$0")/../config/otg/two-port.json"
 rm -f "$cmds"
-echo "san-runs: $((6 - fail)) passed, $fail failed"
+echo "san-runs: $((8 - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
