@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +36,10 @@ warnf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (e->nb_warnings >= RTE_DIM(e->warnings))
+	if (e->nb_warnings >= RTE_DIM(e->warnings)) {
+		e->more_warnings++;
 		return;
+	}
 	n = snprintf(e->warnings[e->nb_warnings], sizeof(e->warnings[0]), "%s: ", path);
 	if (n < 0 || (size_t)n >= sizeof(e->warnings[0]))
 		n = (int)sizeof(e->warnings[0]) - 1; /* a long path: the message cut */
@@ -79,74 +82,112 @@ static const struct hmap hmaps[] = {
 	{ "gtpv1", "gtpu", { { "teid", "teid" } } },
 };
 
-/* One value of a pattern as the stack text and the field engine read it. */
-static int
-value_str(const json_t *v, char *buf, size_t len)
+/*
+ * What a field's values are: an address of its own kind (a MAC for
+ * ethernet's, IPv4 or IPv6 for the IP headers' src and dst), else a JSON
+ * integer: a string of another kind would mean something else.
+ */
+enum vkind { V_INT, V_MAC, V_IP4, V_IP6 };
+
+static enum vkind
+kind_of(const char *hdr, const char *field)
 {
-	if (json_is_integer(v) && json_integer_value(v) >= 0)
-		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-	else if (json_is_string(v) && strlen(json_string_value(v)) < 64 &&
-		 strpbrk(json_string_value(v), "(),/= ") == NULL)
-		snprintf(buf, len, "%s", json_string_value(v));
-	else
-		return -1;
-	return 0;
+	bool addr = strcmp(field, "src") == 0 || strcmp(field, "dst") == 0;
+
+	if (addr && strcmp(hdr, "eth") == 0)
+		return V_MAC;
+	if (addr && strcmp(hdr, "ipv4") == 0)
+		return V_IP4;
+	if (addr && strcmp(hdr, "ipv6") == 0)
+		return V_IP6;
+	return V_INT;
 }
 
-/* A value of a varying field as a number: an integer, an IPv4 address, or an address's low 32 bits. */
+/*
+ * One value: its text for the stack (the whole address), its low 32 bits
+ * for the field engine, and its high bytes (a MAC's first 2, an IPv6
+ * address's first 12) that a pattern cannot vary.
+ */
 static int
-value_u32(const json_t *v, uint32_t *out)
+value_get(const json_t *v, enum vkind k, char *txt, size_t tlen, uint32_t *low,
+	  uint8_t high[12])
 {
-	const char *s;
+	struct rte_ether_addr mac;
 	struct in_addr a4;
 	struct in6_addr a6;
-	unsigned int m[6];
-	int n = 0;
 
-	if (json_is_integer(v)) {
-		if (json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
+	memset(high, 0, 12);
+	if (k == V_INT) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > UINT32_MAX)
 			return -1;
-		*out = (uint32_t)json_integer_value(v);
+		*low = (uint32_t)json_integer_value(v);
+		snprintf(txt, tlen, "%u", *low);
 		return 0;
 	}
 	if (!json_is_string(v))
 		return -1;
-	s = json_string_value(v);
-	if (inet_pton(AF_INET, s, &a4) == 1) {
-		*out = ntohl(a4.s_addr);
+	if (k == V_MAC && rte_ether_unformat_addr(json_string_value(v), &mac) == 0) {
+		memcpy(high, mac.addr_bytes, 2);
+		*low = (uint32_t)mac.addr_bytes[2] << 24 | mac.addr_bytes[3] << 16 |
+		       mac.addr_bytes[4] << 8 | mac.addr_bytes[5];
+		snprintf(txt, tlen, RTE_ETHER_ADDR_PRT_FMT, RTE_ETHER_ADDR_BYTES(&mac));
 		return 0;
 	}
-	if (inet_pton(AF_INET6, s, &a6) == 1) {
-		uint32_t low;
+	if (k == V_IP4 && inet_pton(AF_INET, json_string_value(v), &a4) == 1) {
+		*low = ntohl(a4.s_addr);
+		inet_ntop(AF_INET, &a4, txt, (socklen_t)tlen);
+		return 0;
+	}
+	if (k == V_IP6 && inet_pton(AF_INET6, json_string_value(v), &a6) == 1) {
+		uint32_t l;
 
-		memcpy(&low, a6.s6_addr + 12, 4);
-		*out = ntohl(low);
-		return 0;
-	}
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%n", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5], &n) == 6 &&
-	    s[n] == '\0') {
-		*out = (uint32_t)m[2] << 24 | m[3] << 16 | m[4] << 8 | m[5];
+		memcpy(high, a6.s6_addr, 12);
+		memcpy(&l, a6.s6_addr + 12, 4);
+		*low = ntohl(l);
+		inet_ntop(AF_INET6, &a6, txt, (socklen_t)tlen);
 		return 0;
 	}
 	return -1;
 }
 
+static const char *const vkind_what[] = {
+	"a whole number (a JSON integer)", "a MAC (such as 02:00:00:00:00:01)",
+	"an IPv4 address", "an IPv6 address",
+};
+
+/* A member of an object that, when present, must be a string (absent: NULL). */
+static int
+opt_string(const json_t *o, const char *key, const char **out)
+{
+	const json_t *v = json_object_get(o, key);
+
+	*out = json_string_value(v);
+	return v == NULL || json_is_string(v) ? 0 : -1;
+}
+
 /*
  * One field's pattern: a value goes into the text (fixed), values and
- * increment/decrement into a field of the engine; auto (or nothing) leaves
- * the stack's default.
+ * increment/decrement into a field of the engine (and their first value
+ * into the text: an address's high bytes, which the engine does not
+ * vary); auto (or nothing) leaves the stack's default.
  */
 static int
 pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, const char *field,
 	char *text, size_t tlen, bool *first, struct sl_flow_conf *f, struct sl_otg_err *e)
 {
-	const char *choice = json_string_value(json_object_get(p, "choice"));
+	const enum vkind vk = kind_of(hdr, field);
 	struct sl_field_conf fc = { .kind = SL_FIELD_PATH };
-	char v[80];
+	const char *choice;
+	uint8_t high[12], high0[12];
+	char v[80], v0[80] = "";
 	const json_t *x;
+	uint32_t low;
 
 	if (!json_is_object(p))
 		return errf(e, path, "give a pattern object ({\"choice\": \"value\", \"value\": ...})");
+	if (opt_string(p, "choice", &choice) != 0)
+		return errf(e, path, "choice: give a string");
 	if (choice == NULL) /* a client that leaves choice out: the key says it */
 		choice = json_object_get(p, "value") != NULL ? "value" :
 			 json_object_get(p, "values") != NULL ? "values" :
@@ -155,47 +196,63 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 	if (strcmp(choice, "auto") == 0 || strcmp(choice, "generated") == 0)
 		return 0;
 	if (strcmp(choice, "value") == 0) {
-		if (value_str(json_object_get(p, "value"), v, sizeof(v)) != 0)
-			return errf(e, path, "value: give a number or an address");
-		snprintf(text + strlen(text), tlen - strlen(text), "%s%s=%s", *first ? "(" : ",",
-			 field, v);
-		*first = false;
-		return 0;
-	}
-	snprintf(fc.path, sizeof(fc.path), "%s.%u.%s", hdr, nth, field);
-	if (strcmp(choice, "values") == 0) {
-		x = json_object_get(p, "values");
-		if (!json_is_array(x) || json_array_size(x) == 0 ||
-		    json_array_size(x) > SL_FIELD_LIST_MAX)
-			return errf(e, path, "values: give 1 to %d values", SL_FIELD_LIST_MAX);
-		fc.mode = SL_FIELD_LIST;
-		for (size_t i = 0; i < json_array_size(x); i++)
-			if (value_u32(json_array_get(x, i), &fc.list[fc.nb_list++]) != 0)
-				return errf(e, path, "values[%zu]: give a number or an address", i);
-	} else if (strcmp(choice, "increment") == 0 || strcmp(choice, "decrement") == 0) {
-		const json_t *o = json_object_get(p, choice), *st, *cnt;
-		uint32_t step = 1;
-		json_int_t n;
-
-		if (!json_is_object(o) || value_u32(json_object_get(o, "start"), &fc.start) != 0)
-			return errf(e, path, "%s.start: give a number or an address", choice);
-		st = json_object_get(o, "step");
-		if (st != NULL && (value_u32(st, &step) != 0 || step == 0))
-			return errf(e, path, "%s.step: give a step of 1 or more (a number, or an "
-				    "address: 0.0.0.2)", choice);
-		fc.step = step;
-		cnt = json_object_get(o, "count");
-		n = json_is_integer(cnt) ? json_integer_value(cnt) : 1;
-		if (n < 1 || n > UINT32_MAX)
-			return errf(e, path, "%s.count: give 1 or more", choice);
-		fc.mode = choice[0] == 'i' ? SL_FIELD_INC : SL_FIELD_DEC;
-		fc.count = (uint32_t)n;
+		if (value_get(json_object_get(p, "value"), vk, v, sizeof(v), &low, high) != 0)
+			return errf(e, path, "value: give %s", vkind_what[vk]);
+		snprintf(v0, sizeof(v0), "%s", v);
 	} else {
-		return errf(e, path, "choice '%s': give value, values, increment or decrement", choice);
+		snprintf(fc.path, sizeof(fc.path), "%s.%u.%s", hdr, nth, field);
+		if (strcmp(choice, "values") == 0) {
+			x = json_object_get(p, "values");
+			if (!json_is_array(x) || json_array_size(x) == 0 ||
+			    json_array_size(x) > SL_FIELD_LIST_MAX)
+				return errf(e, path, "values: give 1 to %d values", SL_FIELD_LIST_MAX);
+			fc.mode = SL_FIELD_LIST;
+			for (size_t i = 0; i < json_array_size(x); i++) {
+				if (value_get(json_array_get(x, i), vk, v, sizeof(v),
+					      &fc.list[fc.nb_list++], high) != 0)
+					return errf(e, path, "values[%zu]: give %s", i, vkind_what[vk]);
+				if (i == 0) {
+					snprintf(v0, sizeof(v0), "%s", v);
+					memcpy(high0, high, sizeof(high0));
+				} else if (memcmp(high, high0, sizeof(high)) != 0) {
+					return errf(e, path, "values[%zu]: the values may differ in their "
+						    "low 32 bits only (the field engine varies those)", i);
+				}
+			}
+		} else if (strcmp(choice, "increment") == 0 || strcmp(choice, "decrement") == 0) {
+			const json_t *o = json_object_get(p, choice), *st, *cnt;
+			uint32_t step = 1;
+
+			if (!json_is_object(o) ||
+			    value_get(json_object_get(o, "start"), vk, v0, sizeof(v0), &fc.start,
+				      high) != 0)
+				return errf(e, path, "%s.start: give %s", choice, vkind_what[vk]);
+			st = json_object_get(o, "step");
+			if (st != NULL && (value_get(st, vk, v, sizeof(v), &step, high0) != 0 ||
+					   step == 0))
+				return errf(e, path, "%s.step: give a step of 1 or more (%s: for an "
+					    "address, as an address, 0.0.0.2)", choice, vkind_what[vk]);
+			if (st != NULL && vk != V_INT && memcmp(high0, (uint8_t[12]){ 0 }, 12) != 0)
+				return errf(e, path, "%s.step: a step within the low 32 bits", choice);
+			cnt = json_object_get(o, "count");
+			if (cnt != NULL && (!json_is_integer(cnt) || json_integer_value(cnt) < 1 ||
+					    json_integer_value(cnt) > UINT32_MAX))
+				return errf(e, path, "%s.count: give a whole number, 1 or more", choice);
+			fc.mode = choice[0] == 'i' ? SL_FIELD_INC : SL_FIELD_DEC;
+			fc.count = cnt != NULL ? (uint32_t)json_integer_value(cnt) : 1;
+			fc.step = step;
+		} else {
+			return errf(e, path, "choice '%s': give value, values, increment or decrement",
+				    choice);
+		}
+		if (f->sc.nb_fields == SL_FIELD_MAX)
+			return errf(e, path, "more than %d varying fields in one flow", SL_FIELD_MAX);
+		f->sc.fields[f->sc.nb_fields++] = fc;
 	}
-	if (f->sc.nb_fields == SL_FIELD_MAX)
-		return errf(e, path, "more than %d varying fields in one flow", SL_FIELD_MAX);
-	f->sc.fields[f->sc.nb_fields++] = fc;
+	/* The (first) value in the stack: an address's high bytes come from it. */
+	snprintf(text + strlen(text), tlen - strlen(text), "%s%s=%s", *first ? "(" : ",", field,
+		 v0);
+	*first = false;
 	return 0;
 }
 
@@ -243,8 +300,10 @@ header(const json_t *h, const char *path, unsigned int *count, char *text, size_
 				ours = m->f[i].ours;
 		snprintf(p2, sizeof(p2), "%s.%s.%s", path, choice, key);
 		if (ours == NULL) {
-			if (strstr(key, "checksum") != NULL || strstr(key, "length") != NULL)
-				continue; /* computed per frame, as OTG's "generated" asks */
+			const char *vc = json_string_value(json_object_get(v, "choice"));
+
+			if (vc != NULL && (strcmp(vc, "auto") == 0 || strcmp(vc, "generated") == 0))
+				continue; /* computed per frame, as asked */
 			warnf(e, p2, "not supported: ignored");
 			continue;
 		}
@@ -277,7 +336,8 @@ port_of(const json_t *ports, const struct sl_config_env *env, const char *name, 
 				    "DPDK port name", name);
 		v = strtoul(loc, &end, 10);
 		*pid = UINT16_MAX;
-		if (*loc >= '0' && *loc <= '9' && *end == '\0' && v < env->nb_ports)
+		if (*loc >= '0' && *loc <= '9' && strspn(loc, "0123456789") == strlen(loc) &&
+		    *end == '\0' && v < env->nb_ports)
 			*pid = (uint16_t)v;
 		for (uint16_t k = 0; k < env->nb_ports && *pid == UINT16_MAX; k++)
 			if (strcmp(env->port[k].info.name, loc) == 0)
@@ -292,84 +352,103 @@ port_of(const json_t *ports, const struct sl_config_env *env, const char *name, 
 	return errf(e, path, "no port named '%s' in ports[]", name);
 }
 
+/* A frame size of JSON: a whole number within what Sluice sends. */
+static int
+size_of(const json_t *v, uint16_t *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < SL_GEN_MIN_FRAME ||
+	    json_integer_value(v) > SL_GEN_MAX_FRAME)
+		return -1;
+	*out = (uint16_t)json_integer_value(v);
+	return 0;
+}
+
 static int
 flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_otg_err *e)
 {
-	const char *ch = json_string_value(json_object_get(s, "choice"));
-	char buf[600] = "", err[200];
+	struct sl_stream_conf *c = &f->sc;
+	const char *ch;
 
-	if (ch == NULL || strcmp(ch, "fixed") == 0) {
-		json_int_t n = json_integer_value(json_object_get(s, "fixed"));
-
-		if (n < 1 || n > 65535)
-			return errf(e, path, "fixed: give a frame size (with the FCS)");
-		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, n);
-	} else if (strcmp(ch, "increment") == 0 || strcmp(ch, "random") == 0) {
-		const json_t *o = json_object_get(s, ch);
-		json_int_t a = json_integer_value(json_object_get(o, ch[0] == 'i' ? "start" : "min"));
-		json_int_t b = json_integer_value(json_object_get(o, ch[0] == 'i' ? "end" : "max"));
-		json_int_t st = json_object_get(o, "step") != NULL ?
-				json_integer_value(json_object_get(o, "step")) : 1;
-
-		if (a < 1 || b < a || b > 65535 || st < 1)
-			return errf(e, path, "%s: give start <= end (min <= max) and step >= 1", ch);
-		if (ch[0] == 'r')
-			snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT,
-				 a, b); /* every size of the range equally often, shuffled */
-		else /* ascending, by step */
-			snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT
-				 "/%" JSON_INTEGER_FORMAT, a, b, st);
-	} else if (strcmp(ch, "weight_pairs") == 0) {
-		const json_t *o = json_object_get(json_object_get(s, ch), "custom");
-		const char *pre = json_string_value(json_object_get(json_object_get(s, ch),
-								    "choice"));
-
-		if (pre != NULL && strcmp(pre, "predefined") == 0) {
-			snprintf(buf, sizeof(buf), "imix");
-		} else {
-			for (size_t i = 0; i < json_array_size(o); i++) {
-				const json_t *w = json_array_get(o, i);
-
-				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-					 "%s%" JSON_INTEGER_FORMAT ":%.0f", i ? "," : "",
-					 json_integer_value(json_object_get(w, "size")),
-					 json_number_value(json_object_get(w, "weight")));
-			}
-		}
-	} else {
-		return errf(e, path, "choice '%s': give fixed, increment, random or weight_pairs", ch);
-	}
+	if (opt_string(s, "choice", &ch) != 0)
+		return errf(e, path, "choice: give a string");
+	c->nb_sizes = 0;
+	c->size_min = c->size_max = c->size_step = 0;
 	f->size_given = true;
-	if (strcmp(buf, "imix") == 0)
-		snprintf(buf, sizeof(buf), "%s", SL_GEN_IMIX);
-	/* The sizes' own parser is the front end's; the list form is simple enough here. */
-	{
-		struct sl_stream_conf *c = &f->sc;
-		char *save = NULL, *tok, *dash;
+	if (ch == NULL || strcmp(ch, "fixed") == 0) {
+		if (size_of(json_object_get(s, "fixed"), &c->sizes[0]) != 0)
+			return errf(e, path, "fixed: give a frame size (with the FCS), %d to %d",
+				    SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+		c->weights[0] = 1;
+		c->nb_sizes = 1;
+		return 0;
+	}
+	if (strcmp(ch, "increment") == 0 || strcmp(ch, "random") == 0) {
+		const json_t *o = json_object_get(s, ch), *st = json_object_get(o, "step");
+		bool inc = ch[0] == 'i';
 
-		c->nb_sizes = 0;
-		c->size_min = c->size_max = 0;
-		dash = strchr(buf, '-');
-		if (dash != NULL) {
-			char *slash = strchr(dash, '/');
+		if (size_of(json_object_get(o, inc ? "start" : "min"), &c->size_min) != 0 ||
+		    size_of(json_object_get(o, inc ? "end" : "max"), &c->size_max) != 0 ||
+		    c->size_min > c->size_max)
+			return errf(e, path, "%s: give %s <= %s, frame sizes %d to %d", ch,
+				    inc ? "start" : "min", inc ? "end" : "max", SL_GEN_MIN_FRAME,
+				    SL_GEN_MAX_FRAME);
+		if (inc) {
+			if (st != NULL && (!json_is_integer(st) || json_integer_value(st) < 1 ||
+					   json_integer_value(st) > SL_GEN_MAX_FRAME))
+				return errf(e, path, "increment.step: give a whole number, 1 or more");
+			c->size_step = st != NULL ? (uint16_t)json_integer_value(st) : 1;
+		}
+		return 0;
+	}
+	if (strcmp(ch, "weight_pairs") == 0) {
+		const json_t *wp = json_object_get(s, ch), *o = json_object_get(wp, "custom");
+		const char *pre;
+		double wmin = 0;
 
-			c->size_min = (uint16_t)atoi(buf);
-			c->size_max = (uint16_t)atoi(dash + 1);
-			c->size_step = slash != NULL ? (uint16_t)atoi(slash + 1) : 0;
+		if (opt_string(wp, "choice", &pre) != 0)
+			return errf(e, path, "weight_pairs.choice: give a string");
+		if (pre != NULL && strcmp(pre, "predefined") == 0) {
+			const char *name = json_string_value(json_object_get(wp, "predefined"));
+
+			if (name != NULL && strcmp(name, "imix") != 0)
+				return errf(e, path, "weight_pairs.predefined '%s': Sluice has the "
+					    "classic imix (64:7, 594:4, 1518:1) only", name);
+			c->sizes[0] = 64, c->weights[0] = 7;
+			c->sizes[1] = 594, c->weights[1] = 4;
+			c->sizes[2] = 1518, c->weights[2] = 1;
+			c->nb_sizes = 3;
 			return 0;
 		}
-		for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-			char *colon = strchr(tok, ':');
+		if (!json_is_array(o) || json_array_size(o) == 0 ||
+		    json_array_size(o) > SL_GEN_MAX_SIZES)
+			return errf(e, path, "weight_pairs.custom: give 1 to %d pairs",
+				    SL_GEN_MAX_SIZES);
+		/* Weights are numbers above 0: scaled to whole ones, the smallest 100. */
+		for (size_t i = 0; i < json_array_size(o); i++) {
+			double w = json_number_value(json_object_get(json_array_get(o, i), "weight"));
 
-			if (c->nb_sizes == SL_GEN_MAX_SIZES) {
-				snprintf(err, sizeof(err), "more than %d sizes", SL_GEN_MAX_SIZES);
-				return errf(e, path, "%s", err);
-			}
-			c->sizes[c->nb_sizes] = (uint16_t)atoi(tok);
-			c->weights[c->nb_sizes++] = colon != NULL ? (uint16_t)atoi(colon + 1) : 1;
+			if (!json_is_number(json_object_get(json_array_get(o, i), "weight")) ||
+			    !(w > 0) || !isfinite(w))
+				return errf(e, path, "weight_pairs.custom[%zu].weight: give a number "
+					    "above 0", i);
+			wmin = i == 0 || w < wmin ? w : wmin;
 		}
+		for (size_t i = 0; i < json_array_size(o); i++) {
+			const json_t *pr = json_array_get(o, i);
+			double w = json_number_value(json_object_get(pr, "weight")) / wmin * 100;
+
+			if (size_of(json_object_get(pr, "size"), &c->sizes[i]) != 0)
+				return errf(e, path, "weight_pairs.custom[%zu].size: give a frame size "
+					    "%d to %d", i, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
+			if (w > 4096)
+				return errf(e, path, "weight_pairs.custom[%zu].weight: more than 40 times "
+					    "the smallest weight", i);
+			c->weights[i] = (uint16_t)(w + 0.5);
+		}
+		c->nb_sizes = (uint16_t)json_array_size(o);
+		return 0;
 	}
-	return 0;
+	return errf(e, path, "choice '%s': give fixed, increment, random or weight_pairs", ch);
 }
 
 static int
@@ -380,8 +459,10 @@ flow_rate(const json_t *r, const char *path, struct sl_flow_conf *f, struct sl_o
 		{ "mbps", SL_RATE_L2, 1e6 }, { "gbps", SL_RATE_L2, 1e9 },
 		{ "percentage", SL_RATE_PCT, 1 },
 	};
-	const char *ch = json_string_value(json_object_get(r, "choice"));
+	const char *ch;
 
+	if (opt_string(r, "choice", &ch) != 0)
+		return errf(e, path, "choice: give a string");
 	if (ch == NULL)
 		ch = "pps";
 	for (size_t i = 0; i < RTE_DIM(units); i++) {
@@ -391,8 +472,11 @@ flow_rate(const json_t *r, const char *path, struct sl_flow_conf *f, struct sl_o
 			continue;
 		if (v == NULL)
 			return 0; /* the default: the port's rate, shared */
-		if (!json_is_number(v) || json_number_value(v) <= 0)
-			return errf(e, path, "%s: give a number above 0", ch);
+		if (!json_is_number(v) || !(json_number_value(v) > 0) ||
+		    !isfinite(json_number_value(v) * units[i].mul) ||
+		    (units[i].u == SL_RATE_PCT && json_number_value(v) > 100))
+			return errf(e, path, "%s: give a number above 0%s", ch,
+				    units[i].u == SL_RATE_PCT ? " and at most 100" : "");
 		f->rate = (struct sl_rate){ units[i].u, json_number_value(v) * units[i].mul };
 		return 0;
 	}
@@ -402,17 +486,19 @@ flow_rate(const json_t *r, const char *path, struct sl_flow_conf *f, struct sl_o
 static int
 flow_duration(const json_t *d, const char *path, struct sl_flow_conf *f, struct sl_otg_err *e)
 {
-	const char *ch = json_string_value(json_object_get(d, "choice"));
+	const char *ch;
 	const json_t *o;
 
+	if (opt_string(d, "choice", &ch) != 0)
+		return errf(e, path, "choice: give a string");
 	if (ch == NULL || strcmp(ch, "continuous") == 0)
 		return 0;
 	o = json_object_get(d, ch);
 	if (strcmp(ch, "fixed_packets") == 0) {
 		json_int_t n = json_integer_value(json_object_get(o, "packets"));
 
-		if (n < 1)
-			return errf(e, path, "fixed_packets.packets: give 1 or more");
+		if (!json_is_integer(json_object_get(o, "packets")) || n < 1)
+			return errf(e, path, "fixed_packets.packets: give a whole number, 1 or more");
 		f->count = (uint64_t)n;
 		if (json_object_get(o, "gap") != NULL)
 			warnf(e, path, "fixed_packets.gap: the rate sets the gap here: ignored");
@@ -421,8 +507,9 @@ flow_duration(const json_t *d, const char *path, struct sl_flow_conf *f, struct 
 	if (strcmp(ch, "fixed_seconds") == 0) {
 		double s = json_number_value(json_object_get(o, "seconds"));
 
-		if (s <= 0 || s > SL_MAX_SECONDS)
-			return errf(e, path, "fixed_seconds.seconds: give 0 < s <= %d", SL_MAX_SECONDS);
+		if (!(s >= 1e-6) || s > SL_MAX_SECONDS)
+			return errf(e, path, "fixed_seconds.seconds: give 0.000001 <= s <= %d",
+				    SL_MAX_SECONDS);
 		f->duration_us = (uint64_t)(s * 1e6 + 0.5);
 		return 0;
 	}
@@ -462,8 +549,13 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
 	uint16_t pid;
 
 	snprintf(path, sizeof(path), "flows[%zu]", idx);
-	if (name == NULL || name[0] == '\0' || strlen(name) >= SL_FLOW_NAME_MAX)
-		return errf(e, path, "name: give 1 to %d characters", SL_FLOW_NAME_MAX - 1);
+	/* A name users can type at the prompt and in a label: flow add's charset. */
+	if (name == NULL || name[0] == '\0' || strlen(name) >= SL_FLOW_NAME_MAX ||
+	    strcmp(name, "all") == 0 ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+	    strlen(name))
+		return errf(e, path, "name: give 1 to %d letters, digits, '-', '_' or '.' (not "
+			    "'all')", SL_FLOW_NAME_MAX - 1);
 	pt = json_object_get(trx, "port");
 	if (pt == NULL || (json_object_get(trx, "choice") != NULL &&
 			   strcmp(json_string_value(json_object_get(trx, "choice")) ?: "", "port"))) {
@@ -478,11 +570,23 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
 	if (port_of(ports, env, tx, p2, &pid, e) != 0)
 		return -EINVAL;
 	sl_config_flow_init(base, f, name, pid);
+	/* The options' template gives defaults only: no field of its own, one flow. */
+	f->sc.nb_fields = 0;
+	f->sc.flows = 1;
 	rx = json_object_get(pt, "rx_names");
+	if (rx != NULL && (!json_is_array(rx) || json_array_size(rx) > 1)) {
+		snprintf(p2, sizeof(p2), "%s.tx_rx.port.rx_names", path);
+		return errf(e, p2, "give one receiving port's name (Sluice expects a flow at one "
+			    "port)");
+	}
 	if (json_is_array(rx) && json_array_size(rx) > 0)
 		rx = json_array_get(rx, 0);
 	else
 		rx = json_object_get(pt, "rx_name");
+	if (rx != NULL && !json_is_string(rx)) {
+		snprintf(p2, sizeof(p2), "%s.tx_rx.port.rx_names", path);
+		return errf(e, p2, "give a port's name (a string)");
+	}
 	if (json_is_string(rx)) {
 		uint16_t r;
 
@@ -556,10 +660,29 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		      "ignored");
 	ports = json_object_get(root, "ports");
 	flows = json_object_get(root, "flows");
-	if (!json_is_array(ports) || !json_is_array(flows) ||
-	    json_array_size(flows) > SL_CONFIG_MAX_FLOWS) {
-		errf(e, "", "give ports[] and flows[] (at most %d flows)", SL_CONFIG_MAX_FLOWS);
+	if (!json_is_array(ports) || !json_is_array(flows) || json_array_size(flows) == 0 ||
+	    json_array_size(flows) > SL_CONFIG_MAX_FLOWS || json_array_size(ports) > 64) {
+		errf(e, "", "give ports[] (at most 64) and flows[] (1 to %d flows)",
+		     SL_CONFIG_MAX_FLOWS);
 		goto out;
+	}
+	/* Each port an object with its own name and a location. */
+	for (size_t i = 0; i < json_array_size(ports); i++) {
+		const char *n, *loc;
+		char p[32];
+
+		snprintf(p, sizeof(p), "ports[%zu]", i);
+		if (opt_string(json_array_get(ports, i), "name", &n) != 0 || n == NULL ||
+		    opt_string(json_array_get(ports, i), "location", &loc) != 0) {
+			errf(e, p, "give name and location (strings)");
+			goto out;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(json_string_value(json_object_get(json_array_get(ports, j),
+								     "name")), n) == 0) {
+				errf(e, p, "two ports are named %s", n);
+				goto out;
+			}
 	}
 	if (sl_config_copy(&cand, c) != 0) {
 		ret = -ENOMEM;
@@ -580,6 +703,19 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		}
 		if (sl_config_flow_add(&cand, &f) != 0) {
 			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	/* Every flow built and every port's rates checked now, as a start would: a
+	 * configuration taken is one that runs. */
+	{
+		struct sl_config_err ce;
+
+		if (sl_config_check(&cand, env, SL_CHECK_STREAMS | SL_CHECK_RATES, &ce) != 0) {
+			/* The message names the flow (or the port's flows) at fault. */
+			errf(e, "flows", "%s", ce.msg + (ce.opt != NULL &&
+							 strcmp(ce.opt, "--flow") == 0 ?
+							 ce.detail + 2 : 0));
 			goto out;
 		}
 	}

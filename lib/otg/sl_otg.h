@@ -28,6 +28,7 @@ struct sl_otg_err {
 	char msg[320];      /**< what is wrong and what to do */
 	unsigned int nb_warnings;
 	char warnings[4][200];
+	unsigned int more_warnings;  /**< warnings beyond those kept */
 	char port_name[SL_MAX_PORTS][48]; /**< each port's OTG name, where a flow used it */
 };
 

@@ -122,6 +122,12 @@ call_set_config(struct sl_app *app, struct api_call *c)
 	w = json_array();
 	for (unsigned int i = 0; i < e.nb_warnings; i++)
 		json_array_append_new(w, json_string(e.warnings[i]));
+	if (e.more_warnings != 0) {
+		char more[64];
+
+		snprintf(more, sizeof(more), "and %u more", e.more_warnings);
+		json_array_append_new(w, json_string(more));
+	}
 	return api_json(c, json_pack("{s:o}", "warnings", w));
 }
 

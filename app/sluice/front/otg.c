@@ -59,6 +59,8 @@ sl_otg_file(struct sl_app *app, const char *path)
 	free(buf);
 	for (unsigned int i = 0; i < e.nb_warnings; i++)
 		printf("warning: --otg-config %s: %s\n", path, e.warnings[i]);
+	if (e.more_warnings != 0)
+		printf("warning: --otg-config %s: and %u more\n", path, e.more_warnings);
 	if (ret == -ENOMEM) {
 		sl_err("--otg-config %s: out of memory", path);
 		return SL_EXIT_RUNTIME;
