@@ -3,6 +3,7 @@
 # one worker lcore each, in one invocation, alternated, and the ratio.
 #
 #   64 B, one flow:       testpmd --txpkts=60          vs  sluice --size 64
+#   the same unsigned:    testpmd --txpkts=60          vs  sluice --size 64 --sign off
 #   64 B, many flows:     testpmd --txonly-multi-flow  vs  sluice --flows 1024
 #   IMIX 7:4:1:           testpmd cannot mix sizes per packet; Sluice alone
 #   64 B, 1000 flows of the flow table (each its own stream, one port), and
@@ -52,7 +53,7 @@ echo start >>"$tmp/table.txt"
 printf '%s\n' "flow add vx port 0 stack eth/ipv4/udp/vxlan(vni=5000)/eth/ipv4/udp size 110" start \
 	>"$tmp/vxlan.txt"
 single=
-for w in single multi imix table vxlan; do
+for w in single unsigned multi imix table vxlan; do
 	: >"$tmp/t"
 	: >"$tmp/s"
 	for ((i = 0; i < rounds; i++)); do
@@ -60,6 +61,9 @@ for w in single multi imix table vxlan; do
 		single)
 			testpmd --txpkts=60 >>"$tmp/t"
 			sluice --size 64 >>"$tmp/s" ;;
+		unsigned)
+			testpmd --txpkts=60 >>"$tmp/t"
+			sluice --size 64 --sign off >>"$tmp/s" ;;
 		multi)
 			testpmd --txpkts=60 --txonly-multi-flow >>"$tmp/t"
 			sluice --size 64 --flows 1024 >>"$tmp/s" ;;
@@ -78,6 +82,7 @@ for w in single multi imix table vxlan; do
 	s=$(median <"$tmp/s")
 	case $w in
 	single) name="64 B, 1 flow" ;;
+	unsigned) name="64 B, 1 flow, unsigned" ;;
 	multi) name="64 B, 1024 flows" ;;
 	imix) name="IMIX 64/594/1518 7:4:1" ;;
 	table) name="64 B, 1000 table flows" ;;

@@ -95,6 +95,13 @@ struct sl_flow_conf {
 	uint32_t bursts;           /**< this many bursts (0: until its count, duration, the run) */
 };
 
+/** Whether frames carry the signature (--sign). */
+enum sl_sign {
+	SL_SIGN_ON = 0,        /**< every frame long enough (the default, for now) */
+	SL_SIGN_OFF,           /**< none: nothing reads them, and nothing is measured */
+	SL_SIGN_AUTO,          /**< when something reads them: a port receives, or a sim */
+};
+
 /** Which ports receive. */
 enum sl_rx_mode {
 	SL_RX_AUTO = 0,        /**< those a stream is addressed to, the far end of a DUT */
@@ -130,6 +137,7 @@ struct sl_config {
 	uint16_t nb_rxmap;
 	uint64_t drain_us;     /**< RX keeps polling this long after TX stops */
 	bool rx_clock_tsc;     /**< ignore the ports' RX timestamps */
+	enum sl_sign sign;
 	/*
 	 * The flow table: owned, on the heap. Copy a configuration with
 	 * sl_config_copy() and free it with sl_config_fini(), never by

@@ -119,6 +119,7 @@ sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uin
 
 	if (c->nb_flows == 0) {
 		sl_config_flow(c, env, id, out);
+		out->nosig = c->sign == SL_SIGN_OFF;
 		return;
 	}
 	f = &c->flows[id];
@@ -145,6 +146,7 @@ sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uin
 			out->sizes[0] = min_frame(out);
 	}
 	out->id = id;
+	out->nosig = c->sign == SL_SIGN_OFF;
 	if (pid >= env->nb_ports)
 		return; /* refused by the check */
 	if (!f->src_mac_given)

@@ -100,7 +100,7 @@ stream_size(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t frame,
 	sz->pkt_len = pkt_len;
 	sz->ip_len = *(unaligned_uint16_t *)(hdr + s->ip_len_off);
 	sz->l4_len = c->tcp ? 0 : rte_cpu_to_be_16(l4_len);
-	sz->sig = pkt_len >= s->hdr_len + SL_SIG_LEN;
+	sz->sig = pkt_len >= s->hdr_len + SL_SIG_LEN && !s->nosig;
 	sz->sig_odd = (pkt_len - SL_SIG_LEN - s->l4_off) & 1;
 	sz->l1_bits = (pkt_len + SL_WIRE_OVERHEAD) * 8;
 	sz->l2_bits = (pkt_len + SL_WIRE_FCS) * 8;
@@ -339,7 +339,7 @@ stack_size(const struct sl_stream *s, uint16_t frame, struct sl_stream_size *sz)
 
 	memset(sz, 0, sizeof(*sz));
 	sz->pkt_len = pkt_len;
-	sz->sig = pkt_len >= s->hdr_len + SL_SIG_LEN;
+	sz->sig = pkt_len >= s->hdr_len + SL_SIG_LEN && !s->nosig;
 	sz->l1_bits = (pkt_len + SL_WIRE_OVERHEAD) * 8;
 	sz->l2_bits = (pkt_len + SL_WIRE_FCS) * 8;
 }
@@ -451,6 +451,7 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 
 	memset(s, 0, offsetof(struct sl_stream, sz));
 	s->id = c->id;
+	s->nosig = c->nosig;
 	s->ipv6 = c->ipv6;
 	s->tcp = c->tcp;
 	s->l3_off = RTE_ETHER_HDR_LEN + (c->vlan != 0 ? sizeof(struct rte_vlan_hdr) : 0);

@@ -115,6 +115,8 @@ struct sl_stream_conf {
 	 * are not used (the stack says them; fields vary any header).
 	 */
 	char stack[SL_STACK_TEXT_MAX];
+	/** No signature in any frame (--sign off): nothing reads them. */
+	bool nosig;
 };
 
 /** Per-size values, precomputed. Sums are partial one's complement sums. */
@@ -164,6 +166,7 @@ struct sl_stream {
 	uint16_t nb_fields;
 	struct sl_stream_field fields[SL_FIELD_MAX];
 	bool stacked;                     /**< a header stack: sl_gen_burst_stack() */
+	bool nosig;                       /**< no frame carries a signature (--sign off) */
 	struct sl_stack_rt st;            /**< its lengths and checksums */
 	uint16_t order[SL_GEN_MAX_ORDER]; /**< indexes into sz, sent in this order */
 	/** TCP payload bytes of order[0..i) over the order written twice (sl_gen_tcp_seq()) */

@@ -30,7 +30,7 @@ enum {
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
 	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS, OPT_MTU,
-	OPT_FLOW, OPT_OTG, OPT_API,
+	OPT_FLOW, OPT_OTG, OPT_API, OPT_SIGN,
 };
 
 static const struct option long_opts[] = {
@@ -62,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "flow", required_argument, NULL, OPT_FLOW },
 	{ "otg-config", required_argument, NULL, OPT_OTG },
 	{ "api", required_argument, NULL, OPT_API },
+	{ "sign", required_argument, NULL, OPT_SIGN },
 	{ "rx", required_argument, NULL, OPT_RX },
 	{ "rxmap", required_argument, NULL, OPT_RXMAP },
 	{ "drain", required_argument, NULL, OPT_DRAIN },
@@ -113,6 +114,9 @@ sl_usage(void)
 	       "                        flows, ports send only their flows\n"
 	       "  --otg-config FILE     the flows of an Open Traffic Generator Config (JSON:\n"
 	       "                        ports by DPDK name or id, flows); docs/api.md\n"
+	       "  --sign on|off|auto    the payload signature in every frame that has room (on,\n"
+	       "                        the default), none (off: nothing is measured), or only\n"
+	       "                        when a port receives or a port is the sim (auto)\n"
 	       "  --api [ADDR:]PORT     serve the OTG REST API (127.0.0.1 by default) with the\n"
 	       "                        prompt, or alone until Ctrl-C; docs/api.md\n"
 	       "  --tx-ip SRC,DST       IPv4 source and destination\n"
@@ -422,6 +426,16 @@ opt_one(struct sl_opts *o, struct sl_config *cf, int c, char *arg, char *err, si
 				    err, len) != 0)
 			return -EINVAL;
 		o->metrics = true;
+		return 0;
+	case OPT_SIGN:
+		if (strcmp(arg, "on") == 0)
+			cf->sign = SL_SIGN_ON;
+		else if (strcmp(arg, "off") == 0)
+			cf->sign = SL_SIGN_OFF;
+		else if (strcmp(arg, "auto") == 0)
+			cf->sign = SL_SIGN_AUTO;
+		else
+			return snprintf(err, len, "'%s': give on, off or auto", arg), -EINVAL;
 		return 0;
 	case OPT_API:
 		if (sl_parse_listen(arg, o->api_host, sizeof(o->api_host), &o->api_port, err,

@@ -250,6 +250,22 @@ session_build(struct sl_app *app)
 	return ret;
 }
 
+/*
+ * --sign auto: frames carry the signature when something reads it: a port
+ * receives, or a port is the sim (its verifier, its DUT model).
+ */
+static bool
+sign_auto(struct sl_app *app)
+{
+	bool rx[SL_MAX_PORTS];
+
+	sl_config_rx_ports(&app->ses.run_cfg, &app->env, rx);
+	for (uint16_t i = 0; i < app->ports.n; i++)
+		if (rx[i] || strcmp(app->ports.p[i].info.driver, "sl_sim") == 0)
+			return true;
+	return false;
+}
+
 int
 sl_session_open(struct sl_app *app)
 {
@@ -281,6 +297,8 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 	pthread_mutex_lock(&app->ses.tel_lock);
 	/* The run's own copy: nothing writes it while it runs. */
 	ret = sl_config_copy(&app->ses.run_cfg, c);
+	if (ret == 0 && app->ses.run_cfg.sign == SL_SIGN_AUTO)
+		app->ses.run_cfg.sign = sign_auto(app) ? SL_SIGN_ON : SL_SIGN_OFF;
 	app->ses.quiet = quiet;
 	if (ret == 0)
 		ret = session_build(app);

@@ -46,6 +46,11 @@ sl_report_modes(const struct sl_app *app, const struct sl_results *r)
 {
 	char speed[32];
 
+	if (app->ses.run_cfg.sign == SL_SIGN_OFF)
+		printf("signatures: off (--sign %s): frames carry none, the receive side measures "
+		       "nothing\n", app->cfg.sign == SL_SIGN_AUTO ? "auto, and nothing reads them" :
+		       "off");
+
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];
 		const struct sl_results_port *rp = &r->port[i];
@@ -654,6 +659,8 @@ json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config 
 	char buf[256];
 
 	sl_json_obj_open(j, "config");
+	/* on or off as the run had it (auto resolved at its start) */
+	sl_json_str(j, "sign", o->sign == SL_SIGN_OFF ? "off" : o->sign == SL_SIGN_ON ? "on" : "auto");
 	sl_json_arr_open(j, "sizes"); /* bytes with FCS; weights beside, or a range */
 	for (uint16_t i = 0; c->size_max == 0 && i < c->nb_sizes; i++)
 		sl_json_u64(j, NULL, c->sizes[i]);

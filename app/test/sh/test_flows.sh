@@ -424,5 +424,25 @@ sys.exit(not (m["f1"]["frames_tx"] == 3000 and m["f2"]["frames_tx"] == 2000 and
 	[ "$fail" = 0 ] || { echo "$out"; echo "$bad_cfg"; tail -5 "$T/api.out"; }
 fi
 
+if want B; then
+	# --sign: off sends no signature (scapy: checksums right, no magic);
+	# auto signs only where something reads it (net_null: off, said; the sim: on).
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$T/ns.pcap" -- --sign off --count 100 \
+		--size 64,128 >/dev/null 2>&1
+	out=$("$PY" "$top/app/test/py/stack_check.py" "$T/ns.pcap")
+	check "sign off: 100 frames, every checksum right, none signed" \
+		eq "$(grep -E '^(Ether|bad|sig)' <<<"$out" | tr '\n' ' ')" "Ether/IP/UDP 100 bad 0 [] sig 0 "
+	# shellcheck disable=SC2046
+	out=$(timeout 60 "$bin" $(eal) --vdev net_null0 -- --sign auto --count 1000 --json "$T/sa.json" 2>&1)
+	check "sign auto on net_null: off, said" grep -q "^signatures: off (--sign auto, and nothing reads them)" <<<"$out"
+	check "sign auto on net_null: the JSON says off" jq -e '.config.sign == "off"' "$T/sa.json"
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) -- --sim 10G,dut=1 --sim 10G --sign auto --count 1000 --json "$T/sb.json" >/dev/null 2>&1
+	check "sign auto with a receiving port: on, every frame measured" \
+		jq -e '.config.sign == "on" and .flows[0].unique == 1000' "$T/sb.json"
+	bad "a --sign that is not one" "sign: 'maybe': give on, off or auto" --sim 10G --sign maybe
+fi
+
 echo "flows: $pass passed, $fail failed"
 [ "$fail" = 0 ]
