@@ -27,6 +27,8 @@
 #include "sl_rate.h"
 #include "sl_sim.h"
 #include "sl_loop.h"
+#include "sl_otg.h"
+#include "sl_stack.h"
 #include "sl_wire.h"
 
 static int pass, fail;
@@ -561,6 +563,101 @@ out:
 }
 
 /*
+ * Header stacks (sl_stack.h) and the OTG reader (sl_otg.h): what is filled
+ * in, where a path's field is, what is refused, and that a refused Config
+ * leaves the configuration as it was.
+ */
+static void
+test_stack_otg(void)
+{
+	struct sl_stack_defaults d = {
+		.src_ip = 0xc6120001, .dst_ip = 0xc6130001, .src_port = 1000, .dst_port = 7,
+	};
+	struct sl_config_env *env = calloc(1, sizeof(*env));
+	struct sl_config *c = calloc(1, sizeof(*c));
+	uint8_t tmpl[SL_STACK_HDR_MAX + 16];
+	struct sl_stack_field sf;
+	struct sl_stack_rt rt;
+	struct sl_otg_err e;
+	uint16_t hl = 0;
+	char err[256];
+	static const char cfg[] = "{\"ports\":[{\"name\":\"p1\",\"location\":\"0\"},"
+		"{\"name\":\"p2\",\"location\":\"sim1\"}],\"flows\":[{\"name\":\"f\","
+		"\"tx_rx\":{\"choice\":\"port\",\"port\":{\"tx_name\":\"p1\",\"rx_names\":[\"p2\"]}},"
+		"\"packet\":[{\"choice\":\"ethernet\"},{\"choice\":\"ipv4\",\"ipv4\":{\"dst\":"
+		"{\"choice\":\"increment\",\"increment\":{\"start\":\"10.0.0.1\",\"step\":"
+		"\"0.0.0.2\",\"count\":4}}}},{\"choice\":\"udp\"}],\"size\":{\"choice\":\"fixed\","
+		"\"fixed\":128},\"duration\":{\"choice\":\"fixed_packets\",\"fixed_packets\":"
+		"{\"packets\":99}}}]}";
+
+	if (env == NULL || c == NULL) {
+		T(false, "out of memory");
+		goto out;
+	}
+	/* VXLAN: 14 + 20 + 8 + 8 + 14 + 20 + 8; outer dport 4789, the VNI flag. */
+	T(sl_stack_compile("eth/ipv4/udp/vxlan(vni=5000)/eth/ipv4/udp", &d, tmpl, &hl, &rt, err,
+			   sizeof(err)) == 0 && hl == 92, "vxlan: %s %u", err, hl);
+	T(tmpl[12] == 0x08 && tmpl[13] == 0x00 && tmpl[14 + 9] == 17 &&
+	  (tmpl[34 + 2] << 8 | tmpl[34 + 3]) == 4789 && tmpl[42] == 0x08 &&
+	  (tmpl[46] << 16 | tmpl[47] << 8 | tmpl[48]) == 5000, "vxlan's filled fields");
+	T(rt.nb_ip4 == 2 && rt.nb_l4 == 2 && rt.l4[0].off == 84 && rt.l4[1].off == 34 &&
+	  rt.nb_len == 4 && rt.extra_tags == 0, "vxlan: 2 IPv4 sums, L4 innermost first, 4 lengths");
+	/* QinQ: the outer TPID 0x88a8, two tags count against the MTU. */
+	T(sl_stack_compile("eth/vlan(id=10)/vlan(id=20)/ipv4/tcp", &d, tmpl, &hl, &rt, err,
+			   sizeof(err)) == 0 && tmpl[12] == 0x88 && tmpl[13] == 0xa8 &&
+	  tmpl[16] == 0x81 && rt.extra_tags == 2, "qinq: %s", err);
+	T(sl_stack_field_find("eth/ipv4/udp/vxlan/eth/ipv4/udp", "ipv4.2.src", &sf, err,
+			      sizeof(err)) == 0 && sf.off == 64 + 12 && sf.win == 4 && sf.bits == 32,
+	  "ipv4.2.src at %u", sf.off);
+	T(sl_stack_field_find("eth/ipv4/udp/vxlan/eth/ipv4/udp", "vxlan.vni", &sf, err,
+			      sizeof(err)) == 0 && sf.off == 46 && sf.shift == 8 && sf.bits == 24,
+	  "vxlan.vni");
+	T(sl_stack_field_find("eth/ipv4/udp", "ipv4.csum", &sf, err, sizeof(err)) != 0 &&
+	  strstr(err, "computed for every frame") != NULL, "a checksum cannot vary: %s", err);
+	T(sl_stack_compile("eth/ipv4/tcp/udp", &d, tmpl, &hl, &rt, err, sizeof(err)) != 0 &&
+	  strstr(err, "tcp cannot be followed by udp") != NULL, "%s", err);
+	T(sl_stack_compile("eth/vlan/vlan/vlan/vlan/vlan/ipv4/udp", &d, tmpl, &hl, &rt, err,
+			   sizeof(err)) != 0 && strstr(err, "5 VLAN tags") != NULL, "%s", err);
+	T(sl_stack_compile("eth//ipv4/udp", &d, tmpl, &hl, &rt, err, sizeof(err)) != 0, "empty");
+	/* The OTG reader, on two ports (sim0, sim1). */
+	env->nb_ports = 2;
+	env->nb_lcores = 2;
+	env->worker[1] = true;
+	for (uint16_t p = 0; p < 2; p++) {
+		snprintf(env->port[p].info.name, sizeof(env->port[p].info.name), "sim%u", p);
+		env->port[p].info.mtu = 1500;
+		env->port[p].info.min_mtu = 68;
+		env->port[p].info.max_mtu = 9000;
+		env->port[p].info.speed_bps = 10000000000ull;
+		env->port[p].info.wire_to = -1;
+		env->port[p].can_rx = true;
+	}
+	sl_config_default(c);
+	T(sl_otg_config(cfg, strlen(cfg), env, c, &e) == 0 && c->nb_flows == 1, "otg: %s: %s",
+	  e.path, e.msg);
+	if (c->nb_flows == 1) {
+		const struct sl_flow_conf *f = &c->flows[0];
+
+		T(f->port == 0 && f->to == 1 && f->count == 99 && f->sc.nb_sizes == 1 &&
+		  f->sc.sizes[0] == 128 && f->sc.nb_fields == 1 &&
+		  f->sc.fields[0].start == 0x0a000001 && f->sc.fields[0].step == 2 &&
+		  f->sc.fields[0].count == 4 && strcmp(f->sc.fields[0].path, "ipv4.1.dst") == 0 &&
+		  strcmp(f->sc.stack, "eth/ipv4(dst=10.0.0.1)/udp") == 0 &&
+		  strcmp(e.port_name[1], "p2") == 0, "otg flow: stack '%s'", f->sc.stack);
+	}
+	/* A refused Config leaves the table as it was, and names its path. */
+	T(sl_otg_config("{\"ports\":[],\"flows\":[{}]}", strlen("{\"ports\":[],\"flows\":[{}]}"),
+			env, c, &e) != 0 &&
+	  strcmp(e.path, "flows[0]") == 0 && c->nb_flows == 1, "refused: %s: %s", e.path, e.msg);
+	T(sl_otg_config("[1,", 3, env, c, &e) != 0 && strncmp(e.msg, "not JSON", 8) == 0 &&
+	  c->nb_flows == 1, "not JSON: %s", e.msg);
+	sl_config_fini(c);
+out:
+	free(env);
+	free(c);
+}
+
+/*
  * The prompt's stream check (set size/flows/vlan/field/tx-ip) is start's:
  * whatever start refuses, the prompt refuses with the same words, and the
  * other way round. A port like a NIC whose MTUs go up to 1500 only.
@@ -1078,6 +1175,7 @@ main(void)
 	test_listen();
 	test_stream_checks();
 	test_flow_table();
+	test_stack_otg();
 	test_config_check();
 	test_loop();
 	test_run_flags();
