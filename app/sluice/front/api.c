@@ -22,6 +22,7 @@
 #include <microhttpd.h>
 
 #include "api.h"
+#include "metrics.h"
 #include "results.h"
 #include "session.h"
 #include "sl_err.h"
@@ -415,6 +416,29 @@ api_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 		*size = 0;
 		return MHD_YES;
 	}
+	if (strcmp(method, "GET") == 0 && strcmp(url, "/metrics") == 0) {
+		/* Prometheus, on the API's server: read under tel_lock, off the loop. */
+		const char *acc = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept");
+		bool om = acc != NULL && strstr(acc, "application/openmetrics-text") != NULL;
+		size_t blen = 0;
+		char *body = sl_metrics_body(A.app, om, &blen);
+		struct MHD_Response *r;
+
+		if (body == NULL)
+			return reply(conn, 500, "{\"code\":500,\"kind\":\"internal\",\"errors\":"
+				     "[\"out of memory\"]}");
+		r = MHD_create_response_from_buffer(blen, body, MHD_RESPMEM_MUST_FREE);
+		if (r == NULL) {
+			free(body);
+			return MHD_NO;
+		}
+		MHD_add_response_header(r, "Content-Type", om ?
+					"application/openmetrics-text; version=1.0.0; charset=utf-8" :
+					"text/plain; version=0.0.4; charset=utf-8");
+		ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
+		MHD_destroy_response(r);
+		return ret;
+	}
 	if (q->too_big)
 		return reply(conn, 413, "{\"code\":413,\"kind\":\"validation\",\"errors\":[\"the "
 			     "body is over 4 MB\"]}");
@@ -424,7 +448,7 @@ api_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 	if (c.fn == NULL)
 		return reply(conn, 404, "{\"code\":404,\"kind\":\"validation\",\"errors\":[\"no such "
 			     "endpoint: POST /config, GET /config, POST /control/state, POST "
-			     "/monitor/metrics, GET /capabilities/version\"]}");
+			     "/monitor/metrics, GET /capabilities/version, GET /metrics\"]}");
 	c.body = q->buf != NULL ? q->buf : "";
 	c.len = q->len;
 	api_call_loop(&c);

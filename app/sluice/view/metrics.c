@@ -281,10 +281,9 @@ sl_metrics_write(const struct sl_app *app, const struct sl_results *r, FILE *f, 
 }
 
 /* The HTTP server's body: the exposition, read under tel_lock (on the server's thread). */
-static char *
-metrics_body(void *arg, bool om, size_t *len)
+char *
+sl_metrics_body(struct sl_app *app, bool om, size_t *len)
 {
-	struct sl_app *app = arg;
 	struct sl_results *r;
 	char *buf = NULL;
 	FILE *f;
@@ -305,6 +304,12 @@ metrics_body(void *arg, bool om, size_t *len)
 		return NULL;
 	}
 	return buf;
+}
+
+static char *
+metrics_body(void *arg, bool om, size_t *len)
+{
+	return sl_metrics_body(arg, om, len);
 }
 
 int

@@ -28,6 +28,11 @@ void sl_metrics_write(const struct sl_app *app, const struct sl_results *r, FILE
  * with one message saying what to do (the address is in use, not ours).
  */
 int sl_metrics_start(struct sl_app *app);
+/*
+ * The exposition now (OpenMetrics if om, else text 0.0.4), from a results
+ * snapshot taken under tel_lock: any thread. malloc'd, or NULL.
+ */
+char *sl_metrics_body(struct sl_app *app, bool om, size_t *len);
 /* Stop serving (at exit, before the run is released); a no-op without --metrics. */
 void sl_metrics_stop(void);
 

@@ -406,6 +406,8 @@ if want A; then
 	out=$(timeout 40 "$PY" "$top/app/test/py/otg_client.py" "$url" "$top/config/otg/two-port.json" 20 2>&1)
 	bad_cfg=$(curl -s --max-time 5 -X POST -d '{"ports":[],"flows":[],"devices":[{"name":"d"}]}' "${url}config")
 	bad_ep=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "${url}nothing")
+	prom=$(curl -s --max-time 5 "${url}metrics")
+	om=$(curl -s --max-time 5 -D - -H 'Accept: application/openmetrics-text;version=1.0.0' "${url}metrics")
 	kill -INT "$pid"
 	wait "$pid" && rc=0 || rc=$?
 	check "api: set_config 200, start 200" eq "$(grep -cE '^(set_config|start) 200' <<<"$out")" 2
@@ -420,6 +422,10 @@ sys.exit(not (m["f1"]["frames_tx"] == 3000 and m["f2"]["frames_tx"] == 2000 and
 	check "api: an unsupported config is the spec's error body, naming devices" \
 		grep -q '"code":400,"kind":"validation","errors":\["devices: not supported' <<<"$bad_cfg"
 	check "api: an unknown endpoint is 404" eq "$bad_ep" 404
+	check "api: GET /metrics: Prometheus on the same server, f1's 3000 frames" \
+		grep -qE '^sluice_flow_generated_packets_total\{flow="f1",tx_port="0"\} 3000 ' <<<"$prom"
+	check "api: GET /metrics: OpenMetrics when asked, ending in # EOF" \
+		bash -c 'grep -qi "^Content-Type: application/openmetrics-text" <<<"$1" && [ "$(tail -1 <<<"$1")" = "# EOF" ]' _ "$om"
 	check "api: SIGINT ends it (exit 0, or 3: the 1 % loss)" bash -c "[ $rc = 0 ] || [ $rc = 3 ]"
 	[ "$fail" = 0 ] || { echo "$out"; echo "$bad_cfg"; tail -5 "$T/api.out"; }
 fi
