@@ -539,11 +539,35 @@ json_flows(struct sl_json *j, const struct sl_app *app, const struct sl_results 
 	for (uint16_t f = 0; f < r->nb_flows; f++) {
 		const struct sl_results_flow *fl = &r->flow[f];
 
+		struct sl_rx_stream_stats sum = { 0 };
+		int rx_port = fl->to;
+
+		/* streams[]'s counters, over every port where it arrived (interface.md). */
+		for (uint16_t p = 0; p < r->nb_ports; p++) {
+			const struct sl_results_rx *x = sl_results_flow_rx(r, f, p);
+
+			if (x == NULL || x->st.rx == 0)
+				continue;
+			sum.rx += x->st.rx;
+			sum.duplicates += x->st.duplicates;
+			sum.reordered += x->st.reordered;
+			sum.late += x->st.late;
+			if (rx_port < 0)
+				rx_port = p;
+		}
 		sl_json_obj_open(j, NULL);
 		sl_json_str(j, "name", fl->name);
 		sl_json_u64(j, "id", fl->id);
 		sl_json_u64(j, "tx_port", fl->port);
+		sl_json_i64(j, "rx_port", rx_port); /* its to, else where it arrived; -1: none */
 		sl_json_i64(j, "to", fl->to);
+		sl_json_u64(j, "tx_packets", fl->generated);
+		sl_json_u64(j, "tx_signed", fl->tx);
+		sl_json_u64(j, "rx_packets", sum.rx);
+		sl_json_u64(j, "duplicates", sum.duplicates);
+		sl_json_u64(j, "reordered", sum.reordered);
+		sl_json_u64(j, "late", sum.late);
+		sl_json_dbl(j, "loss_ratio", fl->tx != 0 ? (double)fl->lost / (double)fl->tx : 0);
 		if (o->nb_flows != 0 && f < o->nb_flows && o->flows[f].sc.stack[0] != '\0')
 			sl_json_str(j, "stack", o->flows[f].sc.stack);
 		sl_json_u64(j, "generated", fl->generated);

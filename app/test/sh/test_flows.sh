@@ -86,6 +86,9 @@ if want 2; then
 			jq -e '([.flows[].tx] | add) == (.streams[] | select(.tx_port == 0) | .tx_signed) and ([.flows[].lost] | add) == (.streams[] | select(.tx_port == 0) | .lost)' "$j"
 		check "100 flows: each flow arrived at port 1 only" \
 			jq -e '[.flows[] | (.rx | length == 1) and .rx[0].rx_port == 1] | all' "$j"
+		check "100 flows: flows[] carries streams[]'s names: rx_port 1, rx_packets = unique (no dup)" \
+			jq -e '[.flows[] | .rx_port == 1 and .rx_packets == .unique and .tx_signed == .tx and
+				.tx_packets == .generated and .duplicates == 0 and (.loss_ratio * .tx - .lost | fabs) < 1e-6] | all' "$j"
 	else
 		ko "100 flows: no JSON (exit $rc): $(tail -5 "$T/f100.out")"
 	fi
