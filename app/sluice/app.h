@@ -96,6 +96,11 @@ struct sl_views {
 	struct sl_stream_base {
 		uint64_t tx, rx, unique, duplicates, reordered, late;
 	} rx_base[SL_MAX_PORTS][SL_MAX_PORTS];
+	/* clear flow stats: each flow's baseline (nb_flow_base of them; NULL: none). */
+	struct sl_flow_base {
+		uint64_t generated, tx, unique, rx, duplicates, reordered, late;
+	} *flow_base;
+	uint16_t nb_flow_base;
 };
 
 /* The program: its options, the configuration, the ports, the session, the views, the loop. */

@@ -176,6 +176,50 @@ cmd_show_flows(struct sl_cli *cli, int argc, char **argv)
 	}
 }
 
+/* A flow's counters over every port where it arrived. */
+static struct sl_flow_base
+flow_now(const struct sl_results *r, uint16_t f)
+{
+	struct sl_flow_base b = { r->flow[f].generated, r->flow[f].tx, r->flow[f].unique,
+				  0, 0, 0, 0 };
+
+	for (uint16_t p = 0; p < r->nb_ports; p++) {
+		const struct sl_results_rx *x = sl_results_flow_rx(r, f, p);
+
+		if (x == NULL)
+			continue;
+		b.rx += x->st.rx;
+		b.duplicates += x->st.duplicates;
+		b.reordered += x->st.reordered;
+		b.late += x->st.late;
+	}
+	return b;
+}
+
+/* clear flow stats: show flow stats counts from zero again (the summary and JSON keep all). */
+static void
+cmd_clear_flow_stats(struct sl_cli *cli, int argc, char **argv)
+{
+	struct sl_app *app = cli->app;
+	struct sl_results *r = sl_results_take_opt(app, false);
+	struct sl_flow_base *b;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	b = r != NULL ? calloc(r->nb_flows != 0 ? r->nb_flows : 1, sizeof(*b)) : NULL;
+	if (b == NULL) {
+		sl_results_free(r);
+		sl_cli_error(cli, "out of memory");
+		return;
+	}
+	for (uint16_t f = 0; f < r->nb_flows; f++)
+		b[f] = flow_now(r, f);
+	free(app->views.flow_base);
+	app->views.flow_base = b;
+	app->views.nb_flow_base = r->nb_flows;
+	sl_results_free(r);
+}
+
 /* show flow stats [<name>]: each stream of the last (or current) run, where it arrived. */
 static void
 cmd_show_flow_stats(struct sl_cli *cli, int argc, char **argv)
@@ -197,6 +241,20 @@ cmd_show_flow_stats(struct sl_cli *cli, int argc, char **argv)
 		if (want != NULL && strcmp(want, fl->name) != 0)
 			continue;
 		shown++;
+		if (f < cli->app->views.nb_flow_base) {
+			/* Since clear flow stats: one line of differences (in flight counts as lost). */
+			const struct sl_flow_base *b = &cli->app->views.flow_base[f];
+			struct sl_flow_base n = flow_now(r, f);
+
+			printf("flow %s (id %u): since the clear: generated %" PRIu64 " tx %" PRIu64
+			       " unique %" PRIu64 " lost %" PRId64 " rx %" PRIu64 " dup %" PRIu64
+			       " reordered %" PRIu64 " late %" PRIu64 "\n", fl->name, fl->id,
+			       n.generated - b->generated, n.tx - b->tx, n.unique - b->unique,
+			       (int64_t)(n.tx - b->tx) - (int64_t)(n.unique - b->unique),
+			       n.rx - b->rx, n.duplicates - b->duplicates,
+			       n.reordered - b->reordered, n.late - b->late);
+			continue;
+		}
 		printf("flow %s (id %u): port %u%s  generated %" PRIu64 " tx %" PRIu64 " unique %"
 		       PRIu64 " lost %" PRId64 " (%.4g%%)%s\n", fl->name, fl->id, fl->port,
 		       fl->to >= 0 ? "" : "", fl->generated, fl->tx, fl->unique, fl->lost,
@@ -242,6 +300,9 @@ const struct sl_cmd sl_cmds_flow[] = {
 	{ "flow del <name>", cmd_flow_del,
 	  "remove a flow (all: every one; with none, each port sends its default flow)", "flow" },
 	{ "show flows", cmd_show_flows, "the flow table, as flow add words", "show" },
+	{ "clear flow stats", cmd_clear_flow_stats,
+	  "show flow stats counts from zero again (the summary and JSON keep the whole run)",
+	  "flow" },
 	{ "show flow stats [<name>]", cmd_show_flow_stats,
 	  "per flow: generated, tx, unique, lost; per receiving port: rx, dup, reordered, late, "
 	  "latency", "show" },

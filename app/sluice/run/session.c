@@ -208,6 +208,9 @@ session_release(struct sl_app *app)
 		app->ses.rx_lcore[r] = -1;
 	}
 	memset(app->views.rx_base, 0, sizeof(app->views.rx_base));
+	free(app->views.flow_base); /* a new run's flows count from zero */
+	app->views.flow_base = NULL;
+	app->views.nb_flow_base = 0;
 	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
 		struct sl_worker *w = app->ses.workers[i];
 
