@@ -171,7 +171,7 @@ if want 4; then
 	out=$(timeout 60 "$bin" $(eal) -- --sim 10G,dut=1 --sim 10G --cmdline-file "$T/flows.txt" 2>&1) && rc=0 || rc=$?
 	check "profile: ends (exit 0)" rc_is 0
 	check "profile: show flow stats: a's 1000 frames arrived" grep -qE "^flow a \(id 0\): port 0  generated 1000 tx 1000 unique 1000 lost 0 " <<<"$out"
-	check "profile: show flow stats b: b alone" eq "$(grep -c '^flow b (id 1): port 0  generated 502 tx 502 unique 502 lost 0 ' <<<"$out") $(grep -c '^flow a (id 0)' <<<"$out")" "2 1"
+	check "profile: show flow stats b: b alone" eq "$(grep -c '^flow b (id 1): port 0  generated 502 tx 502 unique 502 lost 0 ' <<<"$out") $(grep -c '^flow a (id 0): port' <<<"$out")" "2 1"
 	check "profile: clear flow stats: a counts from zero after the run" \
 		grep -q "^flow a (id 0): since the clear: generated 0 tx 0 unique 0 lost 0 rx 0 dup 0 reordered 0 late 0$" <<<"$out"
 	check "profile: flow del a leaves b as flow 0" grep -q "^flow 0: b port 0" <<<"$out"
