@@ -203,32 +203,19 @@ static json_t *
 flow_metrics(const struct sl_app *app, const struct sl_results *r, uint16_t f)
 {
 	const struct sl_results_flow *fl = &r->flow[f];
-	uint64_t rx = 0, bytes = 0, lat_n = 0, lat_min = 0, lat_max = 0;
-	double lat_sum = 0;
+	struct sl_rx_stream_stats st;
 
-	for (uint16_t p = 0; p < r->nb_ports; p++) {
-		const struct sl_results_rx *x = sl_results_flow_rx(r, f, p);
-
-		if (x == NULL)
-			continue;
-		rx += x->st.rx;
-		bytes += x->st.bytes;
-		if (x->st.lat_count != 0) {
-			lat_min = lat_n == 0 || x->st.lat_min < lat_min ? x->st.lat_min : lat_min;
-			lat_max = x->st.lat_max > lat_max ? x->st.lat_max : lat_max;
-			lat_n += x->st.lat_count;
-			lat_sum += x->st.lat_sum;
-		}
-	}
+	sl_results_flow_sum(r, f, &st);
 	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:f, s:{s:f, s:f, s:f}}",
 			 "name", fl->name,
 			 "transmit", app->ses.running ? "started" : "stopped",
 			 "frames_tx", (json_int_t)fl->tx,
-			 "frames_rx", (json_int_t)rx,
-			 "bytes_rx", (json_int_t)bytes,
+			 "frames_rx", (json_int_t)st.rx,
+			 "bytes_rx", (json_int_t)st.bytes,
 			 "loss", fl->tx != 0 ? (double)fl->lost / (double)fl->tx * 100 : 0.0,
-			 "latency", "minimum_ns", (double)lat_min, "maximum_ns", (double)lat_max,
-			 "average_ns", lat_n != 0 ? lat_sum / (double)lat_n : 0.0);
+			 "latency", "minimum_ns", (double)(st.lat_count != 0 ? st.lat_min : 0),
+			 "maximum_ns", (double)st.lat_max,
+			 "average_ns", st.lat_count != 0 ? st.lat_sum / (double)st.lat_count : 0.0);
 }
 
 /* POST /monitor/metrics: flow or port metrics, from one results snapshot. */

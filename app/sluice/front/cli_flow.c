@@ -180,20 +180,11 @@ cmd_show_flows(struct sl_cli *cli, int argc, char **argv)
 static struct sl_flow_base
 flow_now(const struct sl_results *r, uint16_t f)
 {
-	struct sl_flow_base b = { r->flow[f].generated, r->flow[f].tx, r->flow[f].unique,
-				  0, 0, 0, 0 };
+	struct sl_rx_stream_stats st;
 
-	for (uint16_t p = 0; p < r->nb_ports; p++) {
-		const struct sl_results_rx *x = sl_results_flow_rx(r, f, p);
-
-		if (x == NULL)
-			continue;
-		b.rx += x->st.rx;
-		b.duplicates += x->st.duplicates;
-		b.reordered += x->st.reordered;
-		b.late += x->st.late;
-	}
-	return b;
+	sl_results_flow_sum(r, f, &st);
+	return (struct sl_flow_base){ r->flow[f].generated, r->flow[f].tx, r->flow[f].unique,
+				      st.rx, st.duplicates, st.reordered, st.late };
 }
 
 /* clear flow stats: show flow stats counts from zero again (the summary and JSON keep all). */
@@ -255,9 +246,9 @@ cmd_show_flow_stats(struct sl_cli *cli, int argc, char **argv)
 			       n.reordered - b->reordered, n.late - b->late);
 			continue;
 		}
-		printf("flow %s (id %u): port %u%s  generated %" PRIu64 " tx %" PRIu64 " unique %"
+		printf("flow %s (id %u): port %u  generated %" PRIu64 " tx %" PRIu64 " unique %"
 		       PRIu64 " lost %" PRId64 " (%.4g%%)%s\n", fl->name, fl->id, fl->port,
-		       fl->to >= 0 ? "" : "", fl->generated, fl->tx, fl->unique, fl->lost,
+		       fl->generated, fl->tx, fl->unique, fl->lost,
 		       fl->tx != 0 ? (double)fl->lost / (double)fl->tx * 100 : 0,
 		       fl->exact ? "" : "  (tx not exact: its port's shared queues dropped "
 		       "frames at stop)");

@@ -539,20 +539,15 @@ json_flows(struct sl_json *j, const struct sl_app *app, const struct sl_results 
 	for (uint16_t f = 0; f < r->nb_flows; f++) {
 		const struct sl_results_flow *fl = &r->flow[f];
 
-		struct sl_rx_stream_stats sum = { 0 };
+		struct sl_rx_stream_stats sum;
 		int rx_port = fl->to;
 
 		/* streams[]'s counters, over every port where it arrived (interface.md). */
-		for (uint16_t p = 0; p < r->nb_ports; p++) {
+		sl_results_flow_sum(r, f, &sum);
+		for (uint16_t p = 0; p < r->nb_ports && rx_port < 0; p++) {
 			const struct sl_results_rx *x = sl_results_flow_rx(r, f, p);
 
-			if (x == NULL || x->st.rx == 0)
-				continue;
-			sum.rx += x->st.rx;
-			sum.duplicates += x->st.duplicates;
-			sum.reordered += x->st.reordered;
-			sum.late += x->st.late;
-			if (rx_port < 0)
+			if (x != NULL && x->st.rx != 0)
 				rx_port = p;
 		}
 		sl_json_obj_open(j, NULL);

@@ -377,6 +377,18 @@ sl_results_flow_rx(const struct sl_results *r, uint16_t f, uint16_t rx_port)
 }
 
 void
+sl_results_flow_sum(const struct sl_results *r, uint16_t f, struct sl_rx_stream_stats *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	for (uint16_t p = 0; p < r->nb_ports; p++) {
+		const struct sl_results_rx *x = sl_results_flow_rx(r, f, p);
+
+		if (x != NULL)
+			stats_add(sum, &x->st);
+	}
+}
+
+void
 sl_results_stream(const struct sl_results *r, uint16_t s, int rx_port,
 		  struct sl_stream_result *res)
 {

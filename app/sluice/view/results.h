@@ -147,6 +147,9 @@ void sl_results_streams(const struct sl_results *r,
 /* Flow f at receiving port r: its record (NULL if that port does not receive it). */
 const struct sl_results_rx *sl_results_flow_rx(const struct sl_results *r, uint16_t f, uint16_t rx_port);
 
+/* Flow f's receive-side figures summed over every port where it arrived (jitter: the worst). */
+void sl_results_flow_sum(const struct sl_results *r, uint16_t f, struct sl_rx_stream_stats *sum);
+
 /* The counter views of port pid count from zero again, now (clear port stats). */
 void sl_results_clear(struct sl_app *app, uint16_t pid);
 
