@@ -56,6 +56,17 @@ struct sl_session {
 	uint64_t discarded;          /* frames drivers freed at quiesce, never sent */
 	bool running;
 	bool quiet;                  /* a benchmark trial: stop reports nothing (bench.c) */
+	/*
+	 * Flows held by a controller (the API's pause, resume, stop of some
+	 * flows): with hold_ctl set before a start, hold[id] per stream, written
+	 * by the main lcore (SL_HOLD_*, release), read by the workers between
+	 * bursts; NULL otherwise, and the workers never look.
+	 */
+	bool hold_ctl;
+	uint8_t *hold;
+	const uint8_t *hold_init;    /* the holds a start begins with (nb_streams), or NULL */
+	/* Each receiving port's capture, borrowed from a controller (the API); NULL: none. */
+	struct sl_capture *cap[SL_MAX_PORTS];
 	/* A sleeping lock: a start can hold it for a while (port setup, pool
 	 * filling), and a telemetry reader must not spin on a 2-CPU machine. */
 	pthread_mutex_t tel_lock;

@@ -378,7 +378,7 @@ main(int argc, char **argv)
 	if (code == SL_EXIT_OK)
 		code = sl_metrics_start(&app); /* --metrics: before any run, off the data path */
 	if (code == SL_EXIT_OK && app.o.api)
-		code = sl_api_start(&app, app.o.api_host, app.o.api_port);
+		code = sl_api_start(&app, &app.o);
 	if (code == SL_EXIT_OK) {
 		sl_telemetry_init(&app);
 		if (app.o.interactive || app.o.cmdline_file != NULL)

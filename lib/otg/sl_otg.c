@@ -49,6 +49,63 @@ warnf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
 	e->nb_warnings++;
 }
 
+/*
+ * Numbers as OTG clients send them: the proto3 JSON mapping writes 64-bit
+ * integers as strings ("pps": "1000", snappi and gosnappi both), and
+ * accepts strings for any number; so do we, whole strings only.
+ */
+static bool
+json_int_of(const json_t *v, json_int_t *out)
+{
+	const char *s;
+	char *end;
+	long long n;
+
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return true;
+	}
+	s = json_string_value(v);
+	if (s == NULL || s[0] == '\0' || strspn(s, "-0123456789") != strlen(s))
+		return false;
+	errno = 0;
+	n = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return false;
+	*out = n;
+	return true;
+}
+
+static bool
+json_num_of(const json_t *v, double *out)
+{
+	const char *s;
+	char *end;
+
+	if (json_is_number(v)) {
+		*out = json_number_value(v);
+		return true;
+	}
+	s = json_string_value(v);
+	if (s == NULL || s[0] == '\0' || strspn(s, "-+.eE0123456789") != strlen(s))
+		return false;
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno == 0 && *end == '\0' && isfinite(*out);
+}
+
+/* A whole number within [lo, hi] (absent or wrong: false). */
+static bool
+json_int_in(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
+{
+	json_int_t n;
+
+	if (!json_int_of(v, &n) || n < lo || n > hi)
+		return false;
+	*out = n;
+	return true;
+}
+
 /* OTG's header names and their fields, as the stack's. */
 struct fmap {
 	const char *otg, *ours;
@@ -118,10 +175,11 @@ value_get(const json_t *v, enum vkind k, char *txt, size_t tlen, uint32_t *low,
 
 	memset(high, 0, 12);
 	if (k == V_INT) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > UINT32_MAX)
+		json_int_t n;
+
+		if (!json_int_in(v, 0, UINT32_MAX, &n))
 			return -1;
-		*low = (uint32_t)json_integer_value(v);
+		*low = (uint32_t)n;
 		snprintf(txt, tlen, "%u", *low);
 		return 0;
 	}
@@ -234,12 +292,13 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 					    "address, as an address, 0.0.0.2)", choice, vkind_what[vk]);
 			if (st != NULL && vk != V_INT && memcmp(high0, (uint8_t[12]){ 0 }, 12) != 0)
 				return errf(e, path, "%s.step: a step within the low 32 bits", choice);
+			json_int_t n = 1;
+
 			cnt = json_object_get(o, "count");
-			if (cnt != NULL && (!json_is_integer(cnt) || json_integer_value(cnt) < 1 ||
-					    json_integer_value(cnt) > UINT32_MAX))
+			if (cnt != NULL && !json_int_in(cnt, 1, UINT32_MAX, &n))
 				return errf(e, path, "%s.count: give a whole number, 1 or more", choice);
 			fc.mode = choice[0] == 'i' ? SL_FIELD_INC : SL_FIELD_DEC;
-			fc.count = cnt != NULL ? (uint32_t)json_integer_value(cnt) : 1;
+			fc.count = (uint32_t)n;
 			fc.step = step;
 		} else {
 			return errf(e, path, "choice '%s': give value, values, increment or decrement",
@@ -356,10 +415,11 @@ port_of(const json_t *ports, const struct sl_config_env *env, const char *name, 
 static int
 size_of(const json_t *v, uint16_t *out)
 {
-	if (!json_is_integer(v) || json_integer_value(v) < SL_GEN_MIN_FRAME ||
-	    json_integer_value(v) > SL_GEN_MAX_FRAME)
+	json_int_t n;
+
+	if (!json_int_in(v, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME, &n))
 		return -1;
-	*out = (uint16_t)json_integer_value(v);
+	*out = (uint16_t)n;
 	return 0;
 }
 
@@ -393,10 +453,11 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 				    inc ? "start" : "min", inc ? "end" : "max", SL_GEN_MIN_FRAME,
 				    SL_GEN_MAX_FRAME);
 		if (inc) {
-			if (st != NULL && (!json_is_integer(st) || json_integer_value(st) < 1 ||
-					   json_integer_value(st) > SL_GEN_MAX_FRAME))
+			json_int_t n = 1;
+
+			if (st != NULL && !json_int_in(st, 1, SL_GEN_MAX_FRAME, &n))
 				return errf(e, path, "increment.step: give a whole number, 1 or more");
-			c->size_step = st != NULL ? (uint16_t)json_integer_value(st) : 1;
+			c->size_step = (uint16_t)n;
 		}
 		return 0;
 	}
@@ -425,17 +486,20 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 				    SL_GEN_MAX_SIZES);
 		/* Weights are numbers above 0: scaled to whole ones, the smallest 100. */
 		for (size_t i = 0; i < json_array_size(o); i++) {
-			double w = json_number_value(json_object_get(json_array_get(o, i), "weight"));
+			double w = 0;
 
-			if (!json_is_number(json_object_get(json_array_get(o, i), "weight")) ||
-			    !(w > 0) || !isfinite(w))
+			if (!json_num_of(json_object_get(json_array_get(o, i), "weight"), &w) ||
+			    !(w > 0))
 				return errf(e, path, "weight_pairs.custom[%zu].weight: give a number "
 					    "above 0", i);
 			wmin = i == 0 || w < wmin ? w : wmin;
 		}
 		for (size_t i = 0; i < json_array_size(o); i++) {
 			const json_t *pr = json_array_get(o, i);
-			double w = json_number_value(json_object_get(pr, "weight")) / wmin * 100;
+			double w = 0;
+
+			json_num_of(json_object_get(pr, "weight"), &w);
+			w = w / wmin * 100;
 
 			if (size_of(json_object_get(pr, "size"), &c->sizes[i]) != 0)
 				return errf(e, path, "weight_pairs.custom[%zu].size: give a frame size "
@@ -467,20 +531,30 @@ flow_rate(const json_t *r, const char *path, struct sl_flow_conf *f, struct sl_o
 		ch = "pps";
 	for (size_t i = 0; i < RTE_DIM(units); i++) {
 		const json_t *v = json_object_get(r, units[i].k);
+		double x = 0;
 
 		if (strcmp(ch, units[i].k) != 0)
 			continue;
 		if (v == NULL)
 			return 0; /* the default: the port's rate, shared */
-		if (!json_is_number(v) || !(json_number_value(v) > 0) ||
-		    !isfinite(json_number_value(v) * units[i].mul) ||
-		    (units[i].u == SL_RATE_PCT && json_number_value(v) > 100))
+		if (!json_num_of(v, &x) || !(x > 0) || !isfinite(x * units[i].mul) ||
+		    (units[i].u == SL_RATE_PCT && x > 100))
 			return errf(e, path, "%s: give a number above 0%s", ch,
 				    units[i].u == SL_RATE_PCT ? " and at most 100" : "");
-		f->rate = (struct sl_rate){ units[i].u, json_number_value(v) * units[i].mul };
+		f->rate = (struct sl_rate){ units[i].u, x * units[i].mul };
 		return 0;
 	}
 	return errf(e, path, "choice '%s': give pps, bps, kbps, mbps, gbps or percentage", ch);
+}
+
+/* A gap other than the spec's default, 12 bytes (which clients always send). */
+static bool
+gap_given(const json_t *o)
+{
+	json_int_t g;
+
+	return json_object_get(o, "gap") != NULL &&
+	       !(json_int_of(json_object_get(o, "gap"), &g) && g == 12);
 }
 
 static int
@@ -495,18 +569,19 @@ flow_duration(const json_t *d, const char *path, struct sl_flow_conf *f, struct 
 		return 0;
 	o = json_object_get(d, ch);
 	if (strcmp(ch, "fixed_packets") == 0) {
-		json_int_t n = json_integer_value(json_object_get(o, "packets"));
+		json_int_t n;
 
-		if (!json_is_integer(json_object_get(o, "packets")) || n < 1)
+		if (!json_int_in(json_object_get(o, "packets"), 1, INT64_MAX, &n))
 			return errf(e, path, "fixed_packets.packets: give a whole number, 1 or more");
 		f->count = (uint64_t)n;
-		if (json_object_get(o, "gap") != NULL)
+		if (gap_given(o))
 			warnf(e, path, "fixed_packets.gap: the rate sets the gap here: ignored");
 		return 0;
 	}
 	if (strcmp(ch, "fixed_seconds") == 0) {
-		double s = json_number_value(json_object_get(o, "seconds"));
+		double s = 0;
 
+		json_num_of(json_object_get(o, "seconds"), &s);
 		if (!(s >= 1e-6) || s > SL_MAX_SECONDS)
 			return errf(e, path, "fixed_seconds.seconds: give 0.000001 <= s <= %d",
 				    SL_MAX_SECONDS);
@@ -516,11 +591,13 @@ flow_duration(const json_t *d, const char *path, struct sl_flow_conf *f, struct 
 	if (strcmp(ch, "burst") == 0) {
 		const json_t *g = json_object_get(o, "inter_burst_gap");
 		const char *gc = json_string_value(json_object_get(g, "choice"));
-		json_int_t n = json_integer_value(json_object_get(o, "packets"));
-		json_int_t b = json_integer_value(json_object_get(o, "bursts"));
-		double ns = json_number_value(json_object_get(g, "nanoseconds"));
+		json_int_t n = 0, b = 0;
+		double ns = 0;
 
-		if (n < 1 || n > UINT32_MAX || b < 0 || b > UINT32_MAX)
+		json_num_of(json_object_get(g, "nanoseconds"), &ns);
+		if (!json_int_in(json_object_get(o, "packets"), 1, UINT32_MAX, &n) ||
+		    (json_object_get(o, "bursts") != NULL &&
+		     !json_int_in(json_object_get(o, "bursts"), 0, UINT32_MAX, &b)))
 			return errf(e, path, "burst: give packets >= 1 and bursts >= 0 (0: no limit)");
 		if (gc != NULL && strcmp(gc, "nanoseconds") != 0)
 			return errf(e, path, "burst.inter_burst_gap: give it in nanoseconds");
@@ -529,7 +606,7 @@ flow_duration(const json_t *d, const char *path, struct sl_flow_conf *f, struct 
 		f->burst_pkts = (uint32_t)n;
 		f->bursts = (uint32_t)b;
 		f->burst_gap_us = (uint64_t)(ns / 1e3 + 0.5);
-		if (json_object_get(o, "gap") != NULL)
+		if (gap_given(o))
 			warnf(e, path, "burst.gap: the rate sets the gap within a burst: ignored");
 		return 0;
 	}
@@ -625,11 +702,62 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
 	return 0;
 }
 
+/*
+ * captures[]: the ports whose frames the receive side keeps, as pcap, the
+ * first ones (no overwrite), whole or cut at packet_size; no filter.
+ */
+static int
+captures(const json_t *cs, const json_t *ports, const struct sl_config_env *env,
+	 struct sl_otg_err *e)
+{
+	char path[96];
+
+	if (cs != NULL && !json_is_array(cs))
+		return errf(e, "captures", "give an array");
+	for (size_t i = 0; i < json_array_size(cs); i++) {
+		const json_t *c = json_array_get(cs, i), *pn = json_object_get(c, "port_names");
+		const json_t *ov = json_object_get(c, "overwrite"), *fl = json_object_get(c, "filters");
+		const char *fmt = json_string_value(json_object_get(c, "format"));
+		json_int_t snap = 0;
+
+		snprintf(path, sizeof(path), "captures[%zu]", i);
+		if (!json_is_object(c) || !json_is_array(pn) || json_array_size(pn) == 0)
+			return errf(e, path, "give port_names (1 or more ports)");
+		if (fmt != NULL && strcmp(fmt, "pcap") != 0)
+			return errf(e, path, "format %s: Sluice writes pcap (nanosecond stamps): give "
+				    "pcap", fmt);
+		if (json_array_size(fl) != 0)
+			return errf(e, path, "filters: not supported: Sluice keeps every frame a "
+				    "port receives (filter the pcap afterwards, e.g. with tshark -Y)");
+		if (json_object_get(c, "packet_size") != NULL &&
+		    !json_int_in(json_object_get(c, "packet_size"), 0, 65535, &snap))
+			return errf(e, path, "packet_size: give 0 (whole frames) to 65535 bytes");
+		if (json_is_true(ov))
+			warnf(e, path, "overwrite: Sluice keeps the first %u frames (%u MB) of each "
+			      "port, never overwrites", SL_OTG_CAPTURE_FRAMES,
+			      SL_OTG_CAPTURE_BYTES >> 20);
+		for (size_t k = 0; k < json_array_size(pn); k++) {
+			const char *n = json_string_value(json_array_get(pn, k));
+			char p2[160];
+			uint16_t pid;
+
+			snprintf(p2, sizeof(p2), "%s.port_names[%zu]", path, k);
+			if (n == NULL)
+				return errf(e, p2, "give a port name");
+			if (port_of(ports, env, n, p2, &pid, e) != 0)
+				return -EINVAL;
+			e->capture[pid] = true;
+			e->cap_snap[pid] = (uint32_t)snap;
+		}
+	}
+	return 0;
+}
+
 int
 sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, struct sl_config *c,
 	      struct sl_otg_err *e)
 {
-	static const char *const unsupported[] = { "devices", "lags", "captures", "events" };
+	static const char *const unsupported[] = { "devices", "lags", "events" };
 	struct sl_config cand = { 0 };
 	json_error_t je;
 	const json_t *ports, *flows;
@@ -651,7 +779,7 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 
 		if (u != NULL && !(json_is_array(u) && json_array_size(u) == 0)) {
 			errf(e, unsupported[i], "not supported: Sluice generates flows between ports "
-			     "and emulates no protocol, LAG or capture filter");
+			     "and emulates no protocol, LAG or event");
 			goto out;
 		}
 	}
@@ -684,6 +812,18 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 				goto out;
 			}
 	}
+	/* Every port found (named for the metrics), the captures on them. */
+	for (size_t i = 0; i < json_array_size(ports); i++) {
+		char p[32];
+		uint16_t pid;
+
+		snprintf(p, sizeof(p), "ports[%zu]", i);
+		if (port_of(ports, env, json_string_value(json_object_get(json_array_get(ports, i),
+									  "name")), p, &pid, e) != 0)
+			goto out;
+	}
+	if (captures(json_object_get(root, "captures"), ports, env, e) != 0)
+		goto out;
 	if (sl_config_copy(&cand, c) != 0) {
 		ret = -ENOMEM;
 		goto out;

@@ -23,13 +23,19 @@
 #define SL_OTG_MAX_BYTES (4u << 20)
 
 /** Why a configuration was refused, and what was accepted but ignored. */
+/** A capture's limits per port (captures[]): the first frames, so many bytes. */
+#define SL_OTG_CAPTURE_FRAMES 65536u
+#define SL_OTG_CAPTURE_BYTES (64u << 20)
+
 struct sl_otg_err {
 	char path[160];     /**< the JSON path at fault ("" for the document) */
 	char msg[320];      /**< what is wrong and what to do */
 	unsigned int nb_warnings;
 	char warnings[4][200];
 	unsigned int more_warnings;  /**< warnings beyond those kept */
-	char port_name[SL_MAX_PORTS][48]; /**< each port's OTG name, where a flow used it */
+	char port_name[SL_MAX_PORTS][48]; /**< each port's OTG name (ports[]) */
+	bool capture[SL_MAX_PORTS];  /**< captures[]: the port's frames kept (pcap) */
+	uint32_t cap_snap[SL_MAX_PORTS]; /**< bytes kept of each (packet_size; 0: whole) */
 };
 
 /**

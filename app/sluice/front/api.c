@@ -25,6 +25,7 @@
 #include "metrics.h"
 #include "results.h"
 #include "session.h"
+#include "sl_capture.h"
 #include "sl_err.h"
 #include "sl_loop.h"
 #include "sl_otg.h"
@@ -37,7 +38,16 @@ struct api_call {
 	size_t len;
 	unsigned int status;
 	char *reply;           /* JSON, malloc'd */
+	size_t reply_len;      /* 0: strlen(reply) */
+	const char *ctype;     /* NULL: application/json */
 	bool done;
+};
+
+/* The rates since the last request (per flow, per port): its counts then, and when. */
+struct api_prev {
+	unsigned int run;      /* of this run (app->ses.runs) */
+	uint64_t tsc;
+	uint64_t tx, rx, tx_bytes, rx_bytes;
 };
 
 static struct {
@@ -50,9 +60,50 @@ static struct {
 	struct api_call *pending;
 	bool closing;
 	char *config;          /* the last configuration set (GET /config) */
+	char *cert, *key;      /* PEM, for https */
+	char token[256];       /* --api-token's; "": none asked */
 	char port_name[SL_MAX_PORTS][48];
+	struct sl_capture *cap[SL_MAX_PORTS]; /* captures[]' ports (lent to the session) */
+	struct api_prev *prev; /* per flow */
+	uint16_t nb_prev;
+	struct api_prev prev_port[SL_MAX_PORTS];
 } A = { .pipe = { -1, -1 }, .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
 	.one = PTHREAD_MUTEX_INITIALIZER };
+
+static int
+api_prev_grow(uint16_t n)
+{
+	struct api_prev *p = realloc(A.prev, n * sizeof(*p));
+
+	if (p == NULL)
+		return -ENOMEM;
+	memset(p + A.nb_prev, 0, (n - A.nb_prev) * sizeof(*p));
+	A.prev = p;
+	A.nb_prev = n;
+	return 0;
+}
+
+/* Port p's OTG name: the configuration's (ports[].name), else port-P. */
+static const char *
+api_port_name(uint16_t p)
+{
+	static char def[SL_MAX_PORTS][16];
+
+	if (A.port_name[p][0] != '\0')
+		return A.port_name[p];
+	snprintf(def[p], sizeof(def[p]), "port-%u", p);
+	return def[p];
+}
+
+/* A port by its OTG name (or its DPDK name); UINT16_MAX: none. */
+static uint16_t
+api_port_of(const struct sl_app *app, const char *name)
+{
+	for (uint16_t p = 0; name != NULL && p < app->ports.n; p++)
+		if (strcmp(api_port_name(p), name) == 0 || strcmp(app->ports.p[p].info.name, name) == 0)
+			return p;
+	return UINT16_MAX;
+}
 
 /* The spec's error body: {"code": N, "kind": ..., "errors": [...]}. */
 static int __attribute__((format(printf, 4, 5)))
@@ -120,6 +171,19 @@ call_set_config(struct sl_app *app, struct api_call *c)
 	free(A.config);
 	A.config = strndup(c->body, c->len);
 	memcpy(A.port_name, e.port_name, sizeof(A.port_name));
+	/* Nothing runs: nothing writes the captures; the new ones are lent to the next run. */
+	for (uint16_t p = 0; p < SL_MAX_PORTS; p++) {
+		app->ses.cap[p] = NULL;
+		sl_capture_free(A.cap[p]);
+		A.cap[p] = NULL;
+		if (e.capture[p])
+			A.cap[p] = sl_capture_create(SL_OTG_CAPTURE_FRAMES, SL_OTG_CAPTURE_BYTES,
+						     e.cap_snap[p]);
+		if (e.capture[p] && A.cap[p] == NULL)
+			return api_error(c, 500, "internal", "out of memory for port %s's capture",
+					 api_port_name(p));
+		app->ses.cap[p] = A.cap[p];
+	}
 	w = json_array();
 	for (unsigned int i = 0; i < e.nb_warnings; i++)
 		json_array_append_new(w, json_string(e.warnings[i]));
@@ -150,72 +214,308 @@ api_run_end(struct sl_app *app, void *arg)
 	sl_session_stop(app);
 }
 
-/* POST /control/state: traffic flow_transmit start or stop, every flow. */
+/*
+ * Names (a JSON array) as stream ids into ids[]: every flow when there is
+ * none. 0, or the error answered (a name that is no flow).
+ */
+static int
+flow_ids(const struct sl_config *cfg, const json_t *names, const char *path, uint16_t *ids,
+	 uint16_t *n, struct api_call *c)
+{
+	*n = 0;
+	if (names != NULL && !json_is_array(names))
+		return api_error(c, 400, "validation", "%s: give an array of flow names", path);
+	if (json_array_size(names) == 0) {
+		for (uint16_t f = 0; f < cfg->nb_flows; f++)
+			ids[(*n)++] = f;
+		return 0;
+	}
+	for (size_t i = 0; i < json_array_size(names); i++) {
+		const char *nm = json_string_value(json_array_get(names, i));
+		uint16_t f;
+
+		for (f = 0; nm != NULL && f < cfg->nb_flows; f++)
+			if (strcmp(cfg->flows[f].name, nm) == 0)
+				break;
+		if (nm == NULL || f == cfg->nb_flows)
+			return api_error(c, 400, "validation", "%s[%zu]: no flow named '%s' in the "
+					 "configuration", path, i, nm != NULL ? nm : "(not a string)");
+		ids[(*n)++] = f;
+	}
+	return 0;
+}
+
+/* traffic.flow_transmit: start, stop, pause or resume every flow or the ones named. */
+static int
+flow_transmit(struct sl_app *app, struct api_call *c, const json_t *ft)
+{
+	const char *state = json_string_value(json_object_get(ft, "state"));
+	const struct sl_config *cfg = app->ses.running ? &app->ses.run_cfg : &app->cfg;
+	uint16_t *ids, n;
+	uint8_t *init = NULL;
+	int ret = 0;
+
+	if (state == NULL || (strcmp(state, "start") != 0 && strcmp(state, "stop") != 0 &&
+			      strcmp(state, "pause") != 0 && strcmp(state, "resume") != 0))
+		return api_error(c, 400, "validation", "traffic.flow_transmit.state: give start, "
+				 "stop, pause or resume");
+	if (cfg->nb_flows == 0)
+		return api_error(c, 400, "validation", "no flow: set a configuration first "
+				 "(POST /config)");
+	ids = malloc(cfg->nb_flows * sizeof(*ids));
+	if (ids == NULL)
+		return api_error(c, 500, "internal", "out of memory");
+	if (flow_ids(cfg, json_object_get(ft, "flow_names"), "traffic.flow_transmit.flow_names",
+		     ids, &n, c) != 0)
+		goto out;
+	if (!app->ses.running) {
+		if (strcmp(state, "stop") == 0)
+			goto ok; /* nothing runs: stopped already */
+		if (strcmp(state, "start") != 0) {
+			api_error(c, 409, "execution", "traffic.flow_transmit.state %s: no traffic "
+				  "runs: start it first", state);
+			goto out;
+		}
+		/* A new run: the flows not named are stopped in it from the start. */
+		init = malloc(cfg->nb_flows);
+		if (init == NULL) {
+			api_error(c, 500, "internal", "out of memory");
+			goto out;
+		}
+		memset(init, SL_HOLD_STOP, cfg->nb_flows);
+		for (uint16_t i = 0; i < n; i++)
+			init[ids[i]] = SL_HOLD_NONE;
+		app->ses.hold_init = init;
+		ret = sl_session_start(app, &app->cfg, false);
+		app->ses.hold_init = NULL;
+		if (ret != 0) {
+			api_error(c, ret == -EINVAL ? 400 : 500, "execution", "the start failed: "
+				  "see the program's output");
+			goto out;
+		}
+		sl_session_on_end(app, api_run_end, NULL);
+		goto ok;
+	}
+	/* Running: every flow stopped is a stop of the run, with its summary. */
+	if (strcmp(state, "stop") == 0 && n == cfg->nb_flows) {
+		sl_session_stop(app);
+		goto ok;
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		uint8_t h = state[0] == 's' && state[2] == 'o' ? SL_HOLD_STOP :
+			    state[0] == 'p' ? SL_HOLD_PAUSE : SL_HOLD_NONE;
+
+		ret = sl_session_hold(app, ids[i], h);
+		if (ret == -EALREADY) {
+			api_error(c, 409, "execution", "flow %s stopped in this run: stop every "
+				  "flow, then start (a new run) to send it again",
+				  cfg->flows[ids[i]].name);
+			goto out;
+		}
+		if (ret != 0) {
+			api_error(c, 500, "internal", "flow %s: cannot %s it", cfg->flows[ids[i]].name,
+				  state);
+			goto out;
+		}
+	}
+ok:
+	api_json(c, json_object());
+out:
+	free(init);
+	free(ids);
+	return 0;
+}
+
+/* port.link: up or down, where the driver can. */
+static int
+port_link(struct sl_app *app, struct api_call *c, const json_t *lk)
+{
+	const char *state = json_string_value(json_object_get(lk, "state"));
+	const json_t *names = json_object_get(lk, "port_names");
+	bool want[SL_MAX_PORTS] = { false };
+
+	if (state == NULL || (strcmp(state, "up") != 0 && strcmp(state, "down") != 0))
+		return api_error(c, 400, "validation", "port.link.state: give up or down");
+	for (size_t i = 0; i < json_array_size(names); i++) {
+		const char *nm = json_string_value(json_array_get(names, i));
+		uint16_t p = api_port_of(app, nm);
+
+		if (p == UINT16_MAX)
+			return api_error(c, 400, "validation", "port.link.port_names[%zu]: no port "
+					 "named '%s'", i, nm != NULL ? nm : "(not a string)");
+		want[p] = true;
+	}
+	for (uint16_t p = 0; p < app->ports.n; p++) {
+		struct sl_port *sp = &app->ports.p[p];
+		bool up = state[0] == 'u';
+		int r;
+
+		if (json_array_size(names) != 0 && !want[p])
+			continue;
+		r = sp->ops->link != NULL ? sp->ops->link(sp->dev, up) : -ENOTSUP;
+		if (r != 0) {
+			/* Nothing left half done: the ports already set back. */
+			for (uint16_t k = 0; k < p; k++)
+				if (json_array_size(names) == 0 || want[k])
+					app->ports.p[k].ops->link(app->ports.p[k].dev, !up);
+			return api_error(c, r == -ENOTSUP ? 400 : 409, "execution", "port %s (%s): "
+					 "the link cannot be set %s: %s", api_port_name(p),
+					 sp->info.name, state, r == -ENOTSUP ? "its driver cannot" :
+					 r == -ENODEV ? "no link before the port's first start" :
+					 strerror(-r));
+		}
+	}
+	return api_json(c, json_object());
+}
+
+/* port.capture: start (a new capture when nothing runs) or stop keeping frames. */
+static int
+port_capture(struct sl_app *app, struct api_call *c, const json_t *cp)
+{
+	const char *state = json_string_value(json_object_get(cp, "state"));
+	const json_t *names = json_object_get(cp, "port_names");
+	bool want[SL_MAX_PORTS] = { false };
+
+	if (state == NULL || (strcmp(state, "start") != 0 && strcmp(state, "stop") != 0))
+		return api_error(c, 400, "validation", "port.capture.state: give start or stop");
+	for (size_t i = 0; i < json_array_size(names); i++) {
+		const char *nm = json_string_value(json_array_get(names, i));
+		uint16_t p = api_port_of(app, nm);
+
+		if (p == UINT16_MAX || A.cap[p] == NULL)
+			return api_error(c, 400, "validation", "port.capture.port_names[%zu]: %s '%s'%s",
+					 i, p == UINT16_MAX ? "no port named" : "no capture on",
+					 nm != NULL ? nm : "(not a string)", p == UINT16_MAX ? "" :
+					 ": list it in the configuration's captures[]");
+		want[p] = true;
+	}
+	for (uint16_t p = 0; p < app->ports.n; p++) {
+		if (A.cap[p] == NULL || (json_array_size(names) != 0 && !want[p]))
+			continue;
+		/* Only between runs does nothing write it: a start there forgets the last. */
+		if (state[2] == 'a' && !app->ses.running)
+			sl_capture_reset(A.cap[p]);
+		sl_capture_arm(A.cap[p], state[2] == 'a');
+	}
+	return api_json(c, json_object());
+}
+
+/* POST /monitor/capture: a port's frames kept so far, as pcap. */
+static int
+call_capture(struct sl_app *app, struct api_call *c)
+{
+	json_error_t je;
+	json_t *root = json_loadb(c->body, c->len, JSON_REJECT_DUPLICATES, &je);
+	const char *nm = json_string_value(json_object_get(root, "port_name"));
+	uint16_t p = api_port_of(app, nm);
+	int ret;
+
+	if (root == NULL)
+		return api_error(c, 400, "validation", "not JSON: %s", je.text);
+	if (p == UINT16_MAX || A.cap[p] == NULL) {
+		api_error(c, 400, "validation", "port_name: %s '%s'%s", p == UINT16_MAX ?
+			  "no port named" : "no capture on", nm != NULL ? nm : "(none given)",
+			  p == UINT16_MAX ? "" : ": list it in the configuration's captures[]");
+		json_decref(root);
+		return 0;
+	}
+	json_decref(root);
+	ret = sl_capture_pcap(A.cap[p], &c->reply, &c->reply_len);
+	if (ret != 0)
+		return api_error(c, 500, "internal", "cannot write the pcap: %s", strerror(-ret));
+	c->status = MHD_HTTP_OK;
+	c->ctype = "application/octet-stream";
+	return 0;
+}
+
+/* POST /control/state: traffic flow_transmit; port link and capture. */
 static int
 call_control_state(struct sl_app *app, struct api_call *c)
 {
 	json_error_t je;
-	json_t *root = json_loadb(c->body, c->len, JSON_REJECT_DUPLICATES, &je), *ft, *names;
-	const char *choice, *state;
+	json_t *root = json_loadb(c->body, c->len, JSON_REJECT_DUPLICATES, &je), *x;
+	const char *choice;
 	int ret;
 
 	if (root == NULL)
 		return api_error(c, 400, "validation", "not JSON: %s", je.text);
 	choice = json_string_value(json_object_get(root, "choice"));
-	ft = json_object_get(json_object_get(root, "traffic"), "flow_transmit");
-	if (choice == NULL || strcmp(choice, "traffic") != 0 || ft == NULL) {
-		json_decref(root);
-		return api_error(c, 400, "validation", "choice: only traffic.flow_transmit is "
-				 "supported (ports' link and capture: not yet; protocols: none)");
-	}
-	state = json_string_value(json_object_get(ft, "state"));
-	names = json_object_get(ft, "flow_names");
-	if (json_array_size(names) != 0 && json_array_size(names) != app->cfg.nb_flows) {
-		json_decref(root);
-		return api_error(c, 400, "validation", "traffic.flow_transmit.flow_names: Sluice "
-				 "starts and stops every flow together: give none (all)");
-	}
-	if (state == NULL || (strcmp(state, "start") != 0 && strcmp(state, "stop") != 0)) {
-		json_decref(root);
-		return api_error(c, 400, "validation", "traffic.flow_transmit.state: give start or "
-				 "stop (pause and resume: not supported)");
-	}
+	if (choice != NULL && strcmp(choice, "traffic") == 0 &&
+	    (x = json_object_get(json_object_get(root, "traffic"), "flow_transmit")) != NULL)
+		ret = flow_transmit(app, c, x);
+	else if (choice != NULL && strcmp(choice, "port") == 0 &&
+		 (x = json_object_get(json_object_get(root, "port"), "link")) != NULL)
+		ret = port_link(app, c, x);
+	else if (choice != NULL && strcmp(choice, "port") == 0 &&
+		 (x = json_object_get(json_object_get(root, "port"), "capture")) != NULL)
+		ret = port_capture(app, c, x);
+	else
+		ret = api_error(c, 400, "validation", "choice: give traffic (flow_transmit) or port "
+				"(link, capture); protocols: Sluice emulates none");
 	json_decref(root);
-	if (strcmp(state, "stop") == 0) {
-		if (app->ses.running)
-			sl_session_stop(app);
-		return api_json(c, json_object());
-	}
-	if (app->ses.running)
-		return api_json(c, json_object()); /* already started */
-	if (app->cfg.nb_flows == 0)
-		return api_error(c, 400, "validation", "no flow: set a configuration first "
-				 "(POST /config)");
-	ret = sl_session_start(app, &app->cfg, false);
-	if (ret != 0)
-		return api_error(c, ret == -EINVAL ? 400 : 500, "execution", "the start failed: "
-				 "see the program's output");
-	sl_session_on_end(app, api_run_end, NULL);
-	return api_json(c, json_object());
+	return ret;
 }
 
+static void
+api_rate(struct api_prev *pv, const struct sl_app *app, uint64_t now, uint64_t tx, uint64_t rx,
+	 uint64_t txb, uint64_t rxb, double rates[4])
+{
+	double s = pv->run == app->ses.runs && pv->tsc != 0 && now > pv->tsc ?
+		   (double)(now - pv->tsc) / (double)rte_get_tsc_hz() : 0;
+
+	rates[0] = s > 0 ? (double)(tx - pv->tx) / s : 0;
+	rates[1] = s > 0 ? (double)(rx - pv->rx) / s : 0;
+	rates[2] = s > 0 ? (double)(txb - pv->tx_bytes) / s : 0;
+	rates[3] = s > 0 ? (double)(rxb - pv->rx_bytes) / s : 0;
+	*pv = (struct api_prev){ app->ses.runs, now, tx, rx, txb, rxb };
+}
+
+static const char *const tx_state[] = { "stopped", "started", "paused" };
+
 static json_t *
-flow_metrics(const struct sl_app *app, const struct sl_results *r, uint16_t f)
+flow_metrics(const struct sl_app *app, const struct sl_results *r, uint16_t f, uint8_t state,
+	     struct api_prev *pv)
 {
 	const struct sl_results_flow *fl = &r->flow[f];
-	struct sl_rx_stream_stats st;
+	const struct sl_stream *st = f < app->ses.nb_streams ? app->ses.streams[f] : NULL;
+	struct sl_rx_stream_stats s;
+	json_t *o;
+	double rt[4];
+	/* Bytes sent are known exactly when every frame has one size (without FCS). */
+	bool fixed = st != NULL && st->min_len == st->max_len;
+	uint64_t txb = fixed ? fl->tx * st->max_len : 0;
 
-	sl_results_flow_sum(r, f, &st);
-	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:f, s:{s:f, s:f, s:f}}",
-			 "name", fl->name,
-			 "transmit", app->ses.running ? "started" : "stopped",
-			 "frames_tx", (json_int_t)fl->tx,
-			 "frames_rx", (json_int_t)st.rx,
-			 "bytes_rx", (json_int_t)st.bytes,
-			 "loss", fl->tx != 0 ? (double)fl->lost / (double)fl->tx * 100 : 0.0,
-			 "latency", "minimum_ns", (double)(st.lat_count != 0 ? st.lat_min : 0),
-			 "maximum_ns", (double)st.lat_max,
-			 "average_ns", st.lat_count != 0 ? st.lat_sum / (double)st.lat_count : 0.0);
+	sl_results_flow_sum(r, f, &s);
+	api_rate(pv, app, r->now_tsc, fl->tx, s.rx, txb, s.bytes, rt);
+	if (!r->running)
+		rt[0] = rt[1] = 0;
+	o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:f, s:f, s:{s:f, s:f, s:f}}",
+		      "name", fl->name, "port_tx", api_port_name(fl->port),
+		      "transmit", tx_state[state],
+		      "frames_tx", (json_int_t)fl->tx,
+		      "frames_rx", (json_int_t)s.rx,
+		      "bytes_rx", (json_int_t)s.bytes,
+		      "frames_tx_rate", rt[0], "frames_rx_rate", rt[1],
+		      "loss", fl->tx != 0 ? (double)fl->lost / (double)fl->tx * 100 : 0.0,
+		      "latency", "minimum_ns", (double)(s.lat_count != 0 ? s.lat_min : 0),
+		      "maximum_ns", (double)s.lat_max,
+		      "average_ns", s.lat_count != 0 ? s.lat_sum / (double)s.lat_count : 0.0);
+	if (o != NULL && fl->to >= 0)
+		json_object_set_new(o, "port_rx", json_string(api_port_name((uint16_t)fl->to)));
+	if (o != NULL && fixed)
+		json_object_set_new(o, "bytes_tx", json_integer((json_int_t)txb));
+	return o;
+}
+
+static bool
+named(const json_t *names, const char *n)
+{
+	if (json_array_size(names) == 0)
+		return true;
+	for (size_t i = 0; i < json_array_size(names); i++)
+		if (strcmp(json_string_value(json_array_get(names, i)) ?: "", n) == 0)
+			return true;
+	return false;
 }
 
 /* POST /monitor/metrics: flow or port metrics, from one results snapshot. */
@@ -226,6 +526,7 @@ call_metrics(struct sl_app *app, struct api_call *c)
 	json_t *root = json_loadb(c->body, c->len, JSON_REJECT_DUPLICATES, &je), *arr, *names;
 	const char *choice;
 	struct sl_results *r;
+	uint8_t *state = NULL;
 	bool port;
 
 	if (root == NULL)
@@ -238,49 +539,91 @@ call_metrics(struct sl_app *app, struct api_call *c)
 	}
 	port = choice[0] == 'p';
 	names = json_object_get(json_object_get(root, choice), port ? "port_names" : "flow_names");
+	if (names != NULL && !json_is_array(names)) {
+		json_decref(root);
+		return api_error(c, 400, "validation", "%s.%s: give an array of names", choice,
+				 port ? "port_names" : "flow_names");
+	}
 	r = sl_results_take(app);
-	if (r == NULL) {
+	state = calloc(RTE_MAX(app->ses.nb_streams, 1), 1);
+	if (r == NULL || state == NULL ||
+	    (A.nb_prev < r->nb_flows && api_prev_grow(r->nb_flows) != 0)) {
+		sl_results_free(r);
+		free(state);
 		json_decref(root);
 		return api_error(c, 500, "internal", "out of memory");
 	}
+	sl_session_tx_states(app, state);
 	arr = json_array();
 	if (port) {
 		for (uint16_t p = 0; p < r->nb_ports; p++) {
-			char def[16];
-			const char *n = A.port_name[p];
-			bool want = json_array_size(names) == 0;
+			const struct sl_results_port *rp = &r->port[p];
+			uint8_t ps = SL_TX_STOPPED;
+			double rt[4];
+			json_t *o;
 
-			snprintf(def, sizeof(def), "port-%u", p);
-			if (n[0] == '\0')
-				n = def;
-			for (size_t i = 0; i < json_array_size(names); i++)
-				want |= strcmp(json_string_value(json_array_get(names, i)) ?: "", n) == 0;
-			if (!want)
+			if (!named(names, api_port_name(p)))
 				continue;
-			json_array_append_new(arr, json_pack(
-				"{s:s, s:s, s:s, s:I, s:I, s:I, s:I}", "name", n,
-				"location", app->ports.p[p].info.name,
-				"transmit", app->ses.running ? "started" : "stopped",
-				"frames_tx", (json_int_t)r->port[p].tot.tx_packets,
-				"bytes_tx", (json_int_t)r->port[p].tot.tx_bytes,
-				"frames_rx", (json_int_t)r->port[p].rx.frames,
-				"bytes_rx", (json_int_t)r->port[p].rx.bytes));
+			/* Started if a flow of it is, else paused if one is. */
+			for (uint16_t f = 0; f < r->nb_flows && f < app->ses.nb_streams; f++)
+				if (r->flow[f].port == p && state[f] != SL_TX_STOPPED && ps != SL_TX_STARTED)
+					ps = state[f];
+			api_rate(&A.prev_port[p], app, r->now_tsc, rp->tot.tx_packets, rp->rx.frames,
+				 rp->tot.tx_bytes, rp->rx.bytes, rt);
+			if (!r->running)
+				rt[0] = rt[1] = rt[2] = rt[3] = 0;
+			o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}",
+				      "name", api_port_name(p), "location", app->ports.p[p].info.name,
+				      "transmit", tx_state[ps],
+				      "capture", A.cap[p] != NULL &&
+				      __atomic_load_n(&A.cap[p]->armed, __ATOMIC_RELAXED) ?
+				      "started" : "stopped",
+				      "frames_tx", (json_int_t)rp->tot.tx_packets,
+				      "bytes_tx", (json_int_t)rp->tot.tx_bytes,
+				      "frames_rx", (json_int_t)rp->rx.frames,
+				      "bytes_rx", (json_int_t)rp->rx.bytes,
+				      "frames_tx_rate", rt[0], "frames_rx_rate", rt[1],
+				      "bytes_tx_rate", rt[2], "bytes_rx_rate", rt[3]);
+			json_array_append_new(arr, o);
 		}
 	} else {
-		for (uint16_t f = 0; f < r->nb_flows; f++) {
-			bool want = json_array_size(names) == 0;
-
-			for (size_t i = 0; i < json_array_size(names); i++)
-				want |= strcmp(json_string_value(json_array_get(names, i)) ?: "",
-					       r->flow[f].name) == 0;
-			if (want)
-				json_array_append_new(arr, flow_metrics(app, r, f));
-		}
+		for (uint16_t f = 0; f < r->nb_flows; f++)
+			if (named(names, r->flow[f].name))
+				json_array_append_new(arr, flow_metrics(app, r, f,
+					f < app->ses.nb_streams ? state[f] : SL_TX_STOPPED,
+					&A.prev[f]));
 	}
 	sl_results_free(r);
+	free(state);
 	json_decref(root);
 	return api_json(c, json_pack("{s:s, s:o}", "choice", port ? "port_metrics" : "flow_metrics",
 				     port ? "port_metrics" : "flow_metrics", arr));
+}
+
+/* POST /monitor/states: the protocols' states; Sluice emulates none, so each is empty. */
+static int
+call_states(struct sl_app *app, struct api_call *c)
+{
+	json_error_t je;
+	json_t *root = json_loadb(c->body, c->len, JSON_REJECT_DUPLICATES, &je);
+	const char *choice = json_string_value(json_object_get(root, "choice"));
+	static const char *const known[] = {
+		"ipv4_neighbors", "ipv6_neighbors", "bgp_prefixes", "isis_lsps", "lldp_neighbors",
+		"rsvp_lsps", "dhcpv4_interfaces", "dhcpv4_leases", "dhcpv6_interfaces",
+		"dhcpv6_leases", "ospfv2_lsas", "ospfv3_lsas",
+	};
+	int ret = -1;
+
+	RTE_SET_USED(app);
+	for (size_t i = 0; choice != NULL && i < RTE_DIM(known); i++)
+		if (strcmp(choice, known[i]) == 0)
+			ret = api_json(c, json_pack("{s:s, s:[]}", "choice", choice, choice));
+	if (ret != 0)
+		api_error(c, 400, "validation", root == NULL ? "not JSON: %s" : "choice: give one "
+			  "of the spec's states (ipv4_neighbors, ...): %s", root == NULL ? je.text :
+			  "each is empty here, Sluice emulates no device");
+	json_decref(root);
+	return 0;
 }
 
 static int
@@ -345,6 +688,22 @@ struct req {
 };
 
 static enum MHD_Result
+reply_type(struct MHD_Connection *conn, unsigned int status, const char *body, size_t len,
+	   const char *ctype)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)body,
+								  MHD_RESPMEM_MUST_COPY);
+	enum MHD_Result ret;
+
+	if (r == NULL)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", ctype);
+	ret = MHD_queue_response(conn, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result
 reply(struct MHD_Connection *conn, unsigned int status, const char *body)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), (void *)body,
@@ -359,6 +718,25 @@ reply(struct MHD_Connection *conn, unsigned int status, const char *body)
 	return ret;
 }
 
+/* The bearer token, compared in constant time. */
+static bool
+authorized(struct MHD_Connection *conn)
+{
+	const char *h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+						    MHD_HTTP_HEADER_AUTHORIZATION);
+	size_t n = strlen(A.token);
+	unsigned char d = 0;
+
+	if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0)
+		return false;
+	h += 7;
+	if (strlen(h) != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		d |= (unsigned char)(h[i] ^ A.token[i]);
+	return d == 0;
+}
+
 static enum MHD_Result
 api_handler(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
 	    const char *version, const char *data, size_t *size, void **con_cls)
@@ -371,6 +749,8 @@ api_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 		{ "GET", "/config", call_get_config },
 		{ "POST", "/control/state", call_control_state },
 		{ "POST", "/monitor/metrics", call_metrics },
+		{ "POST", "/monitor/states", call_states },
+		{ "POST", "/monitor/capture", call_capture },
 		{ "GET", "/capabilities/version", call_version },
 	};
 	struct req *q = *con_cls;
@@ -379,6 +759,10 @@ api_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 
 	RTE_SET_USED(cls);
 	RTE_SET_USED(version);
+	if (q == NULL && A.token[0] != '\0' && !authorized(conn))
+		return reply(conn, MHD_HTTP_UNAUTHORIZED, "{\"code\":401,\"kind\":\"validation\","
+			     "\"errors\":[\"give the header Authorization: Bearer TOKEN (the "
+			     "token of --api-token)\"]}");
 	if (q == NULL) {
 		q = calloc(1, sizeof(*q));
 		if (q == NULL)
@@ -435,11 +819,15 @@ api_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 	if (c.fn == NULL)
 		return reply(conn, 404, "{\"code\":404,\"kind\":\"validation\",\"errors\":[\"no such "
 			     "endpoint: POST /config, GET /config, POST /control/state, POST "
-			     "/monitor/metrics, GET /capabilities/version, GET /metrics\"]}");
+			     "/monitor/metrics, POST /monitor/states, POST /monitor/capture, GET "
+			     "/capabilities/version, GET /metrics\"]}");
 	c.body = q->buf != NULL ? q->buf : "";
 	c.len = q->len;
 	api_call_loop(&c);
-	ret = reply(conn, c.status, c.reply != NULL ? c.reply : "{}");
+	if (c.ctype != NULL && c.reply != NULL)
+		ret = reply_type(conn, c.status, c.reply, c.reply_len, c.ctype);
+	else
+		ret = reply(conn, c.status, c.reply != NULL ? c.reply : "{}");
 	free(c.reply);
 	return ret;
 }
@@ -460,15 +848,38 @@ api_done(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_Reques
 }
 
 int
-sl_api_start(struct sl_app *app, const char *host, uint16_t port)
+sl_api_start(struct sl_app *app, const struct sl_opts *o)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6, .sin6_port = htons(o->api_port) };
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(o->api_port) };
+	bool v6 = inet_pton(AF_INET6, o->api_host, &sa6.sin6_addr) == 1;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
 	const union MHD_DaemonInfo *di;
+	char err[256];
 
-	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
-		sl_err("--api %s: give a numeric IPv4 address (127.0.0.1 by default)", host);
+	if (!v6 && inet_pton(AF_INET, o->api_host, &sa.sin_addr) != 1) {
+		sl_err("--api %s: give a numeric address (127.0.0.1 by default)", o->api_host);
 		return SL_EXIT_USAGE;
 	}
+	if (o->api_token[0] != '\0' &&
+	    sl_api_token(o->api_token, A.token, sizeof(A.token), err, sizeof(err)) != 0) {
+		sl_err("--api-token: %s", err);
+		return SL_EXIT_USAGE;
+	}
+	if (!o->api_plain) {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			sl_err("--api: this libmicrohttpd has no TLS: serve http://%s:%u instead",
+			       o->api_host, o->api_port);
+			return SL_EXIT_USAGE;
+		}
+		if (sl_api_tls(o, &A.cert, &A.key, err, sizeof(err)) != 0) {
+			sl_err("--api%s: %s", o->api_cert[0] ? "-cert" : "", err);
+			return SL_EXIT_USAGE;
+		}
+		flags |= MHD_USE_TLS;
+	}
+	if (v6)
+		flags |= MHD_USE_IPv6;
 	if (pipe(A.pipe) != 0 || sl_loop_file_add(app->loop, A.pipe[0], SL_LOOP_READ, api_on_loop,
 						  app) != 0) {
 		sl_err("--api: cannot set up its pipe: %s", strerror(errno));
@@ -482,18 +893,28 @@ sl_api_start(struct sl_app *app, const char *host, uint16_t port)
 	}
 	A.app = app;
 	A.closing = false;
-	A.d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, port, NULL,
-			       NULL, api_handler, NULL, MHD_OPTION_SOCK_ADDR, &sa,
+	app->ses.hold_ctl = true; /* its runs' flows can be paused, resumed, stopped */
+	A.d = MHD_start_daemon(flags, o->api_port, NULL, NULL, api_handler, NULL,
+			       MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 :
+			       (struct sockaddr *)&sa,
 			       MHD_OPTION_NOTIFY_COMPLETED, api_done, NULL,
 			       MHD_OPTION_CONNECTION_LIMIT, 16u, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-			       MHD_OPTION_END);
+			       A.cert != NULL ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, A.key,
+			       MHD_OPTION_HTTPS_MEM_CERT, A.cert, MHD_OPTION_END);
 	if (A.d == NULL) {
-		sl_err("--api %s:%u: cannot listen (in use? choose another port)", host, port);
+		sl_err("--api %s:%u: cannot listen (in use? choose another port)", o->api_host,
+		       o->api_port);
 		return SL_EXIT_RUNTIME;
 	}
 	di = MHD_get_daemon_info(A.d, MHD_DAEMON_INFO_BIND_PORT);
-	printf("api: http://%s:%u/ (Open Traffic Generator: POST /config, /control/state, "
-	       "/monitor/metrics)\n", host, di != NULL ? di->port : port);
+	printf("api: %s://%s%s%s:%u/ (Open Traffic Generator: POST /config, /control/state, "
+	       "/monitor/metrics)%s%s\n", o->api_plain ? "http" : "https", v6 ? "[" : "",
+	       o->api_host, v6 ? "]" : "", di != NULL ? di->port : o->api_port,
+	       o->api_plain || o->api_cert[0] ? "" : ", a self-signed certificate",
+	       A.token[0] ? ", bearer token" : "");
+	if (!A.token[0] && strcmp(o->api_host, "127.0.0.1") != 0 && strcmp(o->api_host, "::1") != 0)
+		printf("api: warning: %s is reachable from other hosts and no --api-token is "
+		       "asked: anyone there can drive the traffic\n", o->api_host);
 	fflush(stdout);
 	return SL_EXIT_OK;
 }
@@ -501,21 +922,36 @@ sl_api_start(struct sl_app *app, const char *host, uint16_t port)
 void
 sl_api_stop(void)
 {
-	if (A.d == NULL)
-		return;
-	pthread_mutex_lock(&A.mu);
-	A.closing = true;
-	pthread_cond_broadcast(&A.cv);
-	pthread_mutex_unlock(&A.mu);
-	MHD_stop_daemon(A.d);
-	A.d = NULL;
-	if (A.app != NULL && A.app->loop != NULL)
-		sl_loop_file_del(A.app->loop, A.pipe[0]);
-	close(A.pipe[0]);
-	close(A.pipe[1]);
-	A.pipe[0] = A.pipe[1] = -1;
+	if (A.d != NULL) {
+		pthread_mutex_lock(&A.mu);
+		A.closing = true;
+		pthread_cond_broadcast(&A.cv);
+		pthread_mutex_unlock(&A.mu);
+		MHD_stop_daemon(A.d);
+		A.d = NULL;
+	}
+	if (A.pipe[0] >= 0) {
+		if (A.app != NULL && A.app->loop != NULL)
+			sl_loop_file_del(A.app->loop, A.pipe[0]);
+		close(A.pipe[0]);
+		close(A.pipe[1]);
+		A.pipe[0] = A.pipe[1] = -1;
+	}
 	free(A.config);
 	A.config = NULL;
+	free(A.cert);
+	free(A.key);
+	A.cert = A.key = NULL;
+	memset(A.token, 0, sizeof(A.token));
+	free(A.prev);
+	A.prev = NULL;
+	A.nb_prev = 0;
+	/* The captures, unless a run still writes them (it ends with the program). */
+	for (uint16_t p = 0; A.app != NULL && !A.app->ses.running && p < SL_MAX_PORTS; p++) {
+		A.app->ses.cap[p] = NULL;
+		sl_capture_free(A.cap[p]);
+		A.cap[p] = NULL;
+	}
 }
 
 static bool

@@ -3,7 +3,7 @@
 #define SL_FRONT_API_H
 
 /*
- * --api [ADDR:]PORT: the Open Traffic Generator REST API (docs/api.md),
+ * --api [http[s]://][ADDR:]PORT: the Open Traffic Generator REST API (docs/api.md),
  * served by libmicrohttpd on its own thread. A request that reads or
  * changes the program (set_config, control state, metrics) is handed to
  * the main lcore's loop, which runs it between its other turns, and the
@@ -13,11 +13,22 @@
 
 #include "app.h"
 
-/* Start serving on host:port (0: the kernel picks; the URL is printed). SL_EXIT_*. */
-int sl_api_start(struct sl_app *app, const char *host, uint16_t port);
+/*
+ * Start serving as o asks (--api, --api-cert/--api-key, --api-token) on its
+ * host:port (port 0: the kernel picks; the URL is printed). SL_EXIT_*.
+ */
+int sl_api_start(struct sl_app *app, const struct sl_opts *o);
 /* Stop serving: waiting requests answer 503. */
 void sl_api_stop(void);
 /* Serve until a signal (no prompt, no run of the options'). SL_EXIT_*. */
 int sl_api_serve(struct sl_app *app);
+
+/*
+ * The TLS certificate and key, PEM, malloc'd (api_tls.c): o's files, or a
+ * self-signed pair made now for o's host. 0 or -errno with err set.
+ */
+int sl_api_tls(const struct sl_opts *o, char **cert, char **key, char *err, size_t len);
+/* The bearer token in path (one line, 16 characters or more). 0 or -EINVAL. */
+int sl_api_token(const char *path, char *tok, size_t tlen, char *err, size_t len);
 
 #endif /* SL_FRONT_API_H */

@@ -30,7 +30,7 @@ enum {
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
 	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS, OPT_MTU,
-	OPT_FLOW, OPT_OTG, OPT_API, OPT_SIGN,
+	OPT_FLOW, OPT_OTG, OPT_API, OPT_API_CERT, OPT_API_KEY, OPT_API_TOKEN, OPT_SIGN,
 };
 
 static const struct option long_opts[] = {
@@ -62,6 +62,9 @@ static const struct option long_opts[] = {
 	{ "flow", required_argument, NULL, OPT_FLOW },
 	{ "otg-config", required_argument, NULL, OPT_OTG },
 	{ "api", required_argument, NULL, OPT_API },
+	{ "api-cert", required_argument, NULL, OPT_API_CERT },
+	{ "api-key", required_argument, NULL, OPT_API_KEY },
+	{ "api-token", required_argument, NULL, OPT_API_TOKEN },
 	{ "sign", required_argument, NULL, OPT_SIGN },
 	{ "rx", required_argument, NULL, OPT_RX },
 	{ "rxmap", required_argument, NULL, OPT_RXMAP },
@@ -117,8 +120,12 @@ sl_usage(void)
 	       "  --sign on|off|auto    the payload signature in every frame that has room (on,\n"
 	       "                        the default), none (off: nothing is measured), or only\n"
 	       "                        when a port receives or a port is the sim (auto)\n"
-	       "  --api [ADDR:]PORT     serve the OTG REST API (127.0.0.1 by default) with the\n"
-	       "                        prompt, or alone until Ctrl-C; docs/api.md\n"
+	       "  --api [http://][ADDR:]PORT  serve the OTG REST API, https with a self-signed\n"
+	       "                        certificate unless http:// (127.0.0.1 by default),\n"
+	       "                        with the prompt, or alone until Ctrl-C; docs/api.md\n"
+	       "  --api-cert FILE --api-key FILE  the API's certificate and key (PEM)\n"
+	       "  --api-token FILE      each API request must carry Authorization: Bearer and\n"
+	       "                        the token in FILE\n"
 	       "  --tx-ip SRC,DST       IPv4 source and destination\n"
 	       "  --tx-udp SP[,DP]      UDP source and destination ports\n"
 	       "  --eth-peer P,MAC      destination MAC on port P\n"
@@ -438,11 +445,30 @@ opt_one(struct sl_opts *o, struct sl_config *cf, int c, char *arg, char *err, si
 			return snprintf(err, len, "'%s': give on, off or auto", arg), -EINVAL;
 		return 0;
 	case OPT_API:
+		o->api_plain = strncmp(arg, "http://", 7) == 0;
+		if (o->api_plain)
+			arg += 7;
+		else if (strncmp(arg, "https://", 8) == 0)
+			arg += 8;
 		if (sl_parse_listen(arg, o->api_host, sizeof(o->api_host), &o->api_port, err,
 				    len) != 0)
 			return -EINVAL;
 		o->api = true;
 		return 0;
+	case OPT_API_CERT:
+	case OPT_API_KEY:
+	case OPT_API_TOKEN: {
+		char *dst = c == OPT_API_CERT ? o->api_cert : c == OPT_API_KEY ? o->api_key :
+			    o->api_token;
+
+		if (access(arg, R_OK) != 0 || strlen(arg) >= sizeof(o->api_cert)) {
+			snprintf(err, len, "cannot read '%s': %s", arg, access(arg, R_OK) != 0 ?
+				 strerror(errno) : "the path is too long");
+			return -EINVAL;
+		}
+		snprintf(dst, sizeof(o->api_cert), "%s", arg);
+		return 0;
+	}
 	case OPT_CMDLINE_FILE:
 		if (access(arg, R_OK) != 0) {
 			snprintf(err, len, "cannot read '%s': %s", arg, strerror(errno));
@@ -569,6 +595,21 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 	if (o->otg_config != NULL && nb_flow_specs != 0) {
 		usage_error("--otg-config", "gives the flows: drop --flow (or put them in the OTG "
 			    "Config)");
+		return SL_OPTS_ERROR;
+	}
+	/* The API's TLS and token go with --api, the certificate with its key. */
+	if (!o->api && (o->api_cert[0] || o->api_key[0] || o->api_token[0])) {
+		usage_error(o->api_token[0] ? "--api-token" : "--api-cert", "is for the API: add "
+			    "--api [ADDR:]PORT (e.g. --api 8443)");
+		return SL_OPTS_ERROR;
+	}
+	if ((o->api_cert[0] != '\0') != (o->api_key[0] != '\0')) {
+		usage_error(o->api_cert[0] ? "--api-cert" : "--api-key", "give the certificate "
+			    "and its key together: --api-cert CERT.pem --api-key KEY.pem");
+		return SL_OPTS_ERROR;
+	}
+	if (o->api_plain && o->api_cert[0] != '\0') {
+		usage_error("--api-cert", "is for https: drop http:// from --api");
 		return SL_OPTS_ERROR;
 	}
 	/* The flows, once the template they start from is complete. */

@@ -28,9 +28,13 @@ struct sl_opts {
 	bool metrics;                /* --metrics [ADDR:]PORT: serve GET /metrics */
 	char metrics_host[64];       /* numeric; default 127.0.0.1 */
 	uint16_t metrics_port;       /* 0: the kernel picks (the URL printed says which) */
-	bool api;                    /* --api [ADDR:]PORT: serve the OTG REST API */
+	bool api;                    /* --api [SCHEME://][ADDR:]PORT: serve the OTG REST API */
+	bool api_plain;              /* http:// (the default is https://) */
 	char api_host[64];
 	uint16_t api_port;
+	char api_cert[256];          /* --api-cert FILE (PEM); none: self-signed */
+	char api_key[256];           /* --api-key FILE (PEM) */
+	char api_token[256];         /* --api-token FILE: each request's bearer token */
 };
 
 /* --flow options on one command line (more: flow add in a --cmdline-file). */

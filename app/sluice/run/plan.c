@@ -191,6 +191,7 @@ target_init(struct sl_app *app, struct sl_target *t, uint16_t i, uint16_t q, uin
 	t->port = i;
 	t->queue = q;
 	t->stream = id;
+	t->hold = app->ses.hold != NULL ? &app->ses.hold[id] : NULL;
 	t->own_rate = o->nb_flows != 0 && o->flows[id].rate.unit != SL_RATE_NONE;
 	/* Which frames carry a signature (too short ones cannot). */
 	t->sig_min_len = (uint32_t)st->hdr_len + SL_SIG_LEN;
@@ -439,7 +440,8 @@ sl_plan_rx(struct sl_app *app)
 			free(producers);
 			return -ENOMEM;
 		}
-		w->rxp[w->nb_rxp++] = (struct sl_rxp){ p->ops->rx_burst, p->dev, app->ses.rx[r], r };
+		w->rxp[w->nb_rxp++] = (struct sl_rxp){ p->ops->rx_burst, p->dev, app->ses.rx[r], r,
+						       app->ses.cap[r] };
 		app->ses.rx_lcore[r] = (int16_t)w->lcore;
 		app->ses.rx_dedicated[r] = w->nb_targets == 0;
 	}

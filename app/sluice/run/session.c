@@ -54,6 +54,40 @@ sl_session_check(struct sl_app *app, const struct sl_config *c, unsigned int wha
 }
 
 int
+sl_session_hold(struct sl_app *app, uint16_t id, uint8_t h)
+{
+	if (!app->ses.running || app->ses.hold == NULL || id >= app->ses.nb_streams)
+		return -EINVAL;
+	if (app->ses.hold[id] == SL_HOLD_STOP && h != SL_HOLD_STOP)
+		return -EALREADY; /* its share ended: a new run starts it again */
+	__atomic_store_n(&app->ses.hold[id], h, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+sl_session_tx_states(const struct sl_app *app, uint8_t *st)
+{
+	uint16_t n = app->ses.nb_streams;
+
+	memset(st, SL_TX_STOPPED, n);
+	if (!app->ses.running)
+		return;
+	/* Sending while any of its targets has not finished. */
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
+		const struct sl_worker *w = app->ses.workers[i];
+
+		for (uint32_t k = 0; k < w->nb_targets; k++)
+			if (w->t[k].stream < n && !__atomic_load_n(&w->t[k].finished,
+								   __ATOMIC_RELAXED))
+				st[w->t[k].stream] = SL_TX_STARTED;
+	}
+	for (uint16_t id = 0; app->ses.hold != NULL && id < n; id++)
+		if (st[id] == SL_TX_STARTED &&
+		    __atomic_load_n(&app->ses.hold[id], __ATOMIC_RELAXED) == SL_HOLD_PAUSE)
+			st[id] = SL_TX_PAUSED;
+}
+
+int
 sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, bool publish,
 		     char *err, size_t len)
 {
@@ -130,7 +164,7 @@ rx_drain(struct sl_app *app)
 	for (uint16_t r = 0; r < app->ports.n; r++)
 		if (app->ses.rx[r] != NULL)
 			rxp[n++] = (struct sl_rxp){ app->ports.p[r].ops->rx_burst, app->ports.p[r].dev,
-						    app->ses.rx[r], r };
+						    app->ses.rx[r], r, app->ses.cap[r] };
 	while (n != 0) {
 		bool got = sl_worker_rx(rxp, n);
 
@@ -172,7 +206,8 @@ backlogs_drain(struct sl_app *app, uint64_t timeout_us)
 	for (uint16_t r = 0; r < app->ports.n; r++)
 		if (app->ses.rx[r] != NULL)
 			rxp[nrx++] = (struct sl_rxp){ app->ports.p[r].ops->rx_burst,
-						      app->ports.p[r].dev, app->ses.rx[r], r };
+						      app->ports.p[r].dev, app->ses.rx[r], r,
+						      app->ses.cap[r] };
 	while (rte_get_timer_cycles() < end) {
 		uint32_t left = 0;
 		bool moved = false;
@@ -222,6 +257,8 @@ session_release(struct sl_app *app)
 	}
 	app->ses.nb_workers = 0;
 	sl_plan_streams_free(app);
+	free(app->ses.hold);
+	app->ses.hold = NULL;
 	app->ses.discarded = 0;
 	app->ses.pool_in_use = 0;
 	app->ses.start_tsc = app->ses.end_tsc = 0; /* show port stats: no run until the next start */
@@ -238,6 +275,12 @@ session_build(struct sl_app *app)
 	app->ses.run_tag = (uint8_t)(app->ses.run_tag + 1 + rte_rand_max(255));
 	sl_plan_map(app);
 	ret = sl_plan_streams(app);
+	if (ret == 0 && app->ses.hold_ctl) {
+		app->ses.hold = calloc(app->ses.nb_streams, 1);
+		ret = app->ses.hold != NULL ? 0 : -ENOMEM;
+		if (ret == 0 && app->ses.hold_init != NULL)
+			memcpy(app->ses.hold, app->ses.hold_init, app->ses.nb_streams);
+	}
 	if (ret == 0) {
 		bool rx[SL_MAX_PORTS];
 

@@ -120,4 +120,16 @@ int sl_session_check(struct sl_app *app, const struct sl_config *c, unsigned int
 int sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, bool publish,
 			 char *err, size_t len);
 
+/*
+ * Hold stream id of the run (app->ses.hold_ctl set before its start):
+ * SL_HOLD_PAUSE, SL_HOLD_NONE (resume) or SL_HOLD_STOP (its share ends; it
+ * cannot send again in this run). 0; -EINVAL (no such run or stream);
+ * -EALREADY (stopped: only a new run starts it again).
+ */
+int sl_session_hold(struct sl_app *app, uint16_t id, uint8_t h);
+
+/* Each stream's transmit state now (st: nb_streams entries). */
+enum { SL_TX_STOPPED = 0, SL_TX_STARTED, SL_TX_PAUSED };
+void sl_session_tx_states(const struct sl_app *app, uint8_t *st);
+
 #endif /* SL_SESSION_H */

@@ -130,13 +130,32 @@ worker_took(struct sl_target *t, uint16_t k, uint64_t sig_before)
 }
 
 /*
- * A flow's time window: true while its delay lasts, or a pause between
- * its bursts (skip it); once its duration is over its quota goes to 0 (it
- * drains and finishes, as a count ends it).
+ * A flow's time window: true while its delay lasts, a pause between its
+ * bursts or a controller's pause (hold: skip it, once what it made is sent);
+ * once its duration is over, or a controller stops it, its quota goes to 0
+ * (it drains and finishes, as a count ends it).
  */
 static inline bool
 worker_window(struct sl_target *t, uint64_t tsc)
 {
+	if (t->hold != NULL) {
+		uint8_t h = __atomic_load_n(t->hold, __ATOMIC_ACQUIRE);
+
+		if (h == SL_HOLD_PAUSE) {
+			t->held = true;
+			return true;
+		}
+		if (h == SL_HOLD_STOP) {
+			t->quota = 0; /* it drains what it made, and finishes */
+			return false;
+		}
+		if (t->held) {
+			/* Released: the pause is no lag to make up. */
+			t->held = false;
+			t->pacer.t0 = 0;
+			t->pacer.next = 0;
+		}
+	}
 	if (t->begin_tsc > tsc)
 		return true;
 	if (t->gap_until != 0) {
@@ -195,7 +214,8 @@ worker_loop(struct sl_worker *w, const bool direct)
 
 		t->begin_tsc = w->start_tsc + t->delay_tsc;
 		t->end_tsc = t->duration_tsc != 0 ? t->begin_tsc + t->duration_tsc : 0;
-		timed |= t->delay_tsc != 0 || t->duration_tsc != 0 || t->burst_pkts != 0;
+		timed |= t->delay_tsc != 0 || t->duration_tsc != 0 || t->burst_pkts != 0 ||
+			 t->hold != NULL;
 	}
 	/*
 	 * TX until the share is sent or the deadline; a worker that also
@@ -232,13 +252,17 @@ worker_loop(struct sl_worker *w, const bool direct)
 		     j++, i = i + 1 == w->nb_targets ? 0 : i + 1) {
 			struct sl_target *t = &w->t[i];
 			uint64_t sig_before;
-			bool fresh = false;
+			bool fresh = false, closed = false;
 			uint16_t k;
 
 			if (t->finished || active == 0)
 				continue;
-			if (unlikely(timed) && worker_window(t, tsc))
-				continue; /* its flow's delay: not yet */
+			if (unlikely(timed) && (closed = worker_window(t, tsc)) && t->pend_n == 0) {
+				/* Not now (its delay, a gap, a pause): its backlog may go. */
+				if (sl_txq_drain_own(t->txq) != 0)
+					progress = true;
+				continue;
+			}
 			if (t->pend_n == 0) {
 				int made;
 
@@ -248,7 +272,8 @@ worker_loop(struct sl_worker *w, const bool direct)
 						progress = true;
 					else if (sl_txq_get_mode(t->txq) != SL_TXQ_EXCLUSIVE ||
 						 sl_txq_pending(t->txq) == 0) {
-						t->finished = true;
+						__atomic_store_n(&t->finished, true,
+								 __ATOMIC_RELAXED);
 						active--;
 					}
 					continue;
@@ -267,7 +292,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 				 * the next one goes behind it, if one is due and
 				 * the pool has it, and both go in one call below.
 				 */
-				if (t->quota != 0)
+				if (t->quota != 0 && !closed)
 					worker_make(w, t, tsc);
 				t->deferred = false;
 			}

@@ -19,10 +19,18 @@
 #include "sl_config.h"
 #include "sl_gen.h"
 #include "sl_port.h"
+#include "sl_capture.h"
 #include "sl_rx.h"
 #include "sl_xmit.h"
 
 #define SL_MAX_TARGETS SL_CONFIG_MAX_TARGETS
+
+/* A stream's hold (sl_session.hold, sl_target.hold). */
+enum {
+	SL_HOLD_NONE = 0,    /* it sends */
+	SL_HOLD_PAUSE = 1,   /* it waits; its pacer starts again when released */
+	SL_HOLD_STOP = 2,    /* its share ends now (its quota 0): it finishes */
+};
 
 /* What one worker sends to: a queue, its generator, its share of --count. */
 struct sl_target {
@@ -39,7 +47,9 @@ struct sl_target {
 	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
 	uint64_t pend_bytes;         /* pkt_len sum of pending[0..pend_n) while pend_off is 0 */
 	bool deferred;               /* sl_xmit_try() kept pending: add a burst, then send */
-	bool finished;               /* share of --count sent and drained */
+	bool finished;               /* share of --count sent and drained (atomic: the main reads it) */
+	const uint8_t *hold;         /* its stream's hold (SL_HOLD_*), or NULL: none */
+	bool held;                   /* it was held: its pacer starts again (worker only) */
 	/* Single writer: this worker. */
 	uint64_t generated;          /* taken by the engine (sl_xmit, or sl_xmit_direct) */
 	uint64_t signed_sent;        /* of those taken, the frames long enough for a signature */
@@ -106,6 +116,7 @@ struct sl_rxp {
 	void *dev;
 	struct sl_rx *rx;
 	uint16_t port;
+	struct sl_capture *cap;      /* its capture (sl_capture.h), or NULL */
 };
 
 struct sl_worker {
@@ -172,10 +183,13 @@ sl_worker_rx(struct sl_rxp *rxp, uint16_t nb)
 	for (uint16_t i = 0; i < nb; i++) {
 		struct rte_mbuf *pkts[64];
 		uint16_t n = rxp[i].rx_burst(rxp[i].dev, pkts, RTE_DIM(pkts));
+		uint64_t tsc;
 
 		if (n == 0)
 			continue;
-		sl_rx_analyze(rxp[i].rx, pkts, n, sl_rx_tsc());
+		tsc = sl_rx_tsc();
+		sl_capture_burst(rxp[i].cap, pkts, n, tsc);
+		sl_rx_analyze(rxp[i].rx, pkts, n, tsc);
 		rte_pktmbuf_free_bulk(pkts, n);
 		got = true;
 	}
