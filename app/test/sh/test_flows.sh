@@ -403,7 +403,7 @@ if want A; then
 	# listens on 127.0.0.1 only, ends on SIGINT.
 	new_prefix
 	timeout 60 "$bin" --no-huge -m 1024 --no-pci --lcores '0,(1-2)@(0-1)' --log-level '*:error' \
-		--file-prefix "$prefix" -- --sim 10G,dut=1,loss=0.01 --sim 10G,dut=0 --api 127.0.0.1:0 \
+		--file-prefix "$prefix" -- --sim 10G,dut=1,loss=0.01 --sim 10G,dut=0 --api http://127.0.0.1:0 \
 		--json "$T/api.json" >"$T/api.out" 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do grep -q '^api: http' "$T/api.out" && break; sleep 0.1; done
@@ -433,6 +433,118 @@ sys.exit(not (m["f1"]["frames_tx"] == 3000 and m["f2"]["frames_tx"] == 2000 and
 		bash -c 'grep -qi "^Content-Type: application/openmetrics-text" <<<"$1" && [ "$(tail -1 <<<"$1")" = "# EOF" ]' _ "$om"
 	check "api: SIGINT ends it (exit 0, or 3: the 1 % loss)" bash -c "[ $rc = 0 ] || [ $rc = 3 ]"
 	[ "$fail" = 0 ] || { echo "$out"; echo "$bad_cfg"; tail -5 "$T/api.out"; }
+fi
+
+if want C; then
+	# The API's control (https by default, a bearer token): start a subset,
+	# pause and resume a flow, capture a port as pcap (tshark counts it),
+	# link down and up on the sim, states empty, numbers as strings (what
+	# snappi sends). Each flow then sent exactly its count.
+	head -c 24 /dev/urandom | base64 >"$T/token"
+	new_prefix
+	timeout 90 "$bin" --no-huge -m 1024 --no-pci --lcores '0,(1-2)@(0-1)' --log-level '*:error' \
+		--file-prefix "$prefix" -- --sim 10G,dut=1 --sim 10G,dut=0 --api 0 \
+		--api-token "$T/token" --json "$T/c.json" >"$T/c.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do grep -q '^api: https' "$T/c.out" && break; sleep 0.1; done
+	url=$(grep -o 'https://127.0.0.1:[0-9]*/' "$T/c.out" | head -1)
+	export OTG_TOKEN; OTG_TOKEN=$(cat "$T/token")
+	api() { timeout 20 "$PY" "$top/app/test/py/otg_client.py" "$url" call "$@"; }
+	fm() { api POST /monitor/metrics '{"choice":"flow","flow":{}}' | cut -d' ' -f2- | jq -c "$1"; }
+	E='"ethernet":{"src":{"choice":"value","value":"02:00:00:00:00:01"}}'
+	F() { # F NAME TX RX COUNT PPS
+		echo "{\"name\":\"$1\",\"tx_rx\":{\"choice\":\"port\",\"port\":{\"tx_name\":\"$2\",\"rx_names\":[\"$3\"]}},\"packet\":[{\"choice\":\"ethernet\",$E},{\"choice\":\"ipv4\",\"ipv4\":{}},{\"choice\":\"udp\",\"udp\":{}}],\"size\":{\"choice\":\"fixed\",\"fixed\":100},\"rate\":{\"choice\":\"pps\",\"pps\":\"$5\"},\"duration\":{\"choice\":\"fixed_packets\",\"fixed_packets\":{\"packets\":\"$4\",\"gap\":12}},\"metrics\":{\"enable\":true}}"
+	}
+	cfg="{\"ports\":[{\"name\":\"p1\",\"location\":\"sim0\"},{\"name\":\"p2\",\"location\":\"sim1\"}],\"captures\":[{\"name\":\"c\",\"port_names\":[\"p2\"],\"format\":\"pcap\",\"overwrite\":false}],\"flows\":[$(F f1 p1 p2 1500 1000),$(F f2 p2 p1 400 2000),$(F f3 p1 p2 700 1000)]}"
+	check "api (https): no token: 401, the spec's body" \
+		bash -c 'OTG_TOKEN= "$@" | grep -q "^401 .*Authorization: Bearer"' _ \
+		timeout 20 "$PY" "$top/app/test/py/otg_client.py" "$url" call GET /capabilities/version
+	check "api: a wrong token: 401" bash -c 'OTG_TOKEN=0123456789abcdef0123 "$@" | grep -q "^401 "' _ \
+		timeout 20 "$PY" "$top/app/test/py/otg_client.py" "$url" call GET /capabilities/version
+	check "api: curl without -k refuses the self-signed certificate" \
+		bash -c '! curl -s --max-time 5 "$1capabilities/version" >/dev/null' _ "$url"
+	check "api: set_config with numbers as strings and a capture: 200, no warning" \
+		eq "$(api POST /config "$cfg")" '200 {"warnings":[]}'
+	check "api: capture start 200" eq "$(api POST /control/state \
+		'{"choice":"port","port":{"choice":"capture","capture":{"port_names":["p2"],"state":"start"}}}')" "200 {}"
+	check "api: start f1 and f2 only: 200" eq "$(api POST /control/state \
+		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f1","f2"],"state":"start"}}}')" "200 {}"
+	for _ in $(seq 100); do [ "$(fm '.flow_metrics[0].frames_tx')" -gt 0 ] && break; sleep 0.05; done
+	check "api: pause f1: 200" eq "$(api POST /control/state \
+		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f1"],"state":"pause"}}}')" "200 {}"
+	sleep 0.5
+	a=$(fm '.flow_metrics[0] | [.transmit, .frames_tx]')
+	sleep 0.5
+	b=$(fm '.flow_metrics[0] | [.transmit, .frames_tx]')
+	check "api: f1 paused sends nothing (0.5 s apart: $a, $b) and is short of 1500" \
+		bash -c '[ "$1" = "$2" ] && jq -e ".[0] == \"paused\" and .[1] < 1500" <<<"$1" >/dev/null' _ "$a" "$b"
+	check "api: f3, not started, is stopped with 0 frames" eq "$(fm '.flow_metrics[2] | [.transmit, .frames_tx]')" '["stopped",0]'
+	check "api: resume of f3, stopped in this run, is refused (409)" \
+		grep -q "^409 .*flow f3 stopped in this run" <<<"$(api POST /control/state \
+		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f3"],"state":"resume"}}}')"
+	check "api: link down and up on the sim port p2: 200 each" \
+		eq "$(api POST /control/state '{"choice":"port","port":{"choice":"link","link":{"port_names":["p2"],"state":"down"}}}') $(api POST /control/state '{"choice":"port","port":{"choice":"link","link":{"port_names":["p2"],"state":"up"}}}')" "200 {} 200 {}"
+	check "api: resume f1: 200" eq "$(api POST /control/state \
+		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f1"],"state":"resume"}}}')" "200 {}"
+	for _ in $(seq 200); do [ "$(fm '[.flow_metrics[].transmit] | unique')" = '["stopped"]' ] && break; sleep 0.1; done
+	check "api: after the resume each flow sent exactly its count: f1 1500, f2 400, f3 0" \
+		eq "$(fm '[.flow_metrics[] | .frames_tx]')" "[1500,400,0]"
+	check "api: each flow's frames_rx equals its frames_tx (the sim loses none), bytes 96 each" \
+		eq "$(fm '[.flow_metrics[] | .frames_rx == .frames_tx and .bytes_tx == 96 * .frames_tx] | all')" true
+	api POST /control/state '{"choice":"port","port":{"choice":"capture","capture":{"state":"stop"}}}' >/dev/null
+	api POST /monitor/capture '{"port_name":"p2"}' >"$T/c.pcap"
+	check "api: the capture of p2 is a pcap of f1's 1500 frames (tshark), each 100 bytes with FCS" \
+		eq "$(tshark -r "$T/c.pcap" -T fields -e frame.len 2>/dev/null | sort | uniq -c | awk '{print $1, $2}')" "1500 96"
+	check "api: a capture of a port without one: 400 naming captures[]" \
+		grep -q "^400 .*no capture on 'p1': list it in the configuration's captures" <<<"$(api POST /monitor/capture '{"port_name":"p1"}')"
+	check "api: monitor/states: ipv4_neighbors is empty" \
+		eq "$(api POST /monitor/states '{"choice":"ipv4_neighbors"}')" '200 {"choice":"ipv4_neighbors","ipv4_neighbors":[]}'
+	check "api: port metrics: capture stopped, transmit stopped" \
+		eq "$(api POST /monitor/metrics '{"choice":"port","port":{"port_names":["p2"]}}' | cut -d' ' -f2- | jq -c '.port_metrics[0] | [.capture, .transmit, .frames_rx]')" '["stopped","stopped",1500]'
+	check "api: the run ended by itself: its summary has f3 with tx 0" grep -q "^flow f3: port 0 -> .*  tx 0 (generated 0)" "$T/c.out"
+	kill -INT "$pid"
+	wait "$pid" && rc=0 || rc=$?
+	check "api: SIGINT ends it, exit 0" eq "$rc" 0
+	unset OTG_TOKEN
+	bad "api: a certificate without its key" "give the certificate and its key together" --sim 10G --api 0 --api-cert "$T/token"
+	bad "api: a token option without --api" "is for the API: add --api" --sim 10G --api-token "$T/token"
+	echo short >"$T/short"
+	bad "api: a token too short" "give a token of 16 to" --sim 10G --api 0 --api-token "$T/short"
+	bad "api: a certificate file that is not PEM" "is not PEM" --sim 10G --api 0 --api-cert "$T/short" --api-key "$T/short"
+	[ "$fail" = 0 ] || tail -20 "$T/c.out"
+fi
+
+if want D; then
+	# snappi itself (not a Debian package: skipped unless SNAPPI_PATH or the
+	# Python finds it): docs/api.md's session over https; each flow's
+	# frames_rx equals the receive side's exact count in --json.
+	if ! PYTHONPATH=${SNAPPI_PATH:-} "$PY" -c 'import snappi' 2>/dev/null; then
+		skip "snappi session: snappi cannot be imported (set SNAPPI_PATH to a snappi checkout)"
+	else
+		new_prefix
+		timeout 90 "$bin" --no-huge -m 1024 --no-pci --lcores '0,(1-2)@(0-1)' --log-level '*:error' \
+			--file-prefix "$prefix" -- --sim 10G,dut=1,loss=0.01 --sim 10G,dut=0 --api 0 \
+			--json "$T/sn.json" >"$T/sn.out" 2>&1 &
+		pid=$!
+		for _ in $(seq 100); do grep -q '^api: https' "$T/sn.out" && break; sleep 0.1; done
+		url=$(grep -o 'https://127.0.0.1:[0-9]*' "$T/sn.out" | head -1)
+		out=$(PYTHONPATH=${SNAPPI_PATH:-} timeout 60 "$PY" "$top/app/test/py/snappi_session.py" "$url" 30 2>&1)
+		kill -INT "$pid"
+		wait "$pid"
+		check "snappi: set_config, no warning" grep -q '^set_config warnings \[\]' <<<"$out"
+		check "snappi: each flow sent its count, stopped, and frames_rx is the receive side's count" \
+			"$PY" -c 'import json,sys
+m={}
+for l in sys.argv[1].splitlines():
+    if l.startswith("flow "): f=json.loads(l[5:]); m[f["name"]]=f
+j={f["name"]: f for f in json.load(open(sys.argv[2]))["flows"]}
+want={"east": 3000, "west": 2000, "probe": 1000}
+sys.exit(not (set(m) == set(want) and all(m[n]["frames_tx"] == want[n] and m[n]["transmit"] == "stopped"
+ and m[n]["frames_rx"] == sum(x["rx"] for x in j[n]["rx"]) for n in want)))' "$out" "$T/sn.json"
+		check "snappi: port metrics by name, with locations" \
+			grep -q '^port {"name": "p2", "location": "sim1", "frames_tx": 2000' <<<"$out"
+		[ "$fail" = 0 ] || echo "$out"
+	fi
 fi
 
 if want B; then
