@@ -812,15 +812,22 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 				goto out;
 			}
 	}
-	/* Every port found (named for the metrics), the captures on them. */
+	/*
+	 * Every port found is named (for the metrics); one that is not here is
+	 * an error only where a flow or a capture uses it.
+	 */
 	for (size_t i = 0; i < json_array_size(ports); i++) {
+		struct sl_otg_err scratch = { 0 };
 		char p[32];
 		uint16_t pid;
 
 		snprintf(p, sizeof(p), "ports[%zu]", i);
 		if (port_of(ports, env, json_string_value(json_object_get(json_array_get(ports, i),
-									  "name")), p, &pid, e) != 0)
-			goto out;
+									  "name")), p, &pid, &scratch) == 0)
+			snprintf(e->port_name[pid], sizeof(e->port_name[0]), "%s",
+				 scratch.port_name[pid]);
+		else
+			warnf(e, p, "%s: unused here", scratch.msg);
 	}
 	if (captures(json_object_get(root, "captures"), ports, env, e) != 0)
 		goto out;

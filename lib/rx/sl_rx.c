@@ -3,6 +3,12 @@
  * The analyzer (sl_rx.h): signature check, the per-(stream, producer)
  * sequence window, per-stream latency histogram and RFC 3550 jitter.
  * O(1) per frame: the window update touches at most SL_RX_WINDOW / 64 words.
+ *
+ * A burst is analyzed in two passes, so that its cost per frame does not
+ * grow with the number of streams (whose state no longer fits a cache):
+ * the first reads each frame's signature and latency and prefetches what
+ * the second will write (the stream's counters, its producer's window
+ * word, its histogram bucket); the second updates them in frame order.
  */
 
 #include <errno.h>
@@ -26,15 +32,15 @@ struct rx_flow {
 	uint64_t bits[SL_RX_WINDOW / 64]; /* bit (seq & WMASK): seq in (top - W, top] received */
 };
 
+/* Written for every frame: its first two cache lines (prefetched); then the rest. */
 struct rx_stream {
-	uint64_t rx, bytes, duplicates, reordered, late;
-	uint64_t dist[SL_RX_DIST_BUCKETS];
-	uint64_t lat_count, lat_min, lat_max, lat_sum, lat_hw;
-	uint64_t lat_backwards;    /* arrived "before" they were sent: not samples */
-	uint64_t jitter16;         /* RFC 3550 jitter in ns, times 16 */
+	uint64_t rx, bytes, lat_count, lat_sum, lat_hw, lat_min, lat_max, jitter16;
 	int64_t last_transit;      /* ns */
+	uint64_t duplicates, reordered, late;
+	uint64_t lat_backwards;    /* arrived "before" they were sent: not samples */
 	uint16_t nb_producers;
-	struct rx_flow *flows;
+	struct rx_flow *flows;     /* nb_producers of them, in the analyzer's one block */
+	uint64_t dist[SL_RX_DIST_BUCKETS];
 	uint64_t hist[SL_HIST_BUCKETS];
 } __rte_cache_aligned;
 
@@ -48,6 +54,9 @@ struct sl_rx {
 	uint64_t ns_mul;           /* ns per cycle, times 2^32 */
 	uint64_t frames, bytes, rx, foreign, bad, stale, cycles;
 	struct rx_stream *streams;
+	/* Stream s's producers' windows: flows[flow_off[s] .. flow_off[s + 1]). */
+	struct rx_flow *flows;
+	uint32_t *flow_off;
 };
 
 struct sl_rx *
@@ -71,21 +80,24 @@ sl_rx_create(const struct sl_rx_conf *c)
 	rx->ns_mul = (uint64_t)(1e9 * 4294967296.0 / (double)rte_get_tsc_hz());
 	rx->streams = rte_zmalloc_socket("sl_rx_streams", c->nb_streams * sizeof(*rx->streams),
 					 RTE_CACHE_LINE_SIZE, c->socket_id);
-	if (rx->streams == NULL)
+	rx->flow_off = rte_zmalloc_socket("sl_rx_off", (c->nb_streams + 1u) * sizeof(uint32_t),
+					  RTE_CACHE_LINE_SIZE, c->socket_id);
+	if (rx->streams == NULL || rx->flow_off == NULL)
+		goto nomem;
+	for (uint16_t s = 0; s < c->nb_streams; s++)
+		rx->flow_off[s + 1] = rx->flow_off[s] +
+				      RTE_MIN(c->producers[s], (uint16_t)SL_SIG_MAX_PRODUCERS);
+	rx->flows = rte_zmalloc_socket("sl_rx_flows", RTE_MAX(rx->flow_off[c->nb_streams], 1u) *
+				       sizeof(*rx->flows), RTE_CACHE_LINE_SIZE, c->socket_id);
+	if (rx->flows == NULL)
 		goto nomem;
 	for (uint16_t s = 0; s < c->nb_streams; s++) {
 		struct rx_stream *st = &rx->streams[s];
-		uint16_t np = RTE_MIN(c->producers[s], (uint16_t)SL_SIG_MAX_PRODUCERS);
 
 		st->lat_min = UINT64_MAX;
 		st->last_transit = -1;
-		st->nb_producers = np;
-		if (np == 0)
-			continue;
-		st->flows = rte_zmalloc_socket("sl_rx_flows", np * sizeof(*st->flows),
-					       RTE_CACHE_LINE_SIZE, c->socket_id);
-		if (st->flows == NULL)
-			goto nomem;
+		st->nb_producers = (uint16_t)(rx->flow_off[s + 1] - rx->flow_off[s]);
+		st->flows = rx->flows + rx->flow_off[s];
 	}
 	return rx;
 nomem:
@@ -99,9 +111,8 @@ sl_rx_free(struct sl_rx *rx)
 {
 	if (rx == NULL)
 		return;
-	if (rx->streams != NULL)
-		for (uint16_t s = 0; s < rx->nb_streams; s++)
-			rte_free(rx->streams[s].flows);
+	rte_free(rx->flows);
+	rte_free(rx->flow_off);
 	rte_free(rx->streams);
 	rte_free(rx);
 }
@@ -164,22 +175,30 @@ flow_update(struct rx_flow *f, uint32_t seq, uint32_t *back)
 	return SEQ_REORDER;
 }
 
-static inline void
-stream_latency(struct sl_rx *rx, struct rx_stream *st, uint64_t tx_tsc, uint64_t rx_tsc,
-	       bool hw)
+/* A frame's latency in ns from its two stamps; UINT64_MAX: sent "after" it arrived. */
+static inline uint64_t
+frame_latency(const struct sl_rx *rx, uint64_t tx_tsc, uint64_t rx_tsc)
 {
-	uint64_t cyc = (rx_tsc - tx_tsc) & SL_SIG_TSC_MASK, ns, ad;
+	uint64_t cyc = (rx_tsc - tx_tsc) & SL_SIG_TSC_MASK;
+
+	if (unlikely(cyc > SL_SIG_TSC_MASK / 2))
+		return UINT64_MAX; /* two CPUs' TSCs disagree, or a wrap */
+	return (uint64_t)(((unsigned __int128)cyc * rx->ns_mul) >> 32);
+}
+
+static inline void
+stream_latency(struct rx_stream *st, uint64_t ns, uint32_t bucket, bool hw)
+{
+	uint64_t ad;
 	int64_t dt;
 
-	if (unlikely(cyc > SL_SIG_TSC_MASK / 2)) {
-		/* Sent "after" it arrived: two CPUs' TSCs disagree, or a wrap. */
+	if (unlikely(ns == UINT64_MAX)) {
 		SL_CNT_ADD(st->lat_backwards, 1);
 		return;
 	}
-	ns = (uint64_t)(((unsigned __int128)cyc * rx->ns_mul) >> 32);
 	if (hw)
 		SL_CNT_ADD(st->lat_hw, 1);
-	SL_CNT_ADD(st->hist[sl_hist_index(ns)], 1);
+	SL_CNT_ADD(st->hist[bucket], 1);
 	SL_CNT_ADD(st->lat_count, 1);
 	SL_CNT_ADD(st->lat_sum, ns);
 	if (ns < st->lat_min)
@@ -196,67 +215,102 @@ stream_latency(struct sl_rx *rx, struct rx_stream *st, uint64_t tx_tsc, uint64_t
 	st->last_transit = (int64_t)ns;
 }
 
+/* A frame of this run, read in the first pass. */
+struct rx_item {
+	struct rx_stream *st;
+	struct rx_flow *f;
+	uint64_t ns;       /* its latency (UINT64_MAX: backwards) */
+	uint32_t seq, len, bucket;
+	bool hw;
+};
+
 void
 sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc)
 {
-	uint64_t bytes = 0, ok = 0, foreign = 0, bad = 0, stale = 0;
+	uint64_t bytes = 0, foreign = 0, bad = 0, stale = 0;
+	struct rx_item it[64];
+	uint16_t ok = 0;
 
-	for (uint16_t i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct rx_stream *st;
-		struct sl_sig sig;
-		uint64_t frame_tsc;
-		uint32_t back = 0;
-		bool hw;
-		enum sl_sig_verdict v;
+	for (uint16_t b = 0; b < n; b += RTE_DIM(it)) {
+		uint16_t end = (uint16_t)RTE_MIN(n, b + RTE_DIM(it)), k = 0;
 
-		if (i + 1 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		bytes += rte_pktmbuf_pkt_len(m);
-		/* The port's own arrival time, when it stamped the frame; the flag is
-		 * cleared either way (the mbuf goes back to a pool). */
-		frame_tsc = rx_tsc;
-		hw = false;
-		if (m->ol_flags & ts_flag) {
-			m->ol_flags &= ~ts_flag;
-			frame_tsc = *RTE_MBUF_DYNFIELD(m, ts_off, rte_mbuf_timestamp_t *);
-			hw = true;
-		}
-		v = sl_sig_parse(m, &sig);
-		if (v != SL_SIG_OK) {
-			foreign += v == SL_SIG_FOREIGN;
-			bad += v == SL_SIG_BAD;
+		/* Pass 1: read and check each frame; prefetch what pass 2 writes. */
+		for (uint16_t i = b; i < end; i++) {
+			struct rte_mbuf *m = pkts[i];
+			struct rx_item *x = &it[k];
+			uint64_t frame_tsc = rx_tsc;
+			struct sl_sig sig;
+			enum sl_sig_verdict v;
+			uint32_t off;
+
+			if (i + 1 < end)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+			x->len = rte_pktmbuf_pkt_len(m);
+			bytes += x->len;
+			/* The port's own arrival time, when it stamped the frame; the flag
+			 * is cleared either way (the mbuf goes back to a pool). */
+			x->hw = false;
+			if (m->ol_flags & ts_flag) {
+				m->ol_flags &= ~ts_flag;
+				frame_tsc = *RTE_MBUF_DYNFIELD(m, ts_off, rte_mbuf_timestamp_t *);
+				x->hw = true;
+			}
+			v = sl_sig_parse(m, &sig);
+			if (v != SL_SIG_OK) {
+				foreign += v == SL_SIG_FOREIGN;
+				bad += v == SL_SIG_BAD;
+				continue;
+			}
+			if (sig.run != rx->run) {
+				stale++;
+				continue;
+			}
+			if (unlikely(sig.stream >= rx->nb_streams))
+				goto bad_sig;
+			off = rx->flow_off[sig.stream] + sig.producer;
+			if (unlikely(off >= rx->flow_off[sig.stream + 1]))
+				goto bad_sig;
+			x->st = &rx->streams[sig.stream];
+			x->f = &rx->flows[off];
+			x->seq = sig.seq;
+			x->ns = frame_latency(rx, sig.tsc, frame_tsc);
+			x->bucket = x->ns != UINT64_MAX ? sl_hist_index(x->ns) : 0;
+			rte_prefetch0(x->st);
+			rte_prefetch0((const char *)x->st + RTE_CACHE_LINE_SIZE);
+			rte_prefetch0(x->f);
+			rte_prefetch0(&x->f->bits[(x->seq & WMASK) >> 6]);
+			rte_prefetch0(&x->st->hist[x->bucket]);
+			k++;
 			continue;
-		}
-		if (sig.run != rx->run) {
-			stale++;
-			continue;
-		}
-		if (unlikely(sig.stream >= rx->nb_streams ||
-			     sig.producer >= rx->streams[sig.stream].nb_producers)) {
+bad_sig:
 			bad++;
-			continue;
 		}
-		ok++;
-		st = &rx->streams[sig.stream];
-		SL_CNT_ADD(st->rx, 1);
-		SL_CNT_ADD(st->bytes, rte_pktmbuf_pkt_len(m));
-		switch (flow_update(&st->flows[sig.producer], sig.seq, &back)) {
-		case SEQ_NEW:
-			break;
-		case SEQ_DUP:
-			SL_CNT_ADD(st->duplicates, 1);
-			continue; /* a copy: no latency sample */
-		case SEQ_REORDER:
-			SL_CNT_ADD(st->reordered, 1);
-			SL_CNT_ADD(st->dist[RTE_MIN(63 - __builtin_clzll(back),
-						    SL_RX_DIST_BUCKETS - 1)], 1);
-			break;
-		case SEQ_LATE:
-			SL_CNT_ADD(st->late, 1);
-			break;
+		/* Pass 2: the updates, in frame order. */
+		for (uint16_t j = 0; j < k; j++) {
+			struct rx_item *x = &it[j];
+			struct rx_stream *st = x->st;
+			uint32_t back = 0;
+
+			SL_CNT_ADD(st->rx, 1);
+			SL_CNT_ADD(st->bytes, x->len);
+			switch (flow_update(x->f, x->seq, &back)) {
+			case SEQ_NEW:
+				break;
+			case SEQ_DUP:
+				SL_CNT_ADD(st->duplicates, 1);
+				continue; /* a copy: no latency sample */
+			case SEQ_REORDER:
+				SL_CNT_ADD(st->reordered, 1);
+				SL_CNT_ADD(st->dist[RTE_MIN(63 - __builtin_clzll(back),
+							    SL_RX_DIST_BUCKETS - 1)], 1);
+				break;
+			case SEQ_LATE:
+				SL_CNT_ADD(st->late, 1);
+				break;
+			}
+			stream_latency(st, x->ns, x->bucket, x->hw);
 		}
-		stream_latency(rx, st, sig.tsc, frame_tsc, hw);
+		ok += k;
 	}
 	SL_CNT_ADD(rx->frames, n);
 	SL_CNT_ADD(rx->bytes, bytes);

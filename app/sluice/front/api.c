@@ -40,6 +40,7 @@ struct api_call {
 	char *reply;           /* JSON, malloc'd */
 	size_t reply_len;      /* 0: strlen(reply) */
 	const char *ctype;     /* NULL: application/json */
+	uint64_t missed;       /* a capture's frames past its limits (a header says) */
 	bool done;
 };
 
@@ -64,6 +65,7 @@ static struct {
 	char token[256];       /* --api-token's; "": none asked */
 	char port_name[SL_MAX_PORTS][48];
 	struct sl_capture *cap[SL_MAX_PORTS]; /* captures[]' ports (lent to the session) */
+	bool link_down[SL_MAX_PORTS]; /* set down through the API since the last start */
 	struct api_prev *prev; /* per flow */
 	uint16_t nb_prev;
 	struct api_prev prev_port[SL_MAX_PORTS];
@@ -138,9 +140,12 @@ api_json(struct api_call *c, json_t *o)
 static int
 call_set_config(struct sl_app *app, struct api_call *c)
 {
+	struct sl_capture *cap[SL_MAX_PORTS];
 	struct sl_config cand = { 0 };
 	struct sl_config_err ce;
 	struct sl_otg_err e;
+	char *cfg_txt;
+	bool nomem = false;
 	json_t *w;
 	int ret;
 
@@ -163,26 +168,30 @@ call_set_config(struct sl_app *app, struct api_call *c)
 		       api_error(c, 400, "validation", "%s%s%s", e.path, e.path[0] ? ": " : "",
 				 e.msg);
 	}
-	if (sl_config_copy(&app->cfg, &cand) != 0) {
+	/* The new captures first: nothing is committed until all of it can be. */
+	for (uint16_t p = 0; p < SL_MAX_PORTS; p++) {
+		cap[p] = e.capture[p] ? sl_capture_create(SL_OTG_CAPTURE_FRAMES,
+							  SL_OTG_CAPTURE_BYTES, e.cap_snap[p]) : NULL;
+		if (e.capture[p] && cap[p] == NULL)
+			nomem = true;
+	}
+	cfg_txt = strndup(c->body, c->len);
+	if (nomem || cfg_txt == NULL || sl_config_copy(&app->cfg, &cand) != 0) {
+		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+			sl_capture_free(cap[p]);
+		free(cfg_txt);
 		sl_config_fini(&cand);
 		return api_error(c, 500, "internal", "out of memory");
 	}
 	sl_config_fini(&cand);
 	free(A.config);
-	A.config = strndup(c->body, c->len);
+	A.config = cfg_txt;
 	memcpy(A.port_name, e.port_name, sizeof(A.port_name));
-	/* Nothing runs: nothing writes the captures; the new ones are lent to the next run. */
+	/* Nothing runs: nothing writes the old captures; the new ones are lent to the next run. */
 	for (uint16_t p = 0; p < SL_MAX_PORTS; p++) {
-		app->ses.cap[p] = NULL;
 		sl_capture_free(A.cap[p]);
-		A.cap[p] = NULL;
-		if (e.capture[p])
-			A.cap[p] = sl_capture_create(SL_OTG_CAPTURE_FRAMES, SL_OTG_CAPTURE_BYTES,
-						     e.cap_snap[p]);
-		if (e.capture[p] && A.cap[p] == NULL)
-			return api_error(c, 500, "internal", "out of memory for port %s's capture",
-					 api_port_name(p));
-		app->ses.cap[p] = A.cap[p];
+		A.cap[p] = cap[p];
+		app->ses.cap[p] = cap[p];
 	}
 	w = json_array();
 	for (unsigned int i = 0; i < e.nb_warnings; i++)
@@ -215,58 +224,69 @@ api_run_end(struct sl_app *app, void *arg)
 }
 
 /*
- * Names (a JSON array) as stream ids into ids[]: every flow when there is
- * none. 0, or the error answered (a name that is no flow).
+ * Names (a JSON array) as a selection of flows, sel[f] true for each flow
+ * named (repeats once); every flow when there is none. *all: every flow
+ * is selected. 0, or the error answered (a name that is no flow).
  */
 static int
-flow_ids(const struct sl_config *cfg, const json_t *names, const char *path, uint16_t *ids,
-	 uint16_t *n, struct api_call *c)
+flow_sel(const struct sl_config *cfg, const json_t *names, const char *path, bool *sel,
+	 bool *all, struct api_call *c)
 {
-	*n = 0;
+	uint16_t n = 0;
+
+	memset(sel, 0, cfg->nb_flows * sizeof(*sel));
 	if (names != NULL && !json_is_array(names))
 		return api_error(c, 400, "validation", "%s: give an array of flow names", path);
-	if (json_array_size(names) == 0) {
-		for (uint16_t f = 0; f < cfg->nb_flows; f++)
-			ids[(*n)++] = f;
-		return 0;
-	}
 	for (size_t i = 0; i < json_array_size(names); i++) {
 		const char *nm = json_string_value(json_array_get(names, i));
-		uint16_t f;
+		int f = nm != NULL ? sl_config_flow_find(cfg, nm) : -1;
 
-		for (f = 0; nm != NULL && f < cfg->nb_flows; f++)
-			if (strcmp(cfg->flows[f].name, nm) == 0)
-				break;
-		if (nm == NULL || f == cfg->nb_flows)
+		if (f < 0)
 			return api_error(c, 400, "validation", "%s[%zu]: no flow named '%s' in the "
 					 "configuration", path, i, nm != NULL ? nm : "(not a string)");
-		ids[(*n)++] = f;
+		n += !sel[f];
+		sel[f] = true;
 	}
+	if (json_array_size(names) == 0) {
+		for (uint16_t f = 0; f < cfg->nb_flows; f++)
+			sel[f] = true;
+		n = cfg->nb_flows;
+	}
+	*all = n == cfg->nb_flows;
 	return 0;
 }
 
-/* traffic.flow_transmit: start, stop, pause or resume every flow or the ones named. */
+/*
+ * traffic.flow_transmit: start, stop, pause or resume every flow or the
+ * ones named; checked whole, then done (never half).
+ */
 static int
 flow_transmit(struct sl_app *app, struct api_call *c, const json_t *ft)
 {
 	const char *state = json_string_value(json_object_get(ft, "state"));
 	const struct sl_config *cfg = app->ses.running ? &app->ses.run_cfg : &app->cfg;
-	uint16_t *ids, n;
-	uint8_t *init = NULL;
-	int ret = 0;
+	const json_t *names = json_object_get(ft, "flow_names");
+	bool *sel = NULL, all = false;
+	uint8_t *init = NULL, h;
+	int ret;
 
 	if (state == NULL || (strcmp(state, "start") != 0 && strcmp(state, "stop") != 0 &&
 			      strcmp(state, "pause") != 0 && strcmp(state, "resume") != 0))
 		return api_error(c, 400, "validation", "traffic.flow_transmit.state: give start, "
 				 "stop, pause or resume");
+	/* Stop of everything: whatever runs (flows of the API's or the options'). */
+	if (strcmp(state, "stop") == 0 && json_array_size(names) == 0) {
+		if (app->ses.running)
+			sl_session_stop(app);
+		return api_json(c, json_object());
+	}
 	if (cfg->nb_flows == 0)
 		return api_error(c, 400, "validation", "no flow: set a configuration first "
 				 "(POST /config)");
-	ids = malloc(cfg->nb_flows * sizeof(*ids));
-	if (ids == NULL)
+	sel = malloc(cfg->nb_flows * sizeof(*sel));
+	if (sel == NULL)
 		return api_error(c, 500, "internal", "out of memory");
-	if (flow_ids(cfg, json_object_get(ft, "flow_names"), "traffic.flow_transmit.flow_names",
-		     ids, &n, c) != 0)
+	if (flow_sel(cfg, names, "traffic.flow_transmit.flow_names", sel, &all, c) != 0)
 		goto out;
 	if (!app->ses.running) {
 		if (strcmp(state, "stop") == 0)
@@ -282,9 +302,8 @@ flow_transmit(struct sl_app *app, struct api_call *c, const json_t *ft)
 			api_error(c, 500, "internal", "out of memory");
 			goto out;
 		}
-		memset(init, SL_HOLD_STOP, cfg->nb_flows);
-		for (uint16_t i = 0; i < n; i++)
-			init[ids[i]] = SL_HOLD_NONE;
+		for (uint16_t f = 0; f < cfg->nb_flows; f++)
+			init[f] = sel[f] ? SL_HOLD_NONE : SL_HOLD_STOP;
 		app->ses.hold_init = init;
 		ret = sl_session_start(app, &app->cfg, false);
 		app->ses.hold_init = NULL;
@@ -294,35 +313,46 @@ flow_transmit(struct sl_app *app, struct api_call *c, const json_t *ft)
 			goto out;
 		}
 		sl_session_on_end(app, api_run_end, NULL);
+		memset(A.link_down, 0, sizeof(A.link_down)); /* a start brings every link up */
 		goto ok;
 	}
 	/* Running: every flow stopped is a stop of the run, with its summary. */
-	if (strcmp(state, "stop") == 0 && n == cfg->nb_flows) {
+	if (strcmp(state, "stop") == 0 && all) {
 		sl_session_stop(app);
 		goto ok;
 	}
-	for (uint16_t i = 0; i < n; i++) {
-		uint8_t h = state[0] == 's' && state[2] == 'o' ? SL_HOLD_STOP :
-			    state[0] == 'p' ? SL_HOLD_PAUSE : SL_HOLD_NONE;
-
-		ret = sl_session_hold(app, ids[i], h);
-		if (ret == -EALREADY) {
-			api_error(c, 409, "execution", "flow %s stopped in this run: stop every "
-				  "flow, then start (a new run) to send it again",
-				  cfg->flows[ids[i]].name);
+	if (app->ses.hold == NULL) {
+		api_error(c, 409, "execution", "this run cannot hold single flows: stop it, then "
+			  "start it here");
+		goto out;
+	}
+	h = strcmp(state, "stop") == 0 ? SL_HOLD_STOP : state[0] == 'p' ? SL_HOLD_PAUSE :
+	    SL_HOLD_NONE;
+	/*
+	 * A flow stopped in this run starts only with a new run: named, it is
+	 * refused (before anything changes); unnamed (every flow), left as it is.
+	 */
+	for (uint16_t f = 0; f < cfg->nb_flows; f++)
+		if (sel[f] && app->ses.hold[f] == SL_HOLD_STOP && h != SL_HOLD_STOP) {
+			if (json_array_size(names) == 0) {
+				sel[f] = false;
+				continue;
+			}
+			api_error(c, 409, "execution", "flow %s stopped in this run: stop every flow, "
+				  "then start (a new run) to send it again", cfg->flows[f].name);
 			goto out;
 		}
-		if (ret != 0) {
-			api_error(c, 500, "internal", "flow %s: cannot %s it", cfg->flows[ids[i]].name,
+	for (uint16_t f = 0; f < cfg->nb_flows; f++)
+		if (sel[f] && sl_session_hold(app, f, h) != 0) {
+			api_error(c, 500, "internal", "flow %s: cannot %s it", cfg->flows[f].name,
 				  state);
 			goto out;
 		}
-	}
 ok:
 	api_json(c, json_object());
 out:
 	free(init);
-	free(ids);
+	free(sel);
 	return 0;
 }
 
@@ -354,9 +384,10 @@ port_link(struct sl_app *app, struct api_call *c, const json_t *lk)
 			continue;
 		r = sp->ops->link != NULL ? sp->ops->link(sp->dev, up) : -ENOTSUP;
 		if (r != 0) {
-			/* Nothing left half done: the ports already set back. */
+			/* Nothing left half done: the ports already set back as they were. */
 			for (uint16_t k = 0; k < p; k++)
-				if (json_array_size(names) == 0 || want[k])
+				if ((json_array_size(names) == 0 || want[k]) &&
+				    A.link_down[k] == up)
 					app->ports.p[k].ops->link(app->ports.p[k].dev, !up);
 			return api_error(c, r == -ENOTSUP ? 400 : 409, "execution", "port %s (%s): "
 					 "the link cannot be set %s: %s", api_port_name(p),
@@ -365,6 +396,9 @@ port_link(struct sl_app *app, struct api_call *c, const json_t *lk)
 					 strerror(-r));
 		}
 	}
+	for (uint16_t p = 0; p < app->ports.n; p++)
+		if (json_array_size(names) == 0 || want[p])
+			A.link_down[p] = state[0] != 'u';
 	return api_json(c, json_object());
 }
 
@@ -425,6 +459,11 @@ call_capture(struct sl_app *app, struct api_call *c)
 		return api_error(c, 500, "internal", "cannot write the pcap: %s", strerror(-ret));
 	c->status = MHD_HTTP_OK;
 	c->ctype = "application/octet-stream";
+	c->missed = A.cap[p]->missed;
+	if (c->missed != 0)
+		printf("api: the capture of port %s: %" PRIu64 " frames arrived past its limits "
+		       "(%u frames, %u MB) and are not in it\n", api_port_name(p), c->missed,
+		       SL_OTG_CAPTURE_FRAMES, SL_OTG_CAPTURE_BYTES >> 20);
 	return 0;
 }
 
@@ -572,8 +611,9 @@ call_metrics(struct sl_app *app, struct api_call *c)
 				 rp->tot.tx_bytes, rp->rx.bytes, rt);
 			if (!r->running)
 				rt[0] = rt[1] = rt[2] = rt[3] = 0;
-			o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}",
+			o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}",
 				      "name", api_port_name(p), "location", app->ports.p[p].info.name,
+				      "link", A.link_down[p] ? "down" : "up",
 				      "transmit", tx_state[ps],
 				      "capture", A.cap[p] != NULL &&
 				      __atomic_load_n(&A.cap[p]->armed, __ATOMIC_RELAXED) ?
@@ -689,8 +729,10 @@ struct req {
 
 static enum MHD_Result
 reply_type(struct MHD_Connection *conn, unsigned int status, const char *body, size_t len,
-	   const char *ctype)
+	   const char *ctype, uint64_t missed)
 {
+	char m[24];
+
 	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)body,
 								  MHD_RESPMEM_MUST_COPY);
 	enum MHD_Result ret;
@@ -698,6 +740,8 @@ reply_type(struct MHD_Connection *conn, unsigned int status, const char *body, s
 	if (r == NULL)
 		return MHD_NO;
 	MHD_add_response_header(r, "Content-Type", ctype);
+	snprintf(m, sizeof(m), "%" PRIu64, missed);
+	MHD_add_response_header(r, "X-Sluice-Capture-Missed", m);
 	ret = MHD_queue_response(conn, status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -825,7 +869,7 @@ api_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 	c.len = q->len;
 	api_call_loop(&c);
 	if (c.ctype != NULL && c.reply != NULL)
-		ret = reply_type(conn, c.status, c.reply, c.reply_len, c.ctype);
+		ret = reply_type(conn, c.status, c.reply, c.reply_len, c.ctype, c.missed);
 	else
 		ret = reply(conn, c.status, c.reply != NULL ? c.reply : "{}");
 	free(c.reply);

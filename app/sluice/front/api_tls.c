@@ -154,6 +154,26 @@ sl_api_tls(const struct sl_opts *o, char **cert, char **key, char *err, size_t l
 		*cert = NULL;
 		return -EINVAL;
 	}
+	/* Checked as the server will load them: a pair that does not match, said now. */
+	{
+		gnutls_certificate_credentials_t cr;
+		gnutls_datum_t dc = { (unsigned char *)*cert, (unsigned int)strlen(*cert) };
+		gnutls_datum_t dk = { (unsigned char *)*key, (unsigned int)strlen(*key) };
+		int r = gnutls_certificate_allocate_credentials(&cr);
+
+		if (r == 0) {
+			r = gnutls_certificate_set_x509_key_mem(cr, &dc, &dk, GNUTLS_X509_FMT_PEM);
+			gnutls_certificate_free_credentials(cr);
+		}
+		if (r < 0) {
+			snprintf(err, len, "%s and %s: %s (give a PEM certificate and its own key)",
+				 o->api_cert, o->api_key, gnutls_strerror(r));
+			free(*cert);
+			free(*key);
+			*cert = *key = NULL;
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 

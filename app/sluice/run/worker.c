@@ -141,7 +141,8 @@ worker_window(struct sl_target *t, uint64_t tsc)
 	if (t->hold != NULL) {
 		uint8_t h = __atomic_load_n(t->hold, __ATOMIC_ACQUIRE);
 
-		if (h == SL_HOLD_PAUSE) {
+		/* Its share sent: it finishes (drains its backlog) even when paused. */
+		if (h == SL_HOLD_PAUSE && t->quota != 0) {
 			t->held = true;
 			return true;
 		}

@@ -484,8 +484,12 @@ if want C; then
 		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f3"],"state":"resume"}}}')"
 	check "api: link down and up on the sim port p2: 200 each" \
 		eq "$(api POST /control/state '{"choice":"port","port":{"choice":"link","link":{"port_names":["p2"],"state":"down"}}}') $(api POST /control/state '{"choice":"port","port":{"choice":"link","link":{"port_names":["p2"],"state":"up"}}}')" "200 {} 200 {}"
-	check "api: resume f1: 200" eq "$(api POST /control/state \
-		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f1"],"state":"resume"}}}')" "200 {}"
+	check "api: resume f1, named 5000 times: 200 (each flow once)" eq "$(api POST /control/state \
+		"{\"choice\":\"traffic\",\"traffic\":{\"choice\":\"flow_transmit\",\"flow_transmit\":{\"flow_names\":[$(yes '"f1"' | head -5000 | paste -sd,)],\"state\":\"resume\"}}}")" "200 {}"
+	check "api: pause f1 and f3 (stopped in this run): 409, and f1 is not paused" \
+		bash -c '[[ "$1" == "409 "*"flow f3 stopped in this run"* ]] && [ "$2" != "\"paused\"" ]' _ "$(api POST /control/state \
+		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f1","f3"],"state":"pause"}}}')" \
+		"$(fm '.flow_metrics[0].transmit')"
 	for _ in $(seq 200); do [ "$(fm '[.flow_metrics[].transmit] | unique')" = '["stopped"]' ] && break; sleep 0.1; done
 	check "api: after the resume each flow sent exactly its count: f1 1500, f2 400, f3 0" \
 		eq "$(fm '[.flow_metrics[] | .frames_tx]')" "[1500,400,0]"
@@ -511,6 +515,12 @@ if want C; then
 	echo short >"$T/short"
 	bad "api: a token too short" "give a token of 16 to" --sim 10G --api 0 --api-token "$T/short"
 	bad "api: a certificate file that is not PEM" "is not PEM" --sim 10G --api 0 --api-cert "$T/short" --api-key "$T/short"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=a \
+		-keyout "$T/k1.pem" -out "$T/c1.pem" >/dev/null 2>&1
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=b \
+		-keyout "$T/k2.pem" -out "$T/c2.pem" >/dev/null 2>&1
+	bad "api: a certificate and another's key" "give a PEM certificate and its own key" --sim 10G \
+		--api 0 --api-cert "$T/c1.pem" --api-key "$T/k2.pem"
 	[ "$fail" = 0 ] || tail -20 "$T/c.out"
 fi
 
