@@ -46,6 +46,8 @@ struct sl_session {
 	/* The run's streams by id (the signature's): its flows compiled (plan.c). */
 	struct sl_stream **streams;
 	void *stream_block;          /* where they are, one block */
+	/* Each stream's replay (a flow's pcap), or r NULL: generated frames. */
+	struct sl_replay_plan *replay;
 	uint16_t nb_streams;
 	struct sl_worker *workers[RTE_MAX_LCORE];
 	uint16_t nb_workers;

@@ -93,6 +93,11 @@ struct sl_flow_conf {
 	uint32_t burst_pkts;       /**< bursts of this many packets (0: none, a steady flow) */
 	uint64_t burst_gap_us;     /**< with a pause this long after each */
 	uint32_t bursts;           /**< this many bursts (0: until its count, duration, the run) */
+	/* A replay instead of generated frames (sl_replay.h): "" none. */
+	char pcap[256];            /**< the capture (pcap or pcapng) */
+	double pcap_speed;         /**< its timing divided by this; 0: as captured (1); < 0: top speed */
+	uint32_t pcap_loops;       /**< times through it; 0: once; UINT32_MAX: until stopped */
+	bool pcap_sign;            /**< the signature in each frame that can carry one */
 };
 
 /** Whether frames carry the signature (--sign). */
@@ -114,6 +119,7 @@ struct sl_config {
 	uint64_t duration_us;  /**< 0: none */
 	uint64_t count;        /**< packets per port; 0: no limit */
 	uint16_t burst;
+	uint64_t pcap_mem;         /**< bytes a replay's capture may hold (0: SL_REPLAY_MEM_DEFAULT) */
 	/* What is sent: the default flow's template (MACs and VLAN are per port). */
 	struct sl_stream_conf sc;
 	bool size_given;       /**< sizes given; else the smallest frame the headers fit */

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <arpa/inet.h>
 
@@ -58,6 +59,10 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 
 		if (strcmp(k, "udp") == 0 || strcmp(k, "tcp") == 0) {
 			f->sc.tcp = k[0] == 't';
+			continue;
+		}
+		if (strcmp(k, "signed") == 0) {
+			f->pcap_sign = true;
 			continue;
 		}
 		if (a == NULL) {
@@ -132,6 +137,23 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 			}
 		} else if (strcmp(k, "field") == 0) {
 			ret = sl_parse_field(&f->sc, a, e, sizeof(e));
+		} else if (strcmp(k, "pcap") == 0) {
+			if (strlen(a) >= sizeof(f->pcap)) {
+				snprintf(e, sizeof(e), "a path longer than %zu characters",
+					 sizeof(f->pcap) - 1);
+				ret = -EINVAL;
+			} else if (strcmp(a, "none") != 0 && access(a, R_OK) != 0) {
+				snprintf(e, sizeof(e), "cannot read it: %s", strerror(errno));
+				ret = -EINVAL;
+			} else {
+				snprintf(f->pcap, sizeof(f->pcap), "%s", strcmp(a, "none") == 0 ? "" : a);
+			}
+		} else if (strcmp(k, "speed") == 0) {
+			ret = sl_parse_speed(a, &f->pcap_speed, e, sizeof(e));
+		} else if (strcmp(k, "loop") == 0) {
+			ret = sl_parse_u64(a, 0, UINT32_MAX - 1, &v, e, sizeof(e));
+			if (ret == 0)
+				f->pcap_loops = v == 0 ? UINT32_MAX : (uint32_t)v;
 		} else {
 			snprintf(err, len, "%s: unknown key (keys: %s)", k, SL_FLOW_KEYS);
 			return -EINVAL;
@@ -140,6 +162,13 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 			snprintf(err, len, "%s %s: %s", k, a, e);
 			return -EINVAL;
 		}
+	}
+	if (f->pcap[0] != '\0' && (f->count != 0 || f->burst_pkts != 0 || f->sc.nb_fields != 0 ||
+				    f->sc.stack[0] != '\0')) {
+		snprintf(err, len, "pcap %s: a replay sends its capture's frames: drop %s (loop N "
+			 "repeats it)", f->pcap, f->count != 0 ? "count" : f->burst_pkts != 0 ?
+			 "burst" : f->sc.nb_fields != 0 ? "field" : "stack");
+		return -EINVAL;
 	}
 	if (f->burst_pkts != 0 && f->burst_gap_us == 0) {
 		snprintf(err, len, "burst %u: give the pause after each (gap S, e.g. gap 1ms)",
@@ -223,6 +252,18 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 	if (f->burst_pkts != 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " burst %u gap %.6gs bursts %u",
 					f->burst_pkts, f->burst_gap_us / 1e6, f->bursts);
+	if (f->pcap[0] != '\0' && off < len) {
+		char sp[32];
+
+		if (f->pcap_speed < 0)
+			snprintf(sp, sizeof(sp), "max");
+		else
+			snprintf(sp, sizeof(sp), "%g", f->pcap_speed > 0 ? f->pcap_speed : 1.0);
+		off += (size_t)snprintf(buf + off, len - off, " pcap %s speed %s loop %u%s", f->pcap,
+					sp, f->pcap_loops == UINT32_MAX ? 0 :
+					f->pcap_loops == 0 ? 1 : f->pcap_loops,
+					f->pcap_sign ? " signed" : "");
+	}
 	for (uint16_t i = 0; i < c->nb_fields && off < len; i++) {
 		char fs[256];
 

@@ -30,7 +30,7 @@ enum {
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
 	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS, OPT_MTU,
-	OPT_FLOW, OPT_OTG, OPT_API, OPT_API_CERT, OPT_API_KEY, OPT_API_TOKEN, OPT_SIGN,
+	OPT_FLOW, OPT_OTG, OPT_PCAP, OPT_PCAP_SPEED, OPT_PCAP_LOOP, OPT_PCAP_SIGN, OPT_PCAP_MEM, OPT_API, OPT_API_CERT, OPT_API_KEY, OPT_API_TOKEN, OPT_SIGN,
 };
 
 static const struct option long_opts[] = {
@@ -62,6 +62,11 @@ static const struct option long_opts[] = {
 	{ "flow", required_argument, NULL, OPT_FLOW },
 	{ "otg-config", required_argument, NULL, OPT_OTG },
 	{ "api", required_argument, NULL, OPT_API },
+	{ "pcap", required_argument, NULL, OPT_PCAP },
+	{ "pcap-speed", required_argument, NULL, OPT_PCAP_SPEED },
+	{ "pcap-loop", required_argument, NULL, OPT_PCAP_LOOP },
+	{ "pcap-sign", no_argument, NULL, OPT_PCAP_SIGN },
+	{ "pcap-mem", required_argument, NULL, OPT_PCAP_MEM },
 	{ "api-cert", required_argument, NULL, OPT_API_CERT },
 	{ "api-key", required_argument, NULL, OPT_API_KEY },
 	{ "api-token", required_argument, NULL, OPT_API_TOKEN },
@@ -117,6 +122,10 @@ sl_usage(void)
 	       "                        flows, ports send only their flows\n"
 	       "  --otg-config FILE     the flows of an Open Traffic Generator Config (JSON:\n"
 	       "                        ports by DPDK name or id, flows); docs/api.md\n"
+	       "  --pcap FILE           replay a capture (pcap, pcapng) on port 0 at its own\n"
+	       "                        timing: a flow named pcap (flow add NAME pcap FILE\n"
+	       "                        for others); --pcap-speed X|max, --pcap-loop N (0:\n"
+	       "                        until stopped), --pcap-sign, --pcap-mem MB\n"
 	       "  --sign on|off|auto    the payload signature in every frame that has room (on,\n"
 	       "                        the default), none (off: nothing is measured), or only\n"
 	       "                        when a port receives or a port is the sim (auto)\n"
@@ -444,6 +453,11 @@ opt_one(struct sl_opts *o, struct sl_config *cf, int c, char *arg, char *err, si
 		else
 			return snprintf(err, len, "'%s': give on, off or auto", arg), -EINVAL;
 		return 0;
+	case OPT_PCAP_MEM:
+		if (sl_parse_u64(arg, 1, 1u << 20, &v, err, len) != 0)
+			return -EINVAL;
+		cf->pcap_mem = v << 20;
+		return 0;
 	case OPT_API:
 		o->api_plain = strncmp(arg, "http://", 7) == 0;
 		if (o->api_plain)
@@ -527,6 +541,9 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 {
 	const char *run_opt = NULL; /* --duration, --count or --rate, if given */
 	const char *flow_specs[SL_OPTS_MAX_FLOWS];
+	struct sl_flow_conf pcap = { 0 };  /* --pcap and its options, a flow at the end */
+	const char *pcap_opt = NULL;
+	bool pcap_given = false;
 	int c, nb_flow_specs = 0;
 	char err[256];
 
@@ -552,6 +569,41 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 		case OPT_OTG:
 			o->otg_config = optarg;
 			continue;
+		case OPT_PCAP:
+		case OPT_PCAP_SPEED:
+		case OPT_PCAP_LOOP:
+		case OPT_PCAP_SIGN: {
+			char e[256];
+			uint64_t v;
+
+			if (c == OPT_PCAP) {
+				if (strlen(optarg) >= sizeof(pcap.pcap) || access(optarg, R_OK) != 0) {
+					usage_error("--pcap", "cannot read '%s': %s", optarg,
+						    access(optarg, R_OK) != 0 ? strerror(errno) :
+						    "the path is too long");
+					return SL_OPTS_ERROR;
+				}
+				snprintf(pcap.pcap, sizeof(pcap.pcap), "%s", optarg);
+			} else if (c == OPT_PCAP_SPEED) {
+				if (sl_parse_speed(optarg, &pcap.pcap_speed, e, sizeof(e)) != 0) {
+					usage_error("--pcap-speed", "%s", e);
+					return SL_OPTS_ERROR;
+				}
+			} else if (c == OPT_PCAP_LOOP) {
+				if (sl_parse_u64(optarg, 0, UINT32_MAX - 1, &v, e, sizeof(e)) != 0) {
+					usage_error("--pcap-loop", "%s (0: until stopped)", e);
+					return SL_OPTS_ERROR;
+				}
+				pcap.pcap_loops = v == 0 ? UINT32_MAX : (uint32_t)v;
+			} else {
+				pcap.pcap_sign = true;
+			}
+			if (c != OPT_PCAP)
+				pcap_opt = c == OPT_PCAP_SPEED ? "--pcap-speed" :
+					   c == OPT_PCAP_LOOP ? "--pcap-loop" : "--pcap-sign";
+			pcap_given |= c == OPT_PCAP;
+			continue;
+		}
 		case OPT_FLOW:
 			if (nb_flow_specs == SL_OPTS_MAX_FLOWS) {
 				usage_error("--flow", "more than %d: add the others at the prompt or "
@@ -616,6 +668,30 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 	for (int i = 0; i < nb_flow_specs; i++)
 		if (flow_opt(cf, flow_specs[i]) != 0)
 			return SL_OPTS_ERROR;
+	/* --pcap: a flow named pcap on port 0, replaying the capture. */
+	if (!pcap_given && pcap_opt != NULL) {
+		usage_error(pcap_opt, "is for a replay: add --pcap FILE");
+		return SL_OPTS_ERROR;
+	}
+	if (pcap_given) {
+		struct sl_flow_conf f;
+
+		if (sl_config_flow_find(cf, "pcap") >= 0 || o->otg_config != NULL) {
+			usage_error("--pcap", "%s: give the replay as a flow (flow add NAME pcap FILE)",
+				    o->otg_config != NULL ? "with --otg-config" :
+				    "a --flow is named pcap");
+			return SL_OPTS_ERROR;
+		}
+		sl_config_flow_init(cf, &f, "pcap", 0);
+		snprintf(f.pcap, sizeof(f.pcap), "%s", pcap.pcap);
+		f.pcap_speed = pcap.pcap_speed;
+		f.pcap_loops = pcap.pcap_loops;
+		f.pcap_sign = pcap.pcap_sign;
+		if (sl_config_flow_add(cf, &f) != 0) {
+			usage_error("--pcap", "out of memory");
+			return SL_OPTS_ERROR;
+		}
+	}
 	/* IPv4 addresses for IPv6 frames would be silently ignored: say so. */
 	if (cf->sc.ipv6 && cf->tx_ip4_given) {
 		usage_error("--tx-ip", "IPv4 addresses, but the frames are IPv6 (--ipv6): give "

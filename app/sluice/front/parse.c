@@ -102,6 +102,27 @@ sl_parse_seconds(const char *s, uint64_t *us, char *err, size_t len)
 }
 
 int
+sl_parse_speed(const char *s, double *speed, char *err, size_t len)
+{
+	char *end;
+	double v;
+
+	if (strcmp(s, "max") == 0) {
+		*speed = -1;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v > 0) || v > 1000) {
+		snprintf(err, len, "'%s': give a multiplier of the capture's timing, above 0 and "
+			 "at most 1000 (2: twice as fast), or max", s);
+		return -EINVAL;
+	}
+	*speed = v;
+	return 0;
+}
+
+int
 sl_parse_seconds0(const char *s, uint64_t *us, char *err, size_t len)
 {
 	return seconds(s, true, us, err, len);

@@ -21,7 +21,9 @@
 
 #include "plan.h"
 #include "ports.h"
+#include "session.h"
 #include "sl_err.h"
+#include "sl_wire.h"
 
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
 #define SL_PLAN_STREAM_ALIGN (2u << 20) /* a huge page */
@@ -96,6 +98,94 @@ sl_plan_map(struct sl_app *app)
 	}
 }
 
+/*
+ * Flow id's replay: its capture read, each frame checked against the port's
+ * largest frame, its schedule; the stream compiled to the capture's
+ * largest frame (its pools' room). 0, or -errno with the message printed.
+ */
+static int
+plan_replay(struct sl_app *app, uint16_t id, struct sl_stream *s)
+{
+	const struct sl_config *o = &app->ses.run_cfg;
+	const struct sl_flow_conf *fc = &o->flows[id];
+	struct sl_replay_plan *rp = &app->ses.replay[id];
+	uint16_t pid = fc->port, mtu = sl_config_mtu(o, &app->env, pid);
+	struct sl_replay_timing tm = { .speed = fc->pcap_speed == 0 ? 1 : fc->pcap_speed };
+	struct sl_stream_conf c;
+	struct sl_stream_err se;
+	char err[512];
+
+	rp->r = sl_replay_load(fc->pcap, o->pcap_mem != 0 ? o->pcap_mem : SL_REPLAY_MEM_DEFAULT,
+			       err, sizeof(err));
+	if (rp->r == NULL) {
+		sl_err("flow %s: %s", fc->name, err);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < rp->r->nb; i++) {
+		const struct sl_replay_frame *f = &rp->r->f[i];
+		const uint8_t *d = rp->r->data + f->off;
+		bool tagged = (d[12] == 0x81 || d[12] == 0x88) && (d[13] == 0x00 || d[13] == 0xa8);
+		uint32_t max = sl_wire_max_frame(mtu, tagged);
+
+		if ((uint32_t)f->len + SL_WIRE_FCS > max) {
+			sl_err("flow %s: %s: frame %u: %u bytes (with the FCS) is above port %u's "
+			       "largest frame, %u at MTU %u: give --mtu %u (or port config %u mtu N), "
+			       "or leave the frame out (editcap)", fc->name, fc->pcap, i + 1,
+			       f->len + SL_WIRE_FCS, pid, max, mtu,
+			       f->len + SL_WIRE_FCS - (max - mtu), pid);
+			return -EINVAL;
+		}
+	}
+	if (fc->rate.unit != SL_RATE_NONE) {
+		if (sl_config_stream_rate(o, &app->env, id, &tm.rate, err, sizeof(err)) != 0) {
+			sl_err("flow %s: %s", fc->name, err);
+			return -EINVAL;
+		}
+	} else if (fc->pcap_speed < 0) {
+		tm.speed = 0;
+	}
+	rp->off = malloc(rp->r->nb * sizeof(*rp->off));
+	if (rp->off == NULL)
+		return -ENOMEM;
+	sl_replay_schedule(rp->r, &tm, rp->off, &rp->period);
+	rp->top = tm.rate.unit == SL_RATE_NONE && tm.speed == 0;
+	rp->loops = fc->pcap_loops == UINT32_MAX ? 0 : fc->pcap_loops == 0 ? 1 : fc->pcap_loops;
+	rp->sign = fc->pcap_sign && o->sign != SL_SIGN_OFF;
+	{
+		char how[64], lp[32];
+
+		if (tm.rate.unit != SL_RATE_NONE)
+			sl_rate_str(&tm.rate, how, sizeof(how));
+		else if (rp->top)
+			snprintf(how, sizeof(how), "top speed");
+		else
+			snprintf(how, sizeof(how), "its own timing x %g", tm.speed);
+		if (rp->loops == 0)
+			snprintf(lp, sizeof(lp), "until stopped");
+		else
+			snprintf(lp, sizeof(lp), "%u time%s", rp->loops, rp->loops > 1 ? "s" : "");
+		printf("flow %s: replays %s: %u frames (%u can carry a signature: %s), %" PRIu64
+		       " bytes; %s, a loop every %.6f s, %s\n", fc->name, fc->pcap, rp->r->nb,
+		       rp->r->nb_signable, rp->sign ? "signed" : "sent unsigned", rp->r->bytes, how,
+		       (double)rp->period / 1e9, lp);
+	}
+	/* A plain stream whose frame is the capture's largest: the pools' room. */
+	sl_config_stream(o, &app->env, id, &c);
+	memset(c.sizes, 0, sizeof(c.sizes));
+	c.sizes[0] = (uint16_t)RTE_MAX(rp->r->max_len + SL_WIRE_FCS, SL_WIRE_MIN_FRAME);
+	c.weights[0] = 1;
+	c.nb_sizes = 1;
+	c.size_min = c.size_max = c.size_step = 0;
+	c.nb_fields = 0;
+	c.stack[0] = '\0';
+	if (sl_stream_compile(s, &c, (uint16_t)RTE_MAX(sl_wire_max_frame(mtu, true),
+						      (uint32_t)c.sizes[0]), &se) != 0) {
+		sl_err("flow %s: %s", fc->name, se.msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Compile every stream of the run: the table's flows, or each port's default flow. */
 int
 sl_plan_streams(struct sl_app *app)
@@ -122,8 +212,18 @@ sl_plan_streams(struct sl_app *app)
 	}
 	madvise(app->ses.stream_block, bytes, MADV_HUGEPAGE);
 	app->ses.nb_streams = n;
+	app->ses.replay = calloc(n, sizeof(*app->ses.replay));
+	if (app->ses.replay == NULL)
+		return -ENOMEM;
 	for (uint16_t id = 0; id < n; id++) {
 		app->ses.streams[id] = (struct sl_stream *)app->ses.stream_block + id;
+		if (o->nb_flows != 0 && o->flows[id].pcap[0] != '\0') {
+			int ret = plan_replay(app, id, app->ses.streams[id]);
+
+			if (ret != 0)
+				return ret;
+			continue;
+		}
 		if (sl_config_stream_build(o, &app->env, id, app->ses.streams[id], &e) != 0) {
 			sl_err("%s", e.msg);
 			return -EINVAL;
@@ -135,6 +235,12 @@ sl_plan_streams(struct sl_app *app)
 void
 sl_plan_streams_free(struct sl_app *app)
 {
+	for (uint16_t id = 0; app->ses.replay != NULL && id < app->ses.nb_streams; id++) {
+		sl_replay_free(app->ses.replay[id].r);
+		free(app->ses.replay[id].off);
+	}
+	free(app->ses.replay);
+	app->ses.replay = NULL;
 	free(app->ses.stream_block);
 	app->ses.stream_block = NULL;
 	free(app->ses.streams);
@@ -174,6 +280,45 @@ count_targets(const struct sl_app *app, unsigned int lcore)
  * stream's pairs (P of them): its share of the order, of the count and of
  * the rate.
  */
+/*
+ * Target t, pair k of the P that send replay id: the frames whose 5-tuple
+ * falls to it, each at its offset in TSC cycles; unpaced (the schedule
+ * times it); its quota every loop's frames of it.
+ */
+static int
+target_replay(struct sl_app *app, struct sl_target *t, uint16_t id, uint64_t k, uint64_t P)
+{
+	const struct sl_replay_plan *rp = &app->ses.replay[id];
+	struct sl_target_replay *tr = calloc(1, sizeof(*tr));
+	uint64_t hz = rte_get_tsc_hz();
+	uint32_t n = 0;
+
+	if (tr == NULL)
+		return -ENOMEM;
+	t->rp = tr;
+	for (uint32_t i = 0; i < rp->r->nb; i++)
+		n += sl_replay_share(rp->r, i, (uint32_t)P) == k;
+	tr->idx = malloc(RTE_MAX(n, 1u) * sizeof(*tr->idx));
+	tr->due = malloc(RTE_MAX(n, 1u) * sizeof(*tr->due));
+	if (tr->idx == NULL || tr->due == NULL)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < rp->r->nb; i++)
+		if (sl_replay_share(rp->r, i, (uint32_t)P) == k) {
+			tr->idx[tr->nb] = i;
+			tr->due[tr->nb++] = sl_session_us_tsc(rp->off[i] / 1000, hz) +
+					     (rp->off[i] % 1000) * hz / 1000000000u;
+		}
+	tr->r = rp->r;
+	tr->period_tsc = sl_session_us_tsc(rp->period / 1000, hz) +
+			 (rp->period % 1000) * hz / 1000000000u;
+	tr->top = rp->top;
+	tr->sign = rp->sign;
+	t->quota = n == 0 ? 0 : rp->loops == 0 ? UINT64_MAX : (uint64_t)n * rp->loops;
+	t->sig_mix = tr->sign ? 3 : 1;
+	sl_pacer_init(&t->pacer, &(struct sl_rate){ SL_RATE_NONE, 0 });
+	return 0;
+}
+
 static int
 target_init(struct sl_app *app, struct sl_target *t, uint16_t i, uint16_t q, uint16_t id,
 	    uint64_t k, uint64_t P)
@@ -229,6 +374,8 @@ target_init(struct sl_app *app, struct sl_target *t, uint16_t i, uint16_t q, uin
 				t->quota = 0; /* fewer packets a burst than pairs: not this one */
 		}
 	}
+	if (app->ses.replay[id].r != NULL)
+		return target_replay(app, t, id, k, P);
 	sl_config_stream_name(o, id, name, sizeof(name));
 	if (sl_config_stream_rate(o, &app->env, id, &pace, err, sizeof(err)) != 0) {
 		sl_err("--rate: %s (port %u, %s): %s", name, i, app->ports.p[i].info.name, err);

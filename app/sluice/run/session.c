@@ -251,6 +251,12 @@ session_release(struct sl_app *app)
 
 		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
 			rte_mempool_free(w->pools[p]);
+		for (uint32_t k = 0; k < w->nb_targets; k++)
+			if (w->t[k].rp != NULL) {
+				free(w->t[k].rp->idx);
+				free(w->t[k].rp->due);
+				free(w->t[k].rp);
+			}
 		rte_free(w->t);
 		rte_free(w);
 		app->ses.workers[i] = NULL;
@@ -376,6 +382,7 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 		struct sl_worker *w = app->ses.workers[i];
 
 		w->deadline_tsc = deadline;
+		w->anchor_tsc = app->ses.start_tsc;
 		if (w->nb_targets == 0 && w->nb_rxp == 0) {
 			w->tx_done = 1;
 			w->done = 1;

@@ -62,10 +62,72 @@ sl_run_intr_take(void)
  * -1 when the pool is empty (its mbufs in flight), counted in pool_empty
  * once per episode, the packets still due.
  */
+/*
+ * A replay's burst: its frames whose time has come (all, at top speed), at
+ * most the burst size and what is left of the quota, copied into mbufs of
+ * its pool, signed where asked and possible (marked in hash.usr, for the
+ * signed count). Returns as worker_make().
+ */
+static int
+worker_replay_make(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
+{
+	struct sl_target_replay *rp = t->rp;
+	struct rte_mbuf **pkts = t->pending + t->pend_n;
+	uint16_t n = w->burst, k;
+	uint32_t pos = rp->pos;
+	uint64_t loop = rp->loop, bytes = 0, words[2];
+
+	if (t->quota != UINT64_MAX)
+		n = (uint16_t)RTE_MIN((uint64_t)n, t->quota);
+	for (k = 0; k < n; k++) {
+		if (!rp->top && tsc < t->begin_tsc + loop * rp->period_tsc + rp->due[pos])
+			break;
+		if (++pos == rp->nb) {
+			pos = 0;
+			loop++;
+		}
+	}
+	if (k == 0)
+		return 0;
+	if (rte_pktmbuf_alloc_bulk(t->gen.mp, pkts, k) != 0) {
+		if (!t->pool_dry)
+			SL_CNT_ADD(t->pool_empty, 1);
+		t->pool_dry = true;
+		return -1;
+	}
+	t->pool_dry = false;
+	for (uint16_t j = 0; j < k; j++) {
+		bool sig = false;
+
+		if (rp->sign) {
+			sl_sig_words(t->stream, t->gen.producer, t->gen.run, rp->seq, tsc, &words[0],
+				     &words[1]);
+			sig = sl_replay_fill(rp->r, rp->idx[rp->pos], pkts[j], words);
+			rp->seq += sig;
+		} else {
+			sl_replay_fill(rp->r, rp->idx[rp->pos], pkts[j], NULL);
+		}
+		pkts[j]->hash.usr = sig;
+		bytes += pkts[j]->pkt_len;
+		if (++rp->pos == rp->nb) {
+			rp->pos = 0;
+			rp->loop++;
+		}
+	}
+	t->pend_n += k;
+	t->pend_bytes += bytes;
+	if (t->quota != UINT64_MAX)
+		t->quota -= k;
+	return k;
+}
+
 static inline int
 worker_make(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
 {
 	uint16_t n = w->burst;
+
+	if (unlikely(t->rp != NULL))
+		return worker_replay_make(w, t, tsc);
 
 	if (t->quota != UINT64_MAX)
 		n = RTE_MIN((uint64_t)n, t->quota);
@@ -106,6 +168,8 @@ worker_sig_before(struct sl_target *t)
 {
 	if (unlikely(t->sig_mix == 2))
 		return sl_worker_signed(t->pending + t->pend_off, t->pend_n, t->sig_min_len);
+	if (unlikely(t->sig_mix == 3))
+		return sl_worker_marked(t->pending + t->pend_off, t->pend_n);
 	return 0;
 }
 
@@ -124,6 +188,9 @@ worker_took(struct sl_target *t, uint16_t k, uint64_t sig_before)
 		SL_CNT_ADD(t->signed_sent, sig_before -
 			   sl_worker_signed(t->pending + t->pend_off + k, t->pend_n - k,
 					    t->sig_min_len));
+	else if (t->sig_mix == 3 && k != 0)
+		SL_CNT_ADD(t->signed_sent, sig_before -
+			   sl_worker_marked(t->pending + t->pend_off + k, t->pend_n - k));
 	t->pend_off += k;
 	t->pend_n -= k;
 	SL_CNT_ADD(t->generated, k);
@@ -213,7 +280,9 @@ worker_loop(struct sl_worker *w, const bool direct)
 	for (uint16_t i = 0; i < w->nb_targets; i++) {
 		struct sl_target *t = &w->t[i];
 
-		t->begin_tsc = w->start_tsc + t->delay_tsc;
+		/* A replay's schedule is one for every lcore: from the run's start. */
+		t->begin_tsc = (t->rp != NULL && w->anchor_tsc != 0 ? w->anchor_tsc : w->start_tsc) +
+			       t->delay_tsc;
 		t->end_tsc = t->duration_tsc != 0 ? t->begin_tsc + t->duration_tsc : 0;
 		timed |= t->delay_tsc != 0 || t->duration_tsc != 0 || t->burst_pkts != 0 ||
 			 t->hold != NULL;

@@ -19,6 +19,7 @@
 #include "sl_config.h"
 #include "sl_gen.h"
 #include "sl_port.h"
+#include "sl_replay.h"
 #include "sl_capture.h"
 #include "sl_rx.h"
 #include "sl_xmit.h"
@@ -32,6 +33,28 @@ enum {
 	SL_HOLD_STOP = 2,    /* its share ends now (its quota 0): it finishes */
 };
 
+/* A stream's replay in a run: the capture, its schedule (sl_replay.h). */
+struct sl_replay_plan {
+	struct sl_replay *r;
+	uint64_t *off;               /* each frame's offset, ns */
+	uint64_t period;             /* a loop's, ns */
+	uint32_t loops;              /* 0: until stopped */
+	bool top;                    /* top speed: every frame due at once */
+	bool sign;
+};
+
+/* A target's share of a replay: its frames (by 5-tuple), their times. */
+struct sl_target_replay {
+	const struct sl_replay *r;
+	uint32_t *idx;               /* its frames, in capture order */
+	uint64_t *due;               /* each one's offset from the start, TSC cycles */
+	uint32_t nb, pos;            /* how many; the next one */
+	uint64_t loop;               /* loops done */
+	uint64_t period_tsc;
+	uint32_t seq;                /* its signatures' sequence */
+	bool top, sign;
+};
+
 /* What one worker sends to: a queue, its generator, its share of --count. */
 struct sl_target {
 	struct sl_txq *txq;
@@ -42,13 +65,15 @@ struct sl_target {
 	uint16_t stream;             /* its stream's id (the signature's) */
 	bool own_rate;               /* a flow's rate of its own (set rate on the port leaves it) */
 	uint64_t quota;              /* UINT64_MAX: no limit */
-	uint8_t sig_mix;             /* 0: every size carries a signature, 1: none, 2: some */
+	uint8_t sig_mix;             /* 0: every size carries a signature, 1: none, 2: some,
+					3: a replay's, marked (hash.usr) */
 	uint32_t sig_min_len;        /* pkt_len from which a frame carries one (sig_mix 2) */
 	uint16_t pend_off, pend_n;   /* generated, not yet taken by sl_xmit */
 	uint64_t pend_bytes;         /* pkt_len sum of pending[0..pend_n) while pend_off is 0 */
 	bool deferred;               /* sl_xmit_try() kept pending: add a burst, then send */
 	bool finished;               /* share of --count sent and drained (atomic: the main reads it) */
 	const uint8_t *hold;         /* its stream's hold (SL_HOLD_*), or NULL: none */
+	struct sl_target_replay *rp; /* a replay's share, or NULL: generated frames */
 	bool held;                   /* it was held: its pacer starts again (worker only) */
 	/* Single writer: this worker. */
 	uint64_t generated;          /* taken by the engine (sl_xmit, or sl_xmit_direct) */
@@ -127,12 +152,24 @@ struct sl_worker {
 	uint16_t burst;
 	bool direct;
 	uint64_t deadline_tsc;       /* 0: none */
+	uint64_t anchor_tsc;         /* the run's start, the same for every worker (replays' t0) */
 	struct sl_target *t;         /* nb_targets of them (rte_zmalloc) */
 	struct rte_mempool *pools[SL_MAX_PORTS];
 	uint64_t start_tsc, end_tsc;
 	uint32_t tx_done;            /* set (release) when its TX share is sent (or never had one) */
 	uint32_t done;               /* set (release) when the loop has ended */
 } __rte_cache_aligned;
+
+/* Frames of pkts[0..n) a replay signed (marked in hash.usr). */
+static inline uint64_t
+sl_worker_marked(struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t k = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		k += pkts[i]->hash.usr;
+	return k;
+}
 
 /* Frames of pkts[0..n) long enough to carry a signature. */
 static inline uint64_t

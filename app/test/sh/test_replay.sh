@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# test_replay.sh - pcap replay (docs/generator.md, "Replaying a capture"):
+# captures written by scapy, replayed to net_pcap files (no interface is
+# touched) and read back by scapy (app/test/py/replay_check.py), never by
+# Sluice's own parser. Judged: counts, bytes, each 5-tuple's order, loops,
+# the schedule's lower bound (a run cannot end before its last frame is
+# due), signatures through the sim DUT against its ground truth, and bad
+# captures refused with one message. No figure of time or rate (those are
+# in scripts/bench-replay.sh).
+#  1. 1000 frames with jittered gaps, 2 lcores on one shared queue: every
+#     frame once, as captured, each 5-tuple in order; the run lasts at
+#     least the capture's span; pcapng gives the same frames;
+#  2. --pcap-speed 2 --pcap-loop 3; a flow at a fixed rate (loop 2); top
+#     speed (loop 10); more lcores than CPUs (4 on 2, loop 2);
+#  3. --pcap-sign through the sim DUT with 1 % loss: the signed frames
+#     counted exactly (tx = unique + lost), the DUT's drops are the frames
+#     missing at the receiver, every checksum valid (tshark);
+#  4. a profile (the prompt's commands): flow add ... pcap, show flows, start;
+#  5. bad captures: cut short, not Ethernet, a frame above the MTU, frames
+#     cut at capture, empty, not a capture, missing; options without
+#     --pcap, a replay with count.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+PY=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
+tag=slrp
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# run OUT.pcap LCORES ARGS...: Sluice on one net_pcap port writing OUT; JSON in OUT.json.
+run() {
+	local out=$1 lc=$2
+	shift 2
+	new_prefix
+	rm -f "$out"
+	timeout 60 "$bin" --no-huge -m 512 --no-pci --lcores "$lc" --log-level '*:error' \
+		--file-prefix "$prefix" --vdev "net_pcap0,tx_pcap=$out" -- "$@" --json "$out.json" \
+		>"$out.log" 2>&1 && rc=0 || rc=$?
+}
+jqe() { jq -e "$@" >/dev/null; }
+chk() { "$PY" "$top/app/test/py/replay_check.py" "$@" 2>/dev/null; }
+# at_least A B: A >= B (floats)
+at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+# The captures: 1000 frames, UDP and TCP of several 5-tuples, 1 ms apart with
+# +-0.2 ms of jitter (span about 0.99 s); and the bad ones.
+"$PY" - "$T" <<'EOF'
+import random, struct, sys
+from scapy.all import Ether, IP, UDP, TCP, Raw, wrpcap
+t = sys.argv[1]
+random.seed(7)
+pk, ts = [], 1000.0
+for i in range(1000):
+    l4 = TCP(sport=1000 + i % 7, dport=80) if i % 5 == 0 else UDP(sport=1000 + i % 7, dport=4791)
+    p = Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") / \
+        IP(src="198.18.0.1", dst="198.19.0.%d" % (i % 3 + 1)) / l4 / Raw(bytes([i % 256]) * (i % 200))
+    p.time = ts
+    ts += 0.001 + random.uniform(-0.0002, 0.0002)
+    pk.append(p)
+wrpcap(t + "/in.pcap", pk)
+# Frames with room for a 16-byte signature after their UDP or TCP header.
+open(t + "/signable", "w").write("%d\n" % sum(1 for i in range(1000) if i % 200 >= 16))
+d = open(t + "/in.pcap", "rb").read()
+open(t + "/cut.pcap", "wb").write(d[:-30])
+wrpcap(t + "/raw.pcap", [IP(dst="198.19.0.1") / UDP() / Raw(b"x" * 40)], linktype=101)
+wrpcap(t + "/big.pcap", [Ether() / IP(dst="198.19.0.1") / UDP() / Raw(b"x" * 60),
+                         Ether() / IP(dst="198.19.0.1") / UDP() / Raw(b"x" * 3000)])
+hdr = struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1)
+f = bytes(Ether() / IP(dst="198.19.0.1") / UDP() / Raw(b"x" * 100))
+open(t + "/snap.pcap", "wb").write(hdr + struct.pack("<IIII", 1, 0, 60, len(f)) + f[:60])
+open(t + "/empty.pcap", "wb").write(hdr)
+open(t + "/junk.pcap", "wb").write(b"this is not a capture\n" * 10)
+EOF
+span=$(chk "$T/in.pcap" "$T/in.pcap" 1 1 | awk '/^span/ { print $2 }')
+
+if want 1; then
+	run "$T/o1.pcap" '0,(1-2)@(0-1)' --pcap "$T/in.pcap"
+	out=$(chk "$T/in.pcap" "$T/o1.pcap" 1 1)
+	check "replay: exit 0, 1000 frames out" bash -c '[ '"$rc"' = 0 ] && grep -q "^frames 1000 1000$" <<<"$1"' _ "$out"
+	check "replay: every frame as captured (scapy)" grep -q "^same_bytes yes" <<<"$out"
+	check "replay: each 5-tuple's frames in the capture's order, 2 lcores" grep -q "^order yes" <<<"$out"
+	check "replay: conserved, every mbuf back" jqe '.totals.conserved and .totals.mempool_in_use == 0 and .totals.generated == 1000' "$T/o1.pcap.json"
+	d=$(jq .duration_s "$T/o1.pcap.json")
+	check "replay: the run lasts at least the capture's span ($d s >= $span s): never early" at_least "$d" "$(awk -v s="$span" 'BEGIN { print s - 0.001 }')"
+	editcap -F pcapng "$T/in.pcap" "$T/in.pcapng" >/dev/null 2>&1
+	run "$T/o1n.pcap" '0,1@1' --pcap "$T/in.pcapng" --pcap-speed max
+	check "replay: a pcapng gives the same frames" grep -q "^same_bytes yes" <<<"$(chk "$T/in.pcap" "$T/o1n.pcap" 0 1)"
+fi
+
+if want 2; then
+	run "$T/o2.pcap" '0,(1-2)@(0-1)' --pcap "$T/in.pcap" --pcap-speed 2 --pcap-loop 3
+	out=$(chk "$T/in.pcap" "$T/o2.pcap" 2 3)
+	check "speed 2, loop 3: 3000 frames, as captured, in order" \
+		eq "$(grep -E '^(frames|same_bytes|order)' <<<"$out" | tr '\n' ' ')" "frames 1000 3000 same_bytes yes order yes "
+	d=$(jq .duration_s "$T/o2.pcap.json")
+	# Two whole loops and the third's span, at twice the speed: 3 * span / 2 and more.
+	check "speed 2, loop 3: the run lasts at least 1.5 spans ($d s)" at_least "$d" "$(awk -v s="$span" 'BEGIN { print 1.5 * s - 0.001 }')"
+	run "$T/o3.pcap" '0,(1-2)@(0-1)' --flow "r port 0 pcap $T/in.pcap rate 5kpps loop 2"
+	out=$(chk "$T/in.pcap" "$T/o3.pcap" 0 2)
+	d=$(jq .duration_s "$T/o3.pcap.json")
+	check "a replay at 5 kpps, loop 2: 2000 frames in order, at least 0.3998 s ($d s)" \
+		bash -c 'grep -q "^frames 1000 2000$" <<<"$1" && grep -q "^order yes" <<<"$1" && awk -v d="$2" "BEGIN { exit !(d >= 0.3998) }"' _ "$out" "$d"
+	run "$T/o4.pcap" '0,(1-2)@(0-1)' --pcap "$T/in.pcap" --pcap-speed max --pcap-loop 10
+	out=$(chk "$T/in.pcap" "$T/o4.pcap" 0 10)
+	check "top speed, loop 10: 10000 frames, as captured, in order" \
+		eq "$(grep -E '^(frames|same_bytes|order)' <<<"$out" | tr '\n' ' ')" "frames 1000 10000 same_bytes yes order yes "
+	run "$T/o5.pcap" '0,(1-4)@(0-1)' --pcap "$T/in.pcap" --pcap-speed 20 --pcap-loop 2
+	out=$(chk "$T/in.pcap" "$T/o5.pcap" 0 2)
+	check "4 lcores on 2 CPUs, loop 2: 2000 frames, in order, conserved" \
+		bash -c 'grep -q "^frames 1000 2000$" <<<"$1" && grep -q "^order yes" <<<"$1" && jq -e ".totals.conserved and .totals.mempool_in_use == 0" "$2" >/dev/null' _ "$out" "$T/o5.pcap.json"
+fi
+
+if want 3; then
+	new_prefix
+	timeout 60 "$bin" --no-huge -m 1024 --no-pci --lcores '0,(1-2)@(0-1)' --log-level '*:error' \
+		--file-prefix "$prefix" -- --sim 10G,dut=1,loss=0.01 --sim 10G --pcap "$T/in.pcap" \
+		--pcap-sign --pcap-loop 5 --pcap-speed 10 --json "$T/s.json" >"$T/s.out" 2>&1
+	# The frames with 16 bytes of payload or more have room (scapy counted them).
+	sg=$(cat "$T/signable")
+	check "signed through the sim DUT: 5000 frames, 5 x $sg of them signed, tx = unique + lost" \
+		jqe --argjson n $((5 * sg)) '.flows[0].tx_packets == 5000 and .flows[0].tx == $n and .flows[0].tx == .flows[0].unique + .flows[0].lost' "$T/s.json"
+	check "signed: the DUT's drops are exactly the frames missing at port 1" \
+		jqe '.ports[0].dut.dropped_loss == 5000 - .ports[1].rx_packets and .ports[0].dut.in == 5000' "$T/s.json"
+	run "$T/o6.pcap" '0,1@1' --pcap "$T/in.pcap" --pcap-sign --pcap-speed max
+	bad=$(tshark -n -r "$T/o6.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
+		-o tcp.check_checksum:TRUE -Y 'ip.checksum.status == "Bad" || udp.checksum.status == "Bad" || tcp.checksum.status == "Bad"' 2>/dev/null | wc -l)
+	good=$(tshark -n -r "$T/o6.pcap" -o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
+		-Y 'udp.checksum.status == "Good" || tcp.checksum.status == "Good"' 2>/dev/null | wc -l)
+	check "signed: every IP, UDP and TCP checksum right after the signature (tshark: $good good, $bad bad)" \
+		bash -c '[ "$1" = 0 ] && [ "$2" = 1000 ]' _ "$bad" "$good"
+fi
+
+if want 4; then
+	new_prefix
+	printf 'flow add r port 0 pcap %s loop 2 speed max\nshow flows\nstart\n' "$T/in.pcap" >"$T/p.cmd"
+	out=$(timeout 60 "$bin" --no-huge -m 512 --no-pci --lcores '0,1@1' --log-level '*:error' \
+		--file-prefix "$prefix" --vdev net_null0 -- --cmdline-file "$T/p.cmd" 2>&1)
+	check "a profile: show flows says the replay" grep -q "r port 0 .* pcap $T/in.pcap speed max loop 2" <<<"$out"
+	check "a profile: start sends it twice (2000)" grep -q "generated 2000 = tx 2000 " <<<"$out"
+fi
+
+if want 5; then
+	bad() { # WHAT WANT FILE [ARGS]
+		local what=$1 wantm=$2 f=$3 out
+		shift 3
+		new_prefix
+		out=$(timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --log-level '*:error' \
+			--file-prefix "$prefix" --vdev net_null0 -- --pcap "$f" "$@" 2>&1) && rc=0 || rc=$?
+		if [ "$rc" = 2 ] && grep -q -- "$wantm" <<<"$out" && ! grep -q "sluice summary" <<<"$out"; then
+			ok "$what: exit 2, '$(grep -m1 -- "$wantm" <<<"$out")'"
+		else
+			ko "$what: exit $rc, want '$wantm': $out"
+		fi
+	}
+	bad "a capture cut short" "after frame 999: .*cut it at the last whole frame" "$T/cut.pcap"
+	bad "not Ethernet" "link type RAW: Sluice replays Ethernet captures" "$T/raw.pcap"
+	bad "a frame above the MTU" "frame 2: 3046 bytes (with the FCS) is above port 0's largest frame, 1518 at MTU 1500: give --mtu 3028" "$T/big.pcap"
+	bad "a frame cut at capture" "frame 1: 60 of its 142 bytes were captured" "$T/snap.pcap"
+	bad "an empty capture" "no frame in it" "$T/empty.pcap"
+	bad "not a capture" "unknown file format (give a pcap or pcapng file)" "$T/junk.pcap"
+	bad "a missing file" "--pcap: cannot read" "$T/nope.pcap"
+	bad "a speed of 0" "pcap-speed: '0': give a multiplier" "$T/in.pcap" --pcap-speed 0
+	new_prefix
+	out=$(timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --file-prefix "$prefix" --vdev net_null0 -- --pcap-loop 2 2>&1) && rc=0 || rc=$?
+	check "--pcap-loop without --pcap: exit 2, says so" bash -c '[ "$1" = 2 ] && grep -q "pcap-loop: is for a replay: add --pcap FILE" <<<"$2"' _ "$rc" "$out"
+	new_prefix
+	out=$(timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --file-prefix "$prefix" --vdev net_null0 -- --flow "r port 0 pcap $T/in.pcap count 5" 2>&1) && rc=0 || rc=$?
+	check "a replay with count: exit 2, says loop" bash -c '[ "$1" = 2 ] && grep -q "a replay sends its capture.s frames: drop count (loop N repeats it)" <<<"$2"' _ "$rc" "$out"
+fi
+
+echo "replay: $pass passed, $fail failed"
+[ "$fail" = 0 ]
