@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
 #include <sys/mman.h>
 
 #include <numa.h>
@@ -281,6 +283,31 @@ count_targets(const struct sl_app *app, unsigned int lcore)
  * the rate.
  */
 /*
+ * The TSC's rate against the kernel's clock (CLOCK_MONOTONIC, the one a
+ * capture's stamps follow), measured over 50 ms once per program: DPDK's
+ * figure is the CPU's nominal one, which on a VM can be 0.2 % off, and a
+ * replay's schedule would drift by as much (1 ms a half second).
+ */
+static uint64_t
+tsc_hz_measured(void)
+{
+	static uint64_t hz;
+	struct timespec a, b;
+	uint64_t c0, c1;
+
+	if (hz != 0)
+		return hz;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	c0 = rte_rdtsc();
+	rte_delay_us_sleep(50000);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	c1 = rte_rdtsc();
+	hz = (uint64_t)((double)(c1 - c0) / ((double)(b.tv_sec - a.tv_sec) +
+					      (double)(b.tv_nsec - a.tv_nsec) * 1e-9));
+	return hz;
+}
+
+/*
  * Target t, pair k of the P that send replay id: the frames whose 5-tuple
  * falls to it, each at its offset in TSC cycles; unpaced (the schedule
  * times it); its quota every loop's frames of it.
@@ -290,7 +317,7 @@ target_replay(struct sl_app *app, struct sl_target *t, uint16_t id, uint64_t k, 
 {
 	const struct sl_replay_plan *rp = &app->ses.replay[id];
 	struct sl_target_replay *tr = calloc(1, sizeof(*tr));
-	uint64_t hz = rte_get_tsc_hz();
+	uint64_t hz = tsc_hz_measured();
 	uint32_t n = 0;
 
 	if (tr == NULL)
