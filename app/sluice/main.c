@@ -34,6 +34,7 @@
 #include "session.h"
 #include "metrics.h"
 #include "telemetry.h"
+#include "sl_clock.h"
 #include "sl_err.h"
 #include "sl_loop.h"
 
@@ -333,6 +334,8 @@ main(int argc, char **argv)
 	old_mask = umask(077);
 	ret = rte_eal_init(argc, argv);
 	umask(old_mask);
+	if (ret >= 0)
+		sl_tsc_hz(); /* measured now, before any lcore counts time with it (sl_clock.h) */
 	if (ret >= 0 && chmod(rte_eal_get_runtime_dir(), 0700) != 0)
 		sl_err("runtime directory %s: %s", rte_eal_get_runtime_dir(), strerror(errno));
 	if (ret < 0) {

@@ -20,6 +20,7 @@
 #include "sl_sim.h"
 #include "test.h"
 #include "test_common.h"
+#include "sl_clock.h"
 
 #define DUT_IDX 7        /* sim index of the port under test (name sim7) */
 #define DUT_POOL 8191
@@ -127,7 +128,7 @@ dut_run(struct dut_run *r, uint64_t hold_us)
 	static unsigned int serial;
 	char pname[32];
 	struct rte_mempool *mp;
-	uint64_t hz = rte_get_tsc_hz(), delay = r->dut.delay_ns * hz / NS_PER_S, deadline;
+	uint64_t hz = sl_tsc_hz(), delay = r->dut.delay_ns * hz / NS_PER_S, deadline;
 	const struct sl_port_ops *ops;
 	struct sl_port_info info;
 	struct sl_gen g[DUT_PRODUCERS];
@@ -376,7 +377,7 @@ SL_TEST(dut_delay, "fast")
 	CHECK(dut_run(&r, 1500) == 0, "run");
 	dut_note("delay 1 ms", &r);
 	CHECK(dut_check(&r) == 0, "check");
-	min_us = (double)r.min_lat_cycles * 1e6 / rte_get_tsc_hz();
+	min_us = (double)r.min_lat_cycles * 1e6 / sl_tsc_hz();
 	NOTE("smallest TX-to-RX time %.1f us", min_us);
 	CHECK(min_us >= 1000, "a frame arrived %.1f us after it was built", min_us);
 	CHECK(r.out_of_order == 0, "FIFO");
@@ -477,7 +478,7 @@ SL_TEST(dut_stress, "stress")
 
 	CHECK(dut_run(&r, 0) == 0, "run");
 	dut_note("stress", &r);
-	NOTE("%.2f s", (double)(rte_rdtsc() - t0) / rte_get_tsc_hz());
+	NOTE("%.2f s", (double)(rte_rdtsc() - t0) / sl_tsc_hz());
 	CHECK(dut_check(&r) == 0, "check");
 	CHECK(r.sent >= 2000000, "sent %" PRIu64, r.sent);
 	return 0;

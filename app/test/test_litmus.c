@@ -30,6 +30,7 @@
 #include "sl_xmit_pvt.h"
 #include "test.h"
 #include "test_common.h"
+#include "sl_clock.h"
 
 #define LIT_TRIALS 200000
 #define LIT_CAP_S 120   /* trials stop here on a slow machine; not judged */
@@ -89,7 +90,7 @@ ldrv_xmit(void *dq, struct rte_mbuf **pkts, uint16_t n, enum sl_xmit_status *st)
 		 * its drain comes to retry.
 		 */
 		uint64_t l0 = __atomic_load_n(&d->locked, __ATOMIC_ACQUIRE);
-		uint64_t end = rte_rdtsc() + LIT_HOLD_US * rte_get_tsc_hz() / 1000000;
+		uint64_t end = rte_rdtsc() + LIT_HOLD_US * sl_tsc_hz() / 1000000;
 		unsigned int spins = 0;
 
 		__atomic_store_n(&d->b_inside, 1, __ATOMIC_RELEASE);
@@ -170,7 +171,7 @@ lit_wait_b(struct litmus *l, const uint32_t *flag, uint32_t want)
 	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != want &&
 	       __atomic_load_n(&l->b_done, __ATOMIC_ACQUIRE) != l->trial)
 		if (++spins % 4096 == 0) {
-			if (rte_rdtsc() - t0 > LIT_STUCK_S * rte_get_tsc_hz())
+			if (rte_rdtsc() - t0 > LIT_STUCK_S * sl_tsc_hz())
 				break; /* lit_run's wait for B reports it at once */
 			sched_yield();
 		}
@@ -224,7 +225,7 @@ lit_side_b(void *arg)
 static int64_t
 lit_run(struct litmus *l, const char *name)
 {
-	uint64_t hz = rte_get_tsc_hz(), last;
+	uint64_t hz = sl_tsc_hz(), last;
 	unsigned int b;
 	uint32_t i;
 
@@ -566,7 +567,7 @@ SL_TEST(litmus_unregistered_lltx, "stress")
 			.gen = { .s = test_stream(), .mp = mp, .producer = 220 + i },
 			.target = LIT_UPER,
 			.go = &go,
-			.cap_tsc = rte_rdtsc() + LIT_CAP_S * rte_get_tsc_hz(),
+			.cap_tsc = rte_rdtsc() + LIT_CAP_S * sl_tsc_hz(),
 		};
 		CHECK(pthread_create(&u[i].t, NULL, lit_uprod_main, &u[i].p) == 0, "thread");
 	}

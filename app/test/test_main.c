@@ -6,6 +6,7 @@
 #include <rte_eal.h>
 #include <rte_lcore.h>
 
+#include "sl_clock.h"
 #include "test.h"
 
 static struct sl_test *tests;
@@ -57,6 +58,7 @@ main(int argc, char **argv)
 		printf("EAL init failed\n");
 		return 1;
 	}
+	sl_tsc_hz(); /* measured once, before any test counts time */
 	for (struct sl_test *t = tests; t != NULL; t = t->next) {
 		bool run = nb_suites == 0 && nb_names == 0;
 

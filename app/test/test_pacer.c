@@ -13,6 +13,7 @@
 #include "sl_gen.h"
 #include "test.h"
 #include "test_common.h"
+#include "sl_clock.h"
 
 #define RATE_PPS 1000000.0
 #define BURST 32
@@ -49,7 +50,7 @@ SL_TEST(pacer_micro_stalls_made_up, "fast")
 {
 	const double pps = 7440476.19;
 	const struct sl_rate rate = { SL_RATE_PPS, pps };
-	const uint64_t hz = rte_get_tsc_hz(), step = hz / 20000000 + 1; /* every ~50 ns */
+	const uint64_t hz = sl_tsc_hz(), step = hz / 20000000 + 1; /* every ~50 ns */
 	const uint64_t t0 = 1000 * hz, ms = hz / 1000;
 	struct sl_gen g = { .s = test_stream() };
 	struct sl_pacer p;
@@ -80,7 +81,7 @@ SL_TEST(pacer_micro_stalls_made_up, "fast")
 SL_TEST(pacer_bounded_catch_up, "fast")
 {
 	const struct sl_rate rate = { SL_RATE_PPS, RATE_PPS };
-	const uint64_t hz = rte_get_tsc_hz(), step = hz / 10000000 + 1; /* called every ~0.1 us */
+	const uint64_t hz = sl_tsc_hz(), step = hz / 10000000 + 1; /* called every ~0.1 us */
 	const uint64_t t0 = 1000 * hz, outage = 2 * hz, us = hz / 1000000;
 	struct sl_gen g = { .s = test_stream() };
 	struct sl_pacer p;
@@ -152,7 +153,7 @@ SL_TEST(pacer_bounded_catch_up, "fast")
 SL_TEST(pacer_even_spacing, "fast")
 {
 	const struct sl_rate rate = { SL_RATE_PPS, 61000 };
-	const uint64_t hz = rte_get_tsc_hz(), us = hz / 1000000, step = hz / 10000000 + 1;
+	const uint64_t hz = sl_tsc_hz(), us = hz / 1000000, step = hz / 10000000 + 1;
 	const uint64_t t0 = 1000 * hz;
 	struct sl_gen g = { .s = test_stream() };
 	struct sl_pacer p;
@@ -195,7 +196,7 @@ SL_TEST(pacer_even_spacing, "fast")
 SL_TEST(pacer_clock_wrap, "fast")
 {
 	const struct sl_rate rate = { SL_RATE_PPS, RATE_PPS };
-	const uint64_t hz = rte_get_tsc_hz(), step = hz / 10000000 + 1;
+	const uint64_t hz = sl_tsc_hz(), step = hz / 10000000 + 1;
 	const uint64_t wrap = UINT64_C(1) << 48, t0 = 1000 * hz;
 	struct sl_gen g = { .s = test_stream() };
 	struct sl_pacer p;

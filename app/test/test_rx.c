@@ -15,6 +15,7 @@
 #include "sl_rx.h"
 #include "test.h"
 #include "test_common.h"
+#include "sl_clock.h"
 
 #define NPROD 3
 
@@ -116,7 +117,7 @@ SL_TEST(rx_exact_accounting, "fast")
 	struct tally t = { 0 };
 	struct sl_rx *rx;
 	uint32_t *order, nord = 0, next[NPROD] = { 0 }, sent[NPROD] = { 0 };
-	uint64_t dropped = 0, tsc0 = rte_rdtsc(), hz = rte_get_tsc_hz();
+	uint64_t dropped = 0, tsc0 = rte_rdtsc(), hz = sl_tsc_hz();
 	uint64_t ns = 0;
 
 	CHECK(mp != NULL, "pool");

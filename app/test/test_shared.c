@@ -16,6 +16,7 @@
 #include "sl_xmit_pvt.h"
 #include "test.h"
 #include "test_common.h"
+#include "sl_clock.h"
 
 #define PER_PRODUCER 40000
 #define CAP_S 20 /* a producer never runs longer than this */
@@ -46,7 +47,7 @@ shared_run(const struct shared_run *r)
 	volatile uint32_t more = 1;
 	struct sl_txq_stats st;
 	struct sl_sim_stats ss;
-	uint64_t generated = 0, unsent = 0, in_use = 0, t0, hz = rte_get_tsc_hz(), down_tsc = 0;
+	uint64_t generated = 0, unsent = 0, in_use = 0, t0, hz = sl_tsc_hz(), down_tsc = 0;
 	uint64_t up_tsc = 0;
 	uint32_t backlog_max = 0; /* seen while the link was down (flap) */
 	unsigned int lcore = rte_get_main_lcore(), n = 0;
@@ -334,7 +335,7 @@ no_strand(enum sl_txq_mode mode)
 	 * lock taken after a wait (then what is ahead is drained first) and the
 	 * hand-off when the holder was descheduled.
 	 */
-	q->wait_min = q->wait_max = (uint32_t)(rte_get_tsc_hz() * 30 / 1000000);
+	q->wait_min = q->wait_max = (uint32_t)(sl_tsc_hz() * 30 / 1000000);
 	if (sl_test_no_recheck)
 		q->test_flags |= SL_TXQ_T_NO_RECHECK;
 	/*
@@ -365,7 +366,7 @@ no_strand(enum sl_txq_mode mode)
 				/* per round: generated carries over from the last one */
 				.target = p[n].generated + 256,
 				.go = &go,
-				.cap_tsc = rte_rdtsc() + 10 * rte_get_tsc_hz(),
+				.cap_tsc = rte_rdtsc() + 10 * sl_tsc_hz(),
 				.generated = p[n].generated,
 			};
 			rte_eal_remote_launch(producer_main, &p[n], lcore);
@@ -493,7 +494,7 @@ SL_TEST(shared_unregistered_threads, "stress")
 			.gen = { .s = test_stream(), .mp = mp, .producer = 210 + i },
 			.target = 3000 * 32,
 			.go = &go,
-			.cap_tsc = rte_rdtsc() + CAP_S * rte_get_tsc_hz(),
+			.cap_tsc = rte_rdtsc() + CAP_S * sl_tsc_hz(),
 		};
 		CHECK(pthread_create(&u[i].t, NULL, uprod_main, &u[i].p) == 0, "thread");
 	}

@@ -6,6 +6,7 @@
 #include "sl_sim.h"
 #include "test.h"
 #include "test_common.h"
+#include "sl_clock.h"
 
 /* Send n 64-byte frames in one call; return the wire span (first start to last end), in ns. */
 static double
@@ -23,7 +24,7 @@ sim_span(struct sl_sim *sim, struct rte_mempool *mp, unsigned int n, uint16_t *s
 		rte_pktmbuf_free_bulk(pk + *sent, n - *sent);
 	sl_sim_drain(sim, 100000);
 	sl_sim_stats_get(sim, &ss);
-	return (double)(ss.last_end_tsc - ss.first_start_tsc) * 1e9 / rte_get_tsc_hz();
+	return (double)(ss.last_end_tsc - ss.first_start_tsc) * 1e9 / sl_tsc_hz();
 }
 
 SL_TEST(sim_wire_time_and_faults, "fast")
@@ -76,9 +77,9 @@ SL_TEST(sim_wire_time_and_faults, "fast")
 	CHECK(sent == 8 && st == SL_XMIT_OK, "stalled wire took %u (%d)", sent, st);
 	CHECK(ss.wire_frames == 8 && ss.first_start_tsc > t0, "wire frames %lu, first start %lu",
 	      ss.wire_frames, ss.first_start_tsc);
-	CHECK((double)(ss.first_start_tsc - t0) * 1e6 / rte_get_tsc_hz() >= 499,
+	CHECK((double)(ss.first_start_tsc - t0) * 1e6 / sl_tsc_hz() >= 499,
 	      "first frame started %.1f us after the stall", (double)(ss.first_start_tsc - t0) * 1e6 /
-	      rte_get_tsc_hz());
+	      sl_tsc_hz());
 	sl_sim_free(sim);
 
 	/* Link down: nothing taken; up again: taken. */
@@ -109,7 +110,7 @@ SL_TEST(sim_verify_backwards, "fast")
 				 .socket_id = SOCKET_ID_ANY, .verify = true };
 	struct rte_mempool *mp = test_pool("t_sim_back", 127);
 	struct sl_gen g = { .s = test_stream(), .mp = mp, .producer = 0 };
-	uint64_t hz = rte_get_tsc_hz();
+	uint64_t hz = sl_tsc_hz();
 	struct rte_mbuf *pk[16];
 	struct sl_sim_stats ss;
 	enum sl_xmit_status st;

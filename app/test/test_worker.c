@@ -12,6 +12,7 @@
 #include "test.h"
 #include "test_common.h"
 #include "worker.h"
+#include "sl_clock.h"
 
 /* w's one target: queue q, packets of st from mp signed by producer, bursts of 32. */
 static struct sl_target *
@@ -41,7 +42,7 @@ worker_one(struct sl_worker *w, unsigned int lcore, struct sl_txq *q,
 static int
 launch_held(struct sl_txq *q, struct sl_worker *w, unsigned int lcore)
 {
-	uint64_t cap = rte_rdtsc() + 5 * rte_get_tsc_hz();
+	uint64_t cap = rte_rdtsc() + 5 * sl_tsc_hz();
 	struct sl_txq_stats st;
 
 	if (!sl_txq_test_trylock(q) || rte_eal_remote_launch(sl_worker_main, w, lcore) != 0)
@@ -63,7 +64,7 @@ launch_held(struct sl_txq *q, struct sl_worker *w, unsigned int lcore)
 static int
 run_contended(struct sl_txq *q, struct sl_worker *w, unsigned int lcore)
 {
-	uint64_t cap = rte_rdtsc() + 20 * rte_get_tsc_hz();
+	uint64_t cap = rte_rdtsc() + 20 * sl_tsc_hz();
 
 	if (launch_held(q, w, lcore) != 0)
 		return -1;
@@ -115,7 +116,7 @@ worker_run_for(void *arg)
 SL_TEST(worker_deadline_sends_kept_burst, "fast")
 {
 	unsigned int lcore = rte_get_next_lcore(-1, 1, 0);
-	uint64_t hz = rte_get_tsc_hz(), lost_runs = 0, lost = 0, deferred = 0, made_all = 0;
+	uint64_t hz = sl_tsc_hz(), lost_runs = 0, lost = 0, deferred = 0, made_all = 0;
 	const int runs = 30;
 
 	CHECK(lcore < RTE_MAX_LCORE, "a worker lcore");

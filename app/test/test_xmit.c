@@ -16,6 +16,7 @@
 #include "sl_xmit_pvt.h"
 #include "test.h"
 #include "test_common.h"
+#include "sl_clock.h"
 
 static unsigned int
 burst(struct rte_mempool *mp, struct sl_gen *g, struct rte_mbuf **pk, unsigned int n)
@@ -141,7 +142,7 @@ SL_TEST(xmit_backlog_full_backpressure, "fast")
 	t0 = rte_rdtsc();
 	dropped = sl_txq_flush(q, 2000);
 	CHECK(dropped == 63, "flush dropped %d", dropped);
-	CHECK(rte_rdtsc() - t0 < rte_get_tsc_hz(), "flush of a stuck device did not time out");
+	CHECK(rte_rdtsc() - t0 < sl_tsc_hz(), "flush of a stuck device did not time out");
 	sl_txq_stats_get(q, &st);
 	CHECK(st.backlog == 0 && st.dropped == 63 && st.drop_flush == 63, "after flush");
 	sl_txq_free(q);
@@ -221,7 +222,7 @@ reentry_case(enum sl_txq_mode m, bool cross, bool thread)
 	struct sl_txq *q2 = cross ? test_txq(tdrv_xmit, &d2, caps, m, 0, 0) : NULL;
 	struct uthread u = { .q = q, .mp = mp, .producer = 202 };
 	struct sl_txq_stats st, st2 = { 0 };
-	uint64_t end = rte_get_tsc_cycles() + 5 * rte_get_tsc_hz();
+	uint64_t end = rte_get_tsc_cycles() + 5 * sl_tsc_hz();
 	pthread_t t;
 
 	CHECK(mp != NULL && q != NULL && (!cross || q2 != NULL), "setup");
@@ -398,7 +399,7 @@ SL_TEST(xmit_missed_recheck, "fast")
 static void
 wait_bounds(struct sl_txq *q, uint64_t ms)
 {
-	uint64_t c = RTE_MIN(rte_get_tsc_hz() * ms / 1000, (uint64_t)UINT32_MAX);
+	uint64_t c = RTE_MIN(sl_tsc_hz() * ms / 1000, (uint64_t)UINT32_MAX);
 
 	q->wait_min = (uint32_t)c;
 	q->wait_max = (uint32_t)c;
@@ -408,7 +409,7 @@ wait_bounds(struct sl_txq *q, uint64_t ms)
 static int
 wait_collisions(struct sl_txq *q, uint64_t n)
 {
-	uint64_t end = rte_rdtsc() + 5 * rte_get_tsc_hz();
+	uint64_t end = rte_rdtsc() + 5 * sl_tsc_hz();
 	struct sl_txq_stats st;
 
 	do {
@@ -567,7 +568,7 @@ bounded_main(void *arg)
 		uint64_t t0 = rte_rdtsc();
 		uint16_t k = sl_xmit(b->a.q, pk + 32 * i, 32);
 
-		b->ms[i] = (double)(rte_rdtsc() - t0) * 1e3 / rte_get_tsc_hz();
+		b->ms[i] = (double)(rte_rdtsc() - t0) * 1e3 / sl_tsc_hz();
 		if (i == 0)
 			b->a.ret = k;
 		else

@@ -98,6 +98,7 @@ struct sl_flow_conf {
 	double pcap_speed;         /**< its timing divided by this; 0: as captured (1); < 0: top speed */
 	uint32_t pcap_loops;       /**< times through it; 0: once; UINT32_MAX: until stopped */
 	bool pcap_sign;            /**< the signature in each frame that can carry one */
+	uint16_t pcap_iface;       /**< 1 + the pcapng interface it replays; 0: every one */
 };
 
 /** Whether frames carry the signature (--sign). */

@@ -18,6 +18,7 @@
 #include <rte_udp.h>
 
 #include "sl_gen.h"
+#include "sl_clock.h"
 
 
 /* Lay the headers of a pkt_len-byte frame into buf; checksums left zero. */
@@ -682,7 +683,7 @@ sl_pacer_init(struct sl_pacer *p, const struct sl_rate *r)
 		return 0;
 	if (!(rate >= 1.0 && rate <= 1e13) || r->unit > SL_RATE_L2)
 		return -EINVAL;
-	per = (double)rte_get_tsc_hz() * 4294967296.0 / rate + 0.5;
+	per = (double)sl_tsc_hz() * 4294967296.0 / rate + 0.5;
 	if (per >= 18446744073709551615.0)
 		return -ERANGE; /* below about one unit per second on a fast TSC */
 	p->per_unit = (uint64_t)per;
@@ -694,7 +695,7 @@ void
 sl_pacer_set_slack(struct sl_pacer *p, double units, uint64_t us)
 {
 	double burst = units * (double)p->per_unit / 65536.0; /* 1/65536 cycles */
-	uint64_t floor = (us * rte_get_tsc_hz() / 1000000) << 16;
+	uint64_t floor = (us * sl_tsc_hz() / 1000000) << 16;
 
 	p->slack = burst > (double)floor && burst < 0x1p62 ? (uint64_t)burst : floor;
 }

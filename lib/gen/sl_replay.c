@@ -72,6 +72,8 @@ frame_parse(const uint8_t *d, uint16_t len, struct sl_replay_frame *f)
 		if (l4 + 20 > l3end)
 			return;
 		hl = (d[l4 + 12] >> 4) * 4u;
+		if (hl < 20)
+			return; /* a header shorter than TCP's: sent as captured */
 		break;
 	default:
 		return;
@@ -83,9 +85,110 @@ frame_parse(const uint8_t *d, uint16_t len, struct sl_replay_frame *f)
 	f->sig_off = (uint16_t)(l3end - SL_SIG_LEN);
 }
 
-struct sl_replay *
-sl_replay_load(const char *path, uint64_t mem, char *err, size_t len)
+/*
+ * A pcapng's packet blocks in file order, as libpcap returns them: each
+ * one's interface (EPB: its field; SPB: 0; the obsolete PB: its field),
+ * numbered across sections. libpcap reads the frames; it does not say
+ * which interface each came from, so the block headers are walked here.
+ * Returns the number of packet blocks (ids malloc'd, NULL if ids is NULL),
+ * and the interfaces in *nif; -1 if not a pcapng (or unreadable).
+ */
+static long
+pcapng_walk(const char *path, uint32_t **ids, uint32_t *nif)
 {
+	FILE *f = fopen(path, "rb");
+	uint32_t h[3], base = 0, in_sec = 0, cap = 0;
+	long n = 0;
+	bool swap = false;
+
+	*nif = 0;
+	if (ids != NULL)
+		*ids = NULL;
+	if (f == NULL)
+		return -1;
+	while (fread(h, 4, 2, f) == 2) {
+		uint32_t type = h[0], blen = h[1];
+
+		if (type == 0x0A0D0D0A) { /* a section: its byte order, its own interfaces */
+			if (fread(&h[2], 4, 1, f) != 1)
+				break;
+			swap = h[2] == 0x4D3C2B1A;
+			if (!swap && h[2] != 0x1A2B3C4D)
+				break;
+			base += in_sec;
+			in_sec = 0;
+			if (swap)
+				blen = __builtin_bswap32(blen);
+			if (blen < 16 || fseek(f, (long)blen - 12, SEEK_CUR) != 0)
+				break;
+			continue;
+		}
+		if (n == 0 && *nif == 0 && base == 0 && in_sec == 0 && ftell(f) == 8)
+			break; /* no section header first: not a pcapng */
+		if (swap) {
+			type = __builtin_bswap32(type);
+			blen = __builtin_bswap32(blen);
+		}
+		if (blen < 12 || blen % 4 != 0)
+			break;
+		if (type == 1) {
+			in_sec++;
+			(*nif)++;
+		} else if (type == 6 || type == 3 || type == 2) {
+			uint32_t id = 0;
+
+			if (type != 3) {
+				uint32_t w;
+
+				if (fread(&w, 4, 1, f) != 1)
+					break;
+				w = swap ? __builtin_bswap32(w) : w;
+				id = type == 6 ? w : (swap ? w >> 16 : w & 0xffff);
+				if (fseek(f, -4, SEEK_CUR) != 0)
+					break;
+			}
+			if (ids != NULL) {
+				if ((uint32_t)n == cap) {
+					uint32_t *ni = realloc(*ids, (cap ? 2 * cap : 4096) * sizeof(*ni));
+
+					if (ni == NULL)
+						break;
+					*ids = ni;
+					cap = cap ? 2 * cap : 4096;
+				}
+				(*ids)[n] = base + id;
+			}
+			n++;
+		}
+		if (fseek(f, (long)blen - 8, SEEK_CUR) != 0)
+			break;
+	}
+	fclose(f);
+	if (*nif == 0) {
+		if (ids != NULL) {
+			free(*ids);
+			*ids = NULL;
+		}
+		return -1;
+	}
+	return n;
+}
+
+uint32_t
+sl_replay_ifaces(const char *path)
+{
+	uint32_t nif;
+
+	if (pcapng_walk(path, NULL, &nif) >= 0)
+		return nif;
+	return 1;
+}
+
+struct sl_replay *
+sl_replay_load(const char *path, uint64_t mem, int iface, char *err, size_t len)
+{
+	uint32_t *ifs = NULL, nif = 1, seen = 0;
+	long nblk = -1;
 	char e[PCAP_ERRBUF_SIZE];
 	pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, e);
 	struct sl_replay *r;
@@ -105,6 +208,17 @@ sl_replay_load(const char *path, uint64_t mem, char *err, size_t len)
 		pcap_close(p);
 		return NULL;
 	}
+	if (iface >= 0) {
+		nblk = pcapng_walk(path, &ifs, &nif);
+		if (nblk < 0 || (uint32_t)iface >= nif) {
+			snprintf(err, len, "%s: interface %d: %s", path, iface, nblk < 0 ?
+				 "only a pcapng has several (a pcap has one: drop iface)" :
+				 "the capture has no such interface (0 .. its count - 1)");
+			free(ifs);
+			pcap_close(p);
+			return NULL;
+		}
+	}
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		goto nomem;
@@ -118,21 +232,34 @@ sl_replay_load(const char *path, uint64_t mem, char *err, size_t len)
 		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
 		struct sl_replay_frame *f;
 
+		if (seen++ == 0)
+			ts0 = ts; /* the capture's first frame, of any interface */
+		if (ts >= ts0 && ts - ts0 > r->span_ns)
+			r->span_ns = ts - ts0;
+		if (iface >= 0 && (seen > (uint64_t)nblk || ifs[seen - 1] != (uint32_t)iface))
+			continue;
+		if (h->len < 14 || h->len > UINT16_MAX) {
+			snprintf(err, len, "%s: frame %u: %u bytes is no Ethernet frame this program "
+				 "sends (14 to 65535): leave it out (editcap -d, or tshark -Y) and "
+				 "replay the rest", path, seen, h->len);
+			goto fail;
+		}
+		if (h->caplen > h->len) {
+			snprintf(err, len, "%s: frame %u: its record says %u bytes captured of %u on "
+				 "the wire: the file is corrupt (capture it again)", path, seen,
+				 h->caplen, h->len);
+			goto fail;
+		}
 		if (h->caplen < h->len) {
 			snprintf(err, len, "%s: frame %u: %u of its %u bytes were captured: replay "
 				 "whole frames (capture with a larger snap length, -s 0)", path,
-				 r->nb + 1, h->caplen, h->len);
-			goto fail;
-		}
-		if (h->len < 14 || h->len > UINT16_MAX) {
-			snprintf(err, len, "%s: frame %u: %u bytes is no Ethernet frame this program "
-				 "sends (14 to 65535)", path, r->nb + 1, h->len);
+				 seen, h->caplen, h->len);
 			goto fail;
 		}
 		if (r->bytes + h->len > mem) {
 			snprintf(err, len, "%s: its frames pass %" PRIu64 " MB at frame %u: give "
 				 "--pcap-mem with more (and EAL more memory, -m), or a shorter "
-				 "capture", path, mem >> 20, r->nb + 1);
+				 "capture", path, mem >> 20, seen);
 			goto fail;
 		}
 		if (r->nb == UINT32_MAX - 1) {
@@ -155,14 +282,13 @@ sl_replay_load(const char *path, uint64_t mem, char *err, size_t len)
 			r->data = nd;
 			dcap *= 2;
 		}
-		if (r->nb == 0)
-			ts0 = ts;
 		f = &r->f[r->nb];
 		/* Time runs forward: a frame stamped before the last is sent with it. */
 		f->ts_ns = ts >= ts0 ? ts - ts0 : 0;
 		if (r->nb > 0 && f->ts_ns < r->f[r->nb - 1].ts_ns)
 			f->ts_ns = r->f[r->nb - 1].ts_ns;
 		f->off = r->bytes;
+		f->num = seen;
 		f->len = (uint16_t)h->len;
 		memcpy(r->data + r->bytes, d, h->len);
 		frame_parse(d, f->len, f);
@@ -172,21 +298,33 @@ sl_replay_load(const char *path, uint64_t mem, char *err, size_t len)
 		r->max_len = RTE_MAX(r->max_len, f->len);
 		r->nb++;
 	}
+	if (ret == -1 && seen == 0) {
+		snprintf(err, len, "%s: its first frame: %s (the file is cut short or corrupt: "
+			 "capture it again)", path, pcap_geterr(p));
+		goto fail;
+	}
 	if (ret == -1) {
 		snprintf(err, len, "%s: after frame %u: %s (the file is cut short or corrupt: "
 			 "capture it again, or cut it at the last whole frame, e.g. editcap -r %s "
-			 "out.pcap 1-%u)", path, r->nb, pcap_geterr(p), path, r->nb);
+			 "out.pcap 1-%u)", path, seen, pcap_geterr(p), path, seen);
 		goto fail;
 	}
 	if (r->nb == 0) {
-		snprintf(err, len, "%s: no frame in it", path);
+		if (iface >= 0)
+			snprintf(err, len, "%s: no frame of interface %d in it: give another "
+				 "interface (iface N)", path, iface);
+		else
+			snprintf(err, len, "%s: no frame in it: give a capture with frames", path);
 		goto fail;
 	}
+	r->nb_all = seen;
+	free(ifs);
 	pcap_close(p);
 	return r;
 nomem:
 	snprintf(err, len, "%s: out of memory", path);
 fail:
+	free(ifs);
 	pcap_close(p);
 	sl_replay_free(r);
 	return NULL;
@@ -202,12 +340,12 @@ sl_replay_free(struct sl_replay *r)
 	free(r);
 }
 
-void
+int
 sl_replay_schedule(const struct sl_replay *r, const struct sl_replay_timing *t, uint64_t *off,
-		   uint64_t *period)
+		   uint64_t *period, char *err, size_t len)
 {
 	const struct sl_rate *rt = &t->rate;
-	double bits = 0;
+	double bits = 0, span = 0;
 
 	for (uint32_t i = 0; i < r->nb; i++) {
 		const struct sl_replay_frame *f = &r->f[i];
@@ -217,21 +355,27 @@ sl_replay_schedule(const struct sl_replay *r, const struct sl_replay_timing *t, 
 		else if (rt->unit == SL_RATE_L1 || rt->unit == SL_RATE_L2)
 			off[i] = (uint64_t)(bits * 1e9 / rt->value);
 		else if (t->speed > 0)
-			off[i] = (uint64_t)((double)f->ts_ns / t->speed);
+			off[i] = (uint64_t)RTE_MIN((double)f->ts_ns / t->speed, 1e18);
 		else
 			off[i] = 0;
 		bits += rt->unit == SL_RATE_L1 ? (double)sl_wire_l1_bytes(f->len) * 8 :
 			(double)(f->len + SL_WIRE_FCS) * 8;
 	}
 	if (rt->unit == SL_RATE_PPS)
-		*period = (uint64_t)((double)r->nb * 1e9 / rt->value);
+		span = (double)r->nb * 1e9 / rt->value;
 	else if (rt->unit == SL_RATE_L1 || rt->unit == SL_RATE_L2)
-		*period = (uint64_t)(bits * 1e9 / rt->value);
-	else if (t->speed > 0 && r->nb > 1)
-		*period = (uint64_t)((double)r->f[r->nb - 1].ts_ns / t->speed *
-				     (double)r->nb / (double)(r->nb - 1));
-	else
-		*period = 0;
+		span = bits * 1e9 / rt->value;
+	else if (t->speed > 0 && r->nb_all > 1)
+		span = (double)r->span_ns / t->speed * (double)r->nb_all / (double)(r->nb_all - 1);
+	/* At most 30 years a loop: the schedule counts in 64-bit TSC cycles. */
+	if (!(span < 1e18)) {
+		snprintf(err, len, "%s: its schedule spans %.3g s a loop (the capture's stamps, at "
+			 "this speed or rate): give a higher --pcap-speed, a rate, or max", r->path,
+			 span / 1e9);
+		return -EINVAL;
+	}
+	*period = (uint64_t)span;
+	return 0;
 }
 
 uint32_t

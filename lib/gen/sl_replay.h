@@ -37,7 +37,8 @@
 #define SL_REPLAY_MEM_DEFAULT (512ull << 20)
 
 struct sl_replay_frame {
-	uint64_t ts_ns;        /**< its capture time, from the first frame */
+	uint64_t ts_ns;        /**< its capture time, from the capture's first frame */
+	uint32_t num;          /**< its number in the file, from 1 */
 	uint64_t off;          /**< where its bytes are in data */
 	uint16_t len;
 	uint16_t sig_off;      /**< where its signature goes (0: it cannot carry one) */
@@ -53,6 +54,8 @@ struct sl_replay {
 	uint32_t nb_signable;  /**< frames long enough and IP: a signature fits */
 	uint16_t min_len, max_len;
 	uint64_t bytes;
+	uint64_t span_ns;      /**< the whole capture's, first to last frame (every interface) */
+	uint32_t nb_all;       /**< the whole capture's frames */
 	uint8_t *data;
 	struct sl_replay_frame *f;
 };
@@ -65,18 +68,29 @@ struct sl_replay_timing {
 
 /**
  * Read the capture at path (every frame whole, Ethernet), at most mem
- * bytes of frames. NULL with err saying what and where (the frame's
- * number, from 1) and what to do.
+ * bytes of frames; of a pcapng's interfaces, only iface's frames (-1:
+ * every one), timed from the capture's first frame of any interface (so
+ * that interfaces replayed on several ports keep their timing). NULL with
+ * err saying what and where (the frame's number in the file, from 1) and
+ * what to do.
  */
-struct sl_replay *sl_replay_load(const char *path, uint64_t mem, char *err, size_t len);
+struct sl_replay *sl_replay_load(const char *path, uint64_t mem, int iface, char *err,
+				 size_t len);
+
+/**
+ * The interfaces of a pcapng (its Interface Description Blocks, every
+ * section's); 1 for a pcap. 0 when it cannot be read as either.
+ */
+uint32_t sl_replay_ifaces(const char *path);
 void sl_replay_free(struct sl_replay *r);
 
 /**
  * Each frame's offset in ns (off[0..nb), caller's) and the loop period,
- * as the timing says.
+ * as the timing says. 0, or -EINVAL with err when a loop would span more
+ * than 1e18 ns.
  */
-void sl_replay_schedule(const struct sl_replay *r, const struct sl_replay_timing *t,
-			uint64_t *off, uint64_t *period);
+int sl_replay_schedule(const struct sl_replay *r, const struct sl_replay_timing *t,
+		       uint64_t *off, uint64_t *period, char *err, size_t len);
 
 /** The producer (of nb) of frame i: its 5-tuple's hash. */
 uint32_t sl_replay_share(const struct sl_replay *r, uint32_t i, uint32_t nb);

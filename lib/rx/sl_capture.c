@@ -12,6 +12,7 @@
 #include <rte_malloc.h>
 
 #include "sl_capture.h"
+#include "sl_clock.h"
 
 struct sl_capture *
 sl_capture_create(uint32_t max_frames, uint64_t max_bytes, uint32_t snap)
@@ -23,7 +24,7 @@ sl_capture_create(uint32_t max_frames, uint64_t max_bytes, uint32_t snap)
 	c->max_frames = max_frames;
 	c->max_bytes = max_bytes;
 	c->snap = snap != 0 ? snap : UINT32_MAX;
-	c->hz = rte_get_tsc_hz();
+	c->hz = sl_tsc_hz();
 	c->rec = malloc((size_t)max_frames * sizeof(*c->rec));
 	c->data = malloc(max_bytes);
 	if (c->rec == NULL || c->data == NULL) {

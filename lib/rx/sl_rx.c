@@ -23,6 +23,7 @@
 
 #include "sl_rx.h"
 #include "sl_stats.h"
+#include "sl_clock.h"
 
 #define WMASK (SL_RX_WINDOW - 1)
 
@@ -77,7 +78,7 @@ sl_rx_create(const struct sl_rx_conf *c)
 		goto nomem;
 	rx->nb_streams = c->nb_streams;
 	rx->run = c->run;
-	rx->ns_mul = (uint64_t)(1e9 * 4294967296.0 / (double)rte_get_tsc_hz());
+	rx->ns_mul = (uint64_t)(1e9 * 4294967296.0 / (double)sl_tsc_hz());
 	rx->streams = rte_zmalloc_socket("sl_rx_streams", c->nb_streams * sizeof(*rx->streams),
 					 RTE_CACHE_LINE_SIZE, c->socket_id);
 	rx->flow_off = rte_zmalloc_socket("sl_rx_off", (c->nb_streams + 1u) * sizeof(uint32_t),

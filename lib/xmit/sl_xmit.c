@@ -66,6 +66,7 @@
 #include <rte_ring.h>
 #include <rte_ring_peek.h>
 
+#include "sl_clock.h"
 #include "sl_xmit.h"
 #ifdef SL_XMIT_TEST
 #include "sl_xmit_pvt.h"
@@ -859,8 +860,8 @@ sl_txq_create(const struct sl_txq_conf *conf)
 	q->mode = conf->mode;
 	q->flags = conf->flags;
 	q->drain_burst = burst;
-	q->wait_min = (uint32_t)(rte_get_tsc_hz() * SL_TXQ_WAIT_MIN_NS / NS_PER_S);
-	q->wait_max = (uint32_t)(rte_get_tsc_hz() * SL_TXQ_WAIT_MAX_NS / NS_PER_S);
+	q->wait_min = (uint32_t)(sl_tsc_hz() * SL_TXQ_WAIT_MIN_NS / NS_PER_S);
+	q->wait_max = (uint32_t)(sl_tsc_hz() * SL_TXQ_WAIT_MAX_NS / NS_PER_S);
 	q->port_id = conf->port_id;
 	q->queue_id = conf->queue_id;
 	/* The shared slot never takes the inline fast path (see sl_xmit_sized). */

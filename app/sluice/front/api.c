@@ -30,6 +30,7 @@
 #include "sl_loop.h"
 #include "sl_otg.h"
 #include "worker.h"
+#include "sl_clock.h"
 
 /* A call the loop runs for the server: its request, and the answer. */
 struct api_call {
@@ -500,7 +501,7 @@ api_rate(struct api_prev *pv, const struct sl_app *app, uint64_t now, uint64_t t
 	 uint64_t txb, uint64_t rxb, double rates[4])
 {
 	double s = pv->run == app->ses.runs && pv->tsc != 0 && now > pv->tsc ?
-		   (double)(now - pv->tsc) / (double)rte_get_tsc_hz() : 0;
+		   (double)(now - pv->tsc) / (double)sl_tsc_hz() : 0;
 
 	rates[0] = s > 0 ? (double)(tx - pv->tx) / s : 0;
 	rates[1] = s > 0 ? (double)(rx - pv->rx) / s : 0;

@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "sl_clock.h"
 
 /*
  * Configuration changes wait for the traffic to stop: the frames, pools and
@@ -386,7 +387,7 @@ cmd_set_stats_period(struct sl_cli *cli, int argc, char **argv)
 	}
 	app->o.stats_period = us / 1e6;
 	if (app->ses.running && us != 0)
-		app->views.next_stats = rte_rdtsc() + us * rte_get_tsc_hz() / 1000000;
+		app->views.next_stats = rte_rdtsc() + us * sl_tsc_hz() / 1000000;
 }
 
 const struct sl_cmd sl_cmds_set[] = {

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "metrics.h"
 #include "sl_wire.h"
+#include "sl_clock.h"
 
 static void
 port_info(const struct sl_app *app, uint16_t i)
@@ -55,7 +56,7 @@ port_stats(struct sl_app *app, const struct sl_results *r, uint16_t i)
 	struct sl_view *v = &app->views.view[i];
 	const struct sl_port_totals pt = rp->view;
 	uint64_t now = app->ses.end_tsc != 0 ? app->ses.end_tsc : rte_rdtsc();
-	double hz = (double)rte_get_tsc_hz();
+	double hz = (double)sl_tsc_hz();
 	char title[96], rates[96];
 
 	snprintf(title, sizeof(title), " port %u statistics (%.40s)%s ", i, p->info.name,

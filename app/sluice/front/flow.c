@@ -50,12 +50,25 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 {
 	const bool was6 = f->sc.ipv6;
 	int ver[2] = { 0, 0 }; /* the IP version src and dst gave here: 4, 6 */
+	/* Keys given here that shape generated frames, and a replay's own. */
+	static const char *const gen_keys[] = { "src", "dst", "sport", "dport", "vlan", "src-mac",
+		"dst-mac", "size", "flows", "udp", "tcp", "stack", "field", "count", "burst", "gap",
+		"bursts" };
+	static const char *const rp_keys[] = { "speed", "loop", "signed", "iface" };
+	const char *gen_key = NULL, *rp_key = NULL;
 	char e[200];
 	uint64_t v;
 
 	for (int i = 0; i < argc; i++) {
 		const char *k = argv[i], *a = i + 1 < argc ? argv[i + 1] : NULL;
 		int ret = 0;
+
+		for (size_t g = 0; g < RTE_DIM(gen_keys) && gen_key == NULL; g++)
+			if (strcmp(k, gen_keys[g]) == 0)
+				gen_key = gen_keys[g];
+		for (size_t g = 0; g < RTE_DIM(rp_keys) && rp_key == NULL; g++)
+			if (strcmp(k, rp_keys[g]) == 0)
+				rp_key = rp_keys[g];
 
 		if (strcmp(k, "udp") == 0 || strcmp(k, "tcp") == 0) {
 			f->sc.tcp = k[0] == 't';
@@ -150,6 +163,10 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 			}
 		} else if (strcmp(k, "speed") == 0) {
 			ret = sl_parse_speed(a, &f->pcap_speed, e, sizeof(e));
+		} else if (strcmp(k, "iface") == 0) {
+			ret = sl_parse_u64(a, 0, 65534, &v, e, sizeof(e));
+			if (ret == 0)
+				f->pcap_iface = (uint16_t)(v + 1);
 		} else if (strcmp(k, "loop") == 0) {
 			ret = sl_parse_u64(a, 0, UINT32_MAX - 1, &v, e, sizeof(e));
 			if (ret == 0)
@@ -162,6 +179,15 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 			snprintf(err, len, "%s %s: %s", k, a, e);
 			return -EINVAL;
 		}
+	}
+	if (f->pcap[0] != '\0' && gen_key != NULL) {
+		snprintf(err, len, "%s: a replay sends its capture's frames as they are: drop %s "
+			 "(or pcap none: a generated flow again)", gen_key, gen_key);
+		return -EINVAL;
+	}
+	if (f->pcap[0] == '\0' && rp_key != NULL) {
+		snprintf(err, len, "%s: is a replay's: give pcap FILE too", rp_key);
+		return -EINVAL;
 	}
 	if (f->pcap[0] != '\0' && (f->count != 0 || f->burst_pkts != 0 || f->sc.nb_fields != 0 ||
 				    f->sc.stack[0] != '\0')) {
@@ -263,6 +289,8 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 					sp, f->pcap_loops == UINT32_MAX ? 0 :
 					f->pcap_loops == 0 ? 1 : f->pcap_loops,
 					f->pcap_sign ? " signed" : "");
+		if (f->pcap_iface != 0 && off < len)
+			off += (size_t)snprintf(buf + off, len - off, " iface %u", f->pcap_iface - 1u);
 	}
 	for (uint16_t i = 0; i < c->nb_fields && off < len; i++) {
 		char fs[256];

@@ -25,7 +25,7 @@
 #define SL_FLOW_KEYS "port P, to R, src IP, dst IP, udp|tcp, sport N, dport N, vlan N, " \
 	"src-mac MAC, dst-mac MAC, stack H/H/..., size S, rate R, count N, delay S, " \
 	"duration S, burst N, gap S, bursts N, flows N, field NAME=MODE:ARGS, pcap FILE, " \
-	"speed X|max, loop N, signed"
+	"speed X|max, loop N, signed, iface N"
 
 /**
  * Apply the words argv[0..argc) to @p f. 0, or -EINVAL with @p err naming

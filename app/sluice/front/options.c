@@ -23,6 +23,7 @@
 #include "outfile.h"
 #include "ports.h"
 #include "sl_err.h"
+#include "sl_replay.h"
 
 enum {
 	OPT_DURATION = 256, OPT_COUNT, OPT_BURST, OPT_SIZE, OPT_TX_IP, OPT_TX_UDP,
@@ -676,20 +677,40 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 	if (pcap_given) {
 		struct sl_flow_conf f;
 
+		if (cf->count != 0) {
+			usage_error("--count", "a replay sends its capture: give --pcap-loop N "
+				    "(the capture N times)");
+			return SL_OPTS_ERROR;
+		}
 		if (sl_config_flow_find(cf, "pcap") >= 0 || o->otg_config != NULL) {
 			usage_error("--pcap", "%s: give the replay as a flow (flow add NAME pcap FILE)",
 				    o->otg_config != NULL ? "with --otg-config" :
 				    "a --flow is named pcap");
 			return SL_OPTS_ERROR;
 		}
-		sl_config_flow_init(cf, &f, "pcap", 0);
-		snprintf(f.pcap, sizeof(f.pcap), "%s", pcap.pcap);
-		f.pcap_speed = pcap.pcap_speed;
-		f.pcap_loops = pcap.pcap_loops;
-		f.pcap_sign = pcap.pcap_sign;
-		if (sl_config_flow_add(cf, &f) != 0) {
-			usage_error("--pcap", "out of memory");
-			return SL_OPTS_ERROR;
+		/* A pcapng of several interfaces: interface i on port i, flow pcapI. */
+		uint32_t nif = sl_replay_ifaces(pcap.pcap);
+
+		for (uint32_t i = 0; i < RTE_MAX(nif, 1u); i++) {
+			char nm[SL_FLOW_NAME_MAX];
+
+			snprintf(nm, sizeof(nm), nif > 1 ? "pcap%u" : "pcap", i);
+			if (i >= SL_MAX_PORTS) {
+				usage_error("--pcap", "%s has %u interfaces, more than %d ports: replay "
+					    "them with flow add NAME port P pcap FILE iface N", pcap.pcap,
+					    nif, SL_MAX_PORTS);
+				return SL_OPTS_ERROR;
+			}
+			sl_config_flow_init(cf, &f, nm, (uint16_t)i);
+			snprintf(f.pcap, sizeof(f.pcap), "%s", pcap.pcap);
+			f.pcap_speed = pcap.pcap_speed;
+			f.pcap_loops = pcap.pcap_loops;
+			f.pcap_sign = pcap.pcap_sign;
+			f.pcap_iface = nif > 1 ? (uint16_t)(i + 1) : 0;
+			if (sl_config_flow_add(cf, &f) != 0) {
+				usage_error("--pcap", "out of memory");
+				return SL_OPTS_ERROR;
+			}
 		}
 	}
 	/* IPv4 addresses for IPv6 frames would be silently ignored: say so. */

@@ -113,9 +113,9 @@ sl_parse_speed(const char *s, double *speed, char *err, size_t len)
 	}
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(v > 0) || v > 1000) {
-		snprintf(err, len, "'%s': give a multiplier of the capture's timing, above 0 and "
-			 "at most 1000 (2: twice as fast), or max", s);
+	if (errno != 0 || end == s || *end != '\0' || !(v >= 0.001) || v > 1000) {
+		snprintf(err, len, "'%s': give a multiplier of the capture's timing, 0.001 to "
+			 "1000 (2: twice as fast), or max", s);
 		return -EINVAL;
 	}
 	*speed = v;

@@ -44,7 +44,7 @@ int sl_parse_ipv6(const char *s, uint8_t ip[16], char *err, size_t len);
 int sl_parse_mac(const char *s, struct rte_ether_addr *mac, char *err, size_t len);
 /* A rate (sl_rate.h) with the message users see. */
 int sl_parse_rate(const char *s, struct sl_rate *r, char *err, size_t len);
-/* A replay's speed: a multiplier above 0 (up to 1000), or max (-1: top speed). */
+/* A replay's speed: a multiplier from 0.001 to 1000, or max (-1: top speed). */
 int sl_parse_speed(const char *s, double *speed, char *err, size_t len);
 /* [ADDR:]PORT, ADDR numeric IPv4 or [IPv6] (default 127.0.0.1), PORT 0..65535 (0: any free). */
 int sl_parse_listen(const char *s, char *host, size_t hlen, uint16_t *port, char *err, size_t len);

@@ -26,6 +26,7 @@
 #include "session.h"
 #include "sl_err.h"
 #include "sl_wire.h"
+#include "sl_clock.h"
 
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
 #define SL_PLAN_STREAM_ALIGN (2u << 20) /* a huge page */
@@ -118,7 +119,7 @@ plan_replay(struct sl_app *app, uint16_t id, struct sl_stream *s)
 	char err[512];
 
 	rp->r = sl_replay_load(fc->pcap, o->pcap_mem != 0 ? o->pcap_mem : SL_REPLAY_MEM_DEFAULT,
-			       err, sizeof(err));
+			       (int)fc->pcap_iface - 1, err, sizeof(err));
 	if (rp->r == NULL) {
 		sl_err("flow %s: %s", fc->name, err);
 		return -EINVAL;
@@ -126,32 +127,42 @@ plan_replay(struct sl_app *app, uint16_t id, struct sl_stream *s)
 	for (uint32_t i = 0; i < rp->r->nb; i++) {
 		const struct sl_replay_frame *f = &rp->r->f[i];
 		const uint8_t *d = rp->r->data + f->off;
-		bool tagged = (d[12] == 0x81 || d[12] == 0x88) && (d[13] == 0x00 || d[13] == 0xa8);
+		uint16_t type = (uint16_t)(d[12] << 8 | d[13]);
+		bool tagged = type == 0x8100 || type == 0x88a8;
 		uint32_t max = sl_wire_max_frame(mtu, tagged);
 
 		if ((uint32_t)f->len + SL_WIRE_FCS > max) {
 			sl_err("flow %s: %s: frame %u: %u bytes (with the FCS) is above port %u's "
 			       "largest frame, %u at MTU %u: give --mtu %u (or port config %u mtu N), "
-			       "or leave the frame out (editcap)", fc->name, fc->pcap, i + 1,
+			       "or leave the frame out (editcap)", fc->name, fc->pcap, f->num,
 			       f->len + SL_WIRE_FCS, pid, max, mtu,
 			       f->len + SL_WIRE_FCS - (max - mtu), pid);
 			return -EINVAL;
 		}
 	}
-	if (fc->rate.unit != SL_RATE_NONE) {
-		if (sl_config_stream_rate(o, &app->env, id, &tm.rate, err, sizeof(err)) != 0) {
-			sl_err("flow %s: %s", fc->name, err);
-			return -EINVAL;
-		}
-	} else if (fc->pcap_speed < 0) {
-		tm.speed = 0;
+	/* A rate (the flow's, or its share of the port's --rate) replaces the timing. */
+	if (sl_config_stream_rate(o, &app->env, id, &tm.rate, err, sizeof(err)) != 0) {
+		sl_err("flow %s: %s", fc->name, err);
+		return -EINVAL;
 	}
+	if (tm.rate.unit == SL_RATE_NONE && fc->pcap_speed < 0)
+		tm.speed = 0;
 	rp->off = malloc(rp->r->nb * sizeof(*rp->off));
 	if (rp->off == NULL)
 		return -ENOMEM;
-	sl_replay_schedule(rp->r, &tm, rp->off, &rp->period);
+	if (sl_replay_schedule(rp->r, &tm, rp->off, &rp->period, err, sizeof(err)) != 0) {
+		sl_err("flow %s: %s", fc->name, err);
+		return -EINVAL;
+	}
 	rp->top = tm.rate.unit == SL_RATE_NONE && tm.speed == 0;
 	rp->loops = fc->pcap_loops == UINT32_MAX ? 0 : fc->pcap_loops == 0 ? 1 : fc->pcap_loops;
+	/* A capture that spans no time, looped at its own timing, would loop at top speed. */
+	if (!rp->top && rp->period == 0 && rp->loops != 1) {
+		sl_err("flow %s: %s spans no time (%s): its loops have no timing of their own: "
+		       "give a rate (the flow's rate, or --rate) or --pcap-speed max", fc->name,
+		       fc->pcap, rp->r->nb_all == 1 ? "one frame" : "every frame stamped alike");
+		return -EINVAL;
+	}
 	rp->sign = fc->pcap_sign && o->sign != SL_SIGN_OFF;
 	{
 		char how[64], lp[32];
@@ -283,31 +294,6 @@ count_targets(const struct sl_app *app, unsigned int lcore)
  * the rate.
  */
 /*
- * The TSC's rate against the kernel's clock (CLOCK_MONOTONIC, the one a
- * capture's stamps follow), measured over 50 ms once per program: DPDK's
- * figure is the CPU's nominal one, which on a VM can be 0.2 % off, and a
- * replay's schedule would drift by as much (1 ms a half second).
- */
-static uint64_t
-tsc_hz_measured(void)
-{
-	static uint64_t hz;
-	struct timespec a, b;
-	uint64_t c0, c1;
-
-	if (hz != 0)
-		return hz;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	c0 = rte_rdtsc();
-	rte_delay_us_sleep(50000);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	c1 = rte_rdtsc();
-	hz = (uint64_t)((double)(c1 - c0) / ((double)(b.tv_sec - a.tv_sec) +
-					      (double)(b.tv_nsec - a.tv_nsec) * 1e-9));
-	return hz;
-}
-
-/*
  * Target t, pair k of the P that send replay id: the frames whose 5-tuple
  * falls to it, each at its offset in TSC cycles; unpaced (the schedule
  * times it); its quota every loop's frames of it.
@@ -317,7 +303,7 @@ target_replay(struct sl_app *app, struct sl_target *t, uint16_t id, uint64_t k, 
 {
 	const struct sl_replay_plan *rp = &app->ses.replay[id];
 	struct sl_target_replay *tr = calloc(1, sizeof(*tr));
-	uint64_t hz = tsc_hz_measured();
+	uint64_t hz = sl_tsc_hz();
 	uint32_t n = 0;
 
 	if (tr == NULL)
@@ -385,7 +371,7 @@ target_init(struct sl_app *app, struct sl_target *t, uint16_t i, uint16_t q, uin
 	sl_gen_share(&t->gen, (uint16_t)k, (uint16_t)P);
 	t->quota = count == 0 ? UINT64_MAX : count / P + (k < count % P);
 	if (o->nb_flows != 0) {
-		uint64_t hz = rte_get_tsc_hz();
+		uint64_t hz = sl_tsc_hz();
 
 		const struct sl_flow_conf *fc = &o->flows[id];
 
@@ -468,9 +454,35 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 		       rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
+	/*
+	 * Replays beside generated flows: a pool of their own, since a frame a
+	 * replay freed holds its capture's bytes past the header a generated
+	 * flow copies (the generator keeps the rest of its frames zero).
+	 */
+	{
+		bool rp = false, gen = false;
+
+		for (uint32_t t = 0; t < w->nb_targets; t++)
+			if (w->t[t].port == i) {
+				rp |= w->t[t].rp != NULL;
+				gen |= w->t[t].rp == NULL;
+			}
+		if (rp && gen) {
+			snprintf(name, sizeof(name), "sl_w%u_p%u_r", lcore, i);
+			w->rpools[i] = sl_stream_pool_create(big, name, rte_align32pow2(n) - 1,
+							     p->info.socket);
+			if (w->rpools[i] == NULL) {
+				sl_err("lcore %u port %u: cannot create a pool of %u mbufs for its "
+				       "replays (%s): give EAL more memory (-m) or fewer lcores",
+				       lcore, i, rte_align32pow2(n) - 1, rte_strerror(rte_errno));
+				return -ENOMEM;
+			}
+		}
+	}
 	for (uint32_t t = 0; t < w->nb_targets; t++)
 		if (w->t[t].port == i) {
-			w->t[t].gen.mp = w->pools[i];
+			w->t[t].gen.mp = w->t[t].rp != NULL && w->rpools[i] != NULL ? w->rpools[i] :
+					 w->pools[i];
 			w->t[t].gen.copy_len = ns > 1 ? RTE_ALIGN_CEIL(copy, SL_GEN_COPY_ALIGN) : 0;
 		}
 	return 0;
@@ -638,9 +650,15 @@ sl_plan_pool_in_use(const struct sl_app *app)
 {
 	uint64_t n = 0;
 
-	for (uint16_t i = 0; i < app->ses.nb_workers; i++)
-		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
-			if (app->ses.workers[i] != NULL && app->ses.workers[i]->pools[p] != NULL)
-				n += rte_mempool_in_use_count(app->ses.workers[i]->pools[p]);
+	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
+		const struct sl_worker *w = app->ses.workers[i];
+
+		for (uint16_t p = 0; w != NULL && p < SL_MAX_PORTS; p++) {
+			if (w->pools[p] != NULL)
+				n += rte_mempool_in_use_count(w->pools[p]);
+			if (w->rpools[p] != NULL)
+				n += rte_mempool_in_use_count(w->rpools[p]);
+		}
+	}
 	return n;
 }

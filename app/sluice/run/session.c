@@ -24,6 +24,7 @@
 #include "sl_loop.h"
 #include "sl_err.h"
 #include "sl_wire.h"
+#include "sl_clock.h"
 
 #define SL_FLUSH_US 200000   /* stop: time allowed to send what is queued */
 
@@ -156,7 +157,7 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 static void
 rx_drain(struct sl_app *app)
 {
-	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
+	uint64_t hz = sl_tsc_hz(), now = rte_rdtsc();
 	uint64_t end = now + sl_session_us_tsc(app->ses.run_cfg.drain_us, hz), next_check = now;
 	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t n = 0;
@@ -249,8 +250,10 @@ session_release(struct sl_app *app)
 	for (uint16_t i = 0; i < app->ses.nb_workers; i++) {
 		struct sl_worker *w = app->ses.workers[i];
 
-		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+		for (uint16_t p = 0; p < SL_MAX_PORTS; p++) {
 			rte_mempool_free(w->pools[p]);
+			rte_mempool_free(w->rpools[p]);
+		}
 		for (uint32_t k = 0; k < w->nb_targets; k++)
 			if (w->t[k].rp != NULL) {
 				free(w->t[k].rp->idx);
@@ -336,7 +339,7 @@ int
 sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 {
 	const struct sl_config *o = &app->ses.run_cfg;
-	uint64_t hz = rte_get_tsc_hz(), deadline = 0;
+	uint64_t hz = sl_tsc_hz(), deadline = 0;
 	struct sl_config_err e;
 	int ret;
 
@@ -415,7 +418,7 @@ workers_done(const struct sl_app *app)
 bool
 sl_session_poll(struct sl_app *app)
 {
-	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
+	uint64_t hz = sl_tsc_hz(), now = rte_rdtsc();
 
 	if (!app->ses.running || sl_stopping() || workers_done(app))
 		return false;

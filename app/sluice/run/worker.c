@@ -210,6 +210,8 @@ worker_window(struct sl_target *t, uint64_t tsc)
 
 		/* Its share sent: it finishes (drains its backlog) even when paused. */
 		if (h == SL_HOLD_PAUSE && t->quota != 0) {
+			if (!t->held)
+				t->held_tsc = tsc;
 			t->held = true;
 			return true;
 		}
@@ -218,10 +220,15 @@ worker_window(struct sl_target *t, uint64_t tsc)
 			return false;
 		}
 		if (t->held) {
-			/* Released: the pause is no lag to make up. */
+			/* Released: the pause is no lag to make up (a replay's schedule moves by it). */
 			t->held = false;
 			t->pacer.t0 = 0;
 			t->pacer.next = 0;
+			if (t->rp != NULL) {
+				t->begin_tsc += tsc - t->held_tsc;
+				if (t->end_tsc != 0)
+					t->end_tsc += tsc - t->held_tsc;
+			}
 		}
 	}
 	if (t->begin_tsc > tsc)

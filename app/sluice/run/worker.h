@@ -75,6 +75,7 @@ struct sl_target {
 	const uint8_t *hold;         /* its stream's hold (SL_HOLD_*), or NULL: none */
 	struct sl_target_replay *rp; /* a replay's share, or NULL: generated frames */
 	bool held;                   /* it was held: its pacer starts again (worker only) */
+	uint64_t held_tsc;           /* since when (worker only) */
 	/* Single writer: this worker. */
 	uint64_t generated;          /* taken by the engine (sl_xmit, or sl_xmit_direct) */
 	uint64_t signed_sent;        /* of those taken, the frames long enough for a signature */
@@ -155,6 +156,9 @@ struct sl_worker {
 	uint64_t anchor_tsc;         /* the run's start, the same for every worker (replays' t0) */
 	struct sl_target *t;         /* nb_targets of them (rte_zmalloc) */
 	struct rte_mempool *pools[SL_MAX_PORTS];
+	/* A port's replays' own pool, where generated flows share the port: a
+	 * replay leaves its capture's bytes in the mbufs it frees. */
+	struct rte_mempool *rpools[SL_MAX_PORTS];
 	uint64_t start_tsc, end_tsc;
 	uint32_t tx_done;            /* set (release) when its TX share is sent (or never had one) */
 	uint32_t done;               /* set (release) when the loop has ended */

@@ -19,6 +19,7 @@
 #include "report.h"
 #include "sl_err.h"
 #include "sl_wire.h"
+#include "sl_clock.h"
 
 void
 sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
@@ -466,7 +467,7 @@ json_port_rx(struct sl_json *j, const struct sl_app *app, const struct sl_result
 	json_table(j, sl_rx_counters, &rs);
 	/* The analyzer's own cost: TSC cycles in sl_rx_analyze() per frame, as ns. */
 	sl_json_dbl(j, "rx_ns_per_frame", rs.frames != 0 ? (double)rs.cycles * 1e9 /
-		    (double)rte_get_tsc_hz() / (double)rs.frames : 0);
+		    (double)sl_tsc_hz() / (double)rs.frames : 0);
 	json_table(j, sl_rx_drop_counters, &rp->drops);
 }
 

@@ -13,6 +13,7 @@
 #include "results.h"
 #include "plan.h"
 #include "sl_hist.h"
+#include "sl_clock.h"
 
 void
 sl_results_free(struct sl_results *r)
@@ -326,7 +327,7 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 		sl_config_stream_name(o, f, r->flow[f].name, sizeof(r->flow[f].name));
 	}
 	r->running = ses->running;
-	r->hz = rte_get_tsc_hz();
+	r->hz = sl_tsc_hz();
 	r->now_tsc = rte_rdtsc();
 	r->start_tsc = ses->start_tsc;
 	r->end_tsc = ses->end_tsc;

@@ -9,7 +9,8 @@
 # in scripts/bench-replay.sh).
 #  1. 1000 frames with jittered gaps, 2 lcores on one shared queue: every
 #     frame once, as captured, each 5-tuple in order; the run lasts at
-#     least the capture's span; pcapng gives the same frames;
+#     least the capture's span; pcapng gives the same frames; a pcapng of
+#     two interfaces goes out on two ports, each its interface's frames;
 #  2. --pcap-speed 2 --pcap-loop 3; a flow at a fixed rate (loop 2); top
 #     speed (loop 10); more lcores than CPUs (4 on 2, loop 2);
 #  3. --pcap-sign through the sim DUT with 1 % loss: the signed frames
@@ -85,6 +86,32 @@ if want 1; then
 	editcap -F pcapng "$T/in.pcap" "$T/in.pcapng" >/dev/null 2>&1
 	run "$T/o1n.pcap" '0,1@1' --pcap "$T/in.pcapng" --pcap-speed max
 	check "replay: a pcapng gives the same frames" grep -q "^same_bytes yes" <<<"$(chk "$T/in.pcap" "$T/o1n.pcap" 0 1)"
+	# A pcapng of two interfaces (mergecap): interface i on port i.
+	"$PY" - "$T" <<'EOF'
+import sys
+from scapy.all import Ether, IP, UDP, Raw, wrpcap
+t = sys.argv[1]
+for k, name in ((1, "a"), (2, "b")):
+    pk = []
+    for i in range(300):
+        p = Ether(src="02:00:00:00:00:0%d" % k) / IP(src="198.18.0.%d" % k, dst="198.19.0.1") / \
+            UDP(sport=k * 1000 + i % 5, dport=9) / Raw(bytes([i % 256]) * 30)
+        p.time = 1000.0 + i * 0.002 + k * 0.001
+        pk.append(p)
+    wrpcap("%s/%s.pcap" % (t, name), pk)
+EOF
+	mergecap -I none -F pcapng -w "$T/ab.pcapng" "$T/a.pcap" "$T/b.pcap" 2>/dev/null
+	new_prefix
+	rm -f "$T/p0.pcap" "$T/p1.pcap"
+	timeout 60 "$bin" --no-huge -m 512 --no-pci --lcores '0,(1-2)@(0-1)' --log-level '*:error' \
+		--file-prefix "$prefix" --vdev "net_pcap0,tx_pcap=$T/p0.pcap" --vdev "net_pcap1,tx_pcap=$T/p1.pcap" \
+		-- --pcap "$T/ab.pcapng" --json "$T/ab.json" >"$T/ab.out" 2>&1
+	check "a pcapng of 2 interfaces: interface 0's frames on port 0, 1's on port 1, in order" \
+		bash -c '[ "$(grep -E "^(same_bytes|order)" <<<"$1" | tr "\n" " ")" = "same_bytes yes order yes " ] &&
+			[ "$(grep -E "^(same_bytes|order)" <<<"$2" | tr "\n" " ")" = "same_bytes yes order yes " ]' _ \
+		"$(chk "$T/a.pcap" "$T/p0.pcap" 0 1)" "$(chk "$T/b.pcap" "$T/p1.pcap" 0 1)"
+	check "a pcapng of 2 interfaces: flows pcap0 and pcap1, 300 frames each" \
+		jqe '[.flows[] | [.name, .generated]] == [["pcap0", 300], ["pcap1", 300]]' "$T/ab.json"
 fi
 
 if want 2; then
@@ -128,6 +155,13 @@ if want 3; then
 		-Y 'udp.checksum.status == "Good" || tcp.checksum.status == "Good"' 2>/dev/null | wc -l)
 	check "signed: every IP, UDP and TCP checksum right after the signature (tshark: $good good, $bad bad)" \
 		bash -c '[ "$1" = 0 ] && [ "$2" = 1000 ]' _ "$bad" "$good"
+	# A replay beside a generated flow on one port: the generated frames are whole
+	# (a replay's frames go back to a pool of their own, not the generated flow's).
+	run "$T/o7.pcap" '0,1@1' --flow "r port 0 pcap $T/in.pcap speed max loop 5" \
+		--flow "g port 0 src 198.18.9.9 dst 198.19.9.9 rate 10kpps count 300 size 256"
+	good=$(tshark -n -r "$T/o7.pcap" -o udp.check_checksum:TRUE \
+		-Y 'ip.src == 198.18.9.9 && udp.checksum.status == "Good"' 2>/dev/null | wc -l)
+	check "a replay beside a generated flow: its 300 frames all have a right UDP checksum ($good)" eq "$good" 300
 fi
 
 if want 4; then
@@ -160,12 +194,23 @@ if want 5; then
 	bad "not a capture" "unknown file format (give a pcap or pcapng file)" "$T/junk.pcap"
 	bad "a missing file" "--pcap: cannot read" "$T/nope.pcap"
 	bad "a speed of 0" "pcap-speed: '0': give a multiplier" "$T/in.pcap" --pcap-speed 0
+	bad "a speed of 1e-300" "pcap-speed: '1e-300': give a multiplier of the capture's timing, 0.001 to 1000" "$T/in.pcap" --pcap-speed 1e-300
+	"$PY" -c 'import sys; from scapy.all import Ether, IP, UDP, wrpcap; wrpcap(sys.argv[1], [Ether()/IP(dst="198.19.0.1")/UDP()])' "$T/one.pcap" 2>/dev/null
+	bad "one frame, looped at its own timing" "spans no time (one frame): its loops have no timing of their own" "$T/one.pcap" --pcap-loop 0
+	bad "a replay with --count" "count: a replay sends its capture: give --pcap-loop N" "$T/in.pcap" --count 10
 	new_prefix
 	out=$(timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --file-prefix "$prefix" --vdev net_null0 -- --pcap-loop 2 2>&1) && rc=0 || rc=$?
 	check "--pcap-loop without --pcap: exit 2, says so" bash -c '[ "$1" = 2 ] && grep -q "pcap-loop: is for a replay: add --pcap FILE" <<<"$2"' _ "$rc" "$out"
 	new_prefix
 	out=$(timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --file-prefix "$prefix" --vdev net_null0 -- --flow "r port 0 pcap $T/in.pcap count 5" 2>&1) && rc=0 || rc=$?
-	check "a replay with count: exit 2, says loop" bash -c '[ "$1" = 2 ] && grep -q "a replay sends its capture.s frames: drop count (loop N repeats it)" <<<"$2"' _ "$rc" "$out"
+	check "a replay with count: exit 2, says so" bash -c '[ "$1" = 2 ] && grep -q "count: a replay sends its capture.s frames as they are: drop count" <<<"$2"' _ "$rc" "$out"
+
+	new_prefix
+	out=$(timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --file-prefix "$prefix" --vdev net_null0 -- --flow "r port 0 pcap $T/in.pcap size 200" --flow "s port 0 speed 2" 2>&1) && rc=0 || rc=$?
+	check "a replay with size: exit 2, says the frames go as captured" bash -c '[ "$1" = 2 ] && grep -q "size: a replay sends its capture.s frames as they are: drop size" <<<"$2"' _ "$rc" "$out"
+	new_prefix
+	out=$(timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --file-prefix "$prefix" --vdev net_null0 -- --flow "s port 0 speed 2" 2>&1) && rc=0 || rc=$?
+	check "speed on a generated flow: exit 2, says it is a replay's" bash -c '[ "$1" = 2 ] && grep -q "speed: is a replay.s: give pcap FILE too" <<<"$2"' _ "$rc" "$out"
 fi
 
 echo "replay: $pass passed, $fail failed"

@@ -31,6 +31,7 @@
 #include "sl_stats.h"
 #include "sl_wire.h"
 #include "sl_sim.h"
+#include "sl_clock.h"
 
 #define SIM_FP_SHIFT 16
 #define SIM_VERIFY_STREAMS 16 /* streams the wire verifier follows; others count as unsigned */
@@ -778,7 +779,7 @@ sl_sim_set_link(struct sl_sim *sim, bool up)
 void
 sl_sim_stall(struct sl_sim *sim, uint64_t us)
 {
-	uint64_t until = sim_now(sim) + ((us * rte_get_tsc_hz() / US_PER_S) << SIM_FP_SHIFT);
+	uint64_t until = sim_now(sim) + ((us * sl_tsc_hz() / US_PER_S) << SIM_FP_SHIFT);
 	uint64_t w = __atomic_load_n(&sim->wire_free, __ATOMIC_RELAXED);
 
 	/* Nothing starts on the wire before `until`. */
@@ -796,7 +797,7 @@ sl_sim_set_slowdown(struct sl_sim *sim, uint32_t factor)
 uint64_t
 sl_sim_drain(struct sl_sim *sim, uint64_t timeout_us)
 {
-	uint64_t deadline = rte_rdtsc() + timeout_us * rte_get_tsc_hz() / US_PER_S;
+	uint64_t deadline = rte_rdtsc() + timeout_us * sl_tsc_hz() / US_PER_S;
 	uint64_t discarded = 0;
 
 	for (uint16_t i = 0; i < sim->nb_txq; i++) {
@@ -963,7 +964,7 @@ sl_sim_rx_counts(const struct sl_sim_rx *rx, uint64_t *received, uint64_t *flush
 int
 sl_sim_dut_attach(struct sl_sim *sim, struct sl_sim_rx *rx)
 {
-	uint64_t hz = rte_get_tsc_hz();
+	uint64_t hz = sl_tsc_hz();
 	uint32_t pend = rte_align32pow2(rte_ring_get_capacity(rx->ring));
 
 	if (sim->dut.port < 0 || sim->dut_rx != NULL)
@@ -1077,7 +1078,7 @@ sl_sim_stats_get(const struct sl_sim *sim, struct sl_sim_stats *st)
 {
 	uint64_t lat_sum = 0, lat_min = UINT64_MAX, lat_max = 0, first = UINT64_MAX;
 	uint64_t last = 0, end = 0;
-	double ns_per_cycle = 1e9 / (double)rte_get_tsc_hz();
+	double ns_per_cycle = 1e9 / (double)sl_tsc_hz();
 
 	memset(st, 0, sizeof(*st));
 	for (uint16_t i = 0; i < sim->nb_txq; i++) {
@@ -1167,7 +1168,7 @@ sl_sim_create(const struct sl_sim_conf *c)
 	sim->t0 = rte_rdtsc();
 	sim->speed_bps = c->speed_bps;
 	/* fixed-point time of one byte: 8 bits * hz / bps, scaled. */
-	sim->fp_per_byte = (uint64_t)((8.0 * (double)rte_get_tsc_hz() * (1 << SIM_FP_SHIFT)) /
+	sim->fp_per_byte = (uint64_t)((8.0 * (double)sl_tsc_hz() * (1 << SIM_FP_SHIFT)) /
 				      (double)(c->wire_bps != 0 ? c->wire_bps : c->speed_bps) + 0.5);
 	sim->txd = c->txd;
 	sim->nb_txq = c->nb_txq;

@@ -16,6 +16,7 @@
 #include <rte_lcore.h>
 
 #include "sl_sim.h"
+#include "sl_clock.h"
 
 struct sim_port {
 	struct sl_sim_conf conf;   /* as opened: speed, default txd, lltx, verify, dut */
@@ -222,8 +223,8 @@ sim_wire(void *dev, struct sl_port_wire *w)
 	w->bytes = s.wire_bytes;
 	w->busy = s.busy;
 	w->violations = s.violations;
-	w->span_s = (double)(s.last_start_tsc - s.first_start_tsc) / (double)rte_get_tsc_hz();
-	w->idle_s = (double)s.wire_idle_tsc / (double)rte_get_tsc_hz();
+	w->span_s = (double)(s.last_start_tsc - s.first_start_tsc) / (double)sl_tsc_hz();
+	w->idle_s = (double)s.wire_idle_tsc / (double)sl_tsc_hz();
 	return true;
 }
 
