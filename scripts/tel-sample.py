@@ -56,6 +56,10 @@ def main():
                 break
             t = time.time()
             tot = json.loads(data)["/sluice/totals"]
+            if tot is None:
+                # Not registered yet (the program is still starting): no sample.
+                time.sleep(period / 2)
+                continue
             line = {"t": round(t, 4), "totals": tot}
             if pid is not None:
                 line["rss_kb"] = rss_kb(pid)
