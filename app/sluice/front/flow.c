@@ -216,6 +216,26 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 	return 0;
 }
 
+/* A rate as one word flow add takes back: 14.88095238Mpps, 9.5Gbps-l2, 50%. */
+static void
+rate_word(const struct sl_rate *rt, char *buf, size_t len)
+{
+	static const char *const pfx[] = { "", "k", "M", "G", "T" };
+	double v = rt->value;
+	unsigned int k = 0;
+
+	if (rt->unit == SL_RATE_PCT) {
+		snprintf(buf, len, "%.10g%%", v);
+		return;
+	}
+	while (v >= 1000 && k + 1 < RTE_DIM(pfx)) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.10g%s%s", v, pfx[k], rt->unit == SL_RATE_PPS ? "pps" :
+		 rt->unit == SL_RATE_L2 ? "bps-l2" : "bps");
+}
+
 void
 sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 {
@@ -233,10 +253,37 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 			 (c->dst_ip >> 8) & 0xff, c->dst_ip & 0xff);
 	}
 	if (f->rate.unit != SL_RATE_NONE)
-		sl_rate_str(&f->rate, r, sizeof(r));
+		rate_word(&f->rate, r, sizeof(r));
 	off = (size_t)snprintf(buf, len, "%s port %u", f->name, f->port);
 	if (f->to >= 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " to %d", f->to);
+	/* A replay: its own words only (what flow add takes back for it). */
+	if (f->pcap[0] != '\0') {
+		char sp[32];
+
+		if (f->pcap_speed < 0)
+			snprintf(sp, sizeof(sp), "max");
+		else
+			snprintf(sp, sizeof(sp), "%g", f->pcap_speed > 0 ? f->pcap_speed : 1.0);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, " pcap %s", f->pcap);
+		if (f->pcap_iface != 0 && off < len)
+			off += (size_t)snprintf(buf + off, len - off, " iface %u",
+						f->pcap_iface - 1u);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, " speed %s loop %u%s", sp,
+						f->pcap_loops == UINT32_MAX ? 0 :
+						f->pcap_loops == 0 ? 1 : f->pcap_loops,
+						f->pcap_sign ? " signed" : "");
+		if (f->rate.unit != SL_RATE_NONE && off < len)
+			off += (size_t)snprintf(buf + off, len - off, " rate %s", r);
+		if (f->delay_us != 0 && off < len)
+			off += (size_t)snprintf(buf + off, len - off, " delay %.6gs",
+						f->delay_us / 1e6);
+		if (f->duration_us != 0 && off < len)
+			snprintf(buf + off, len - off, " duration %.6gs", f->duration_us / 1e6);
+		return;
+	}
 	if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, " src %s dst %s %s sport %u dport %u",
 					s, d, c->tcp ? "tcp" : "udp", c->src_port, c->dst_port);
@@ -278,20 +325,6 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 	if (f->burst_pkts != 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " burst %u gap %.6gs bursts %u",
 					f->burst_pkts, f->burst_gap_us / 1e6, f->bursts);
-	if (f->pcap[0] != '\0' && off < len) {
-		char sp[32];
-
-		if (f->pcap_speed < 0)
-			snprintf(sp, sizeof(sp), "max");
-		else
-			snprintf(sp, sizeof(sp), "%g", f->pcap_speed > 0 ? f->pcap_speed : 1.0);
-		off += (size_t)snprintf(buf + off, len - off, " pcap %s speed %s loop %u%s", f->pcap,
-					sp, f->pcap_loops == UINT32_MAX ? 0 :
-					f->pcap_loops == 0 ? 1 : f->pcap_loops,
-					f->pcap_sign ? " signed" : "");
-		if (f->pcap_iface != 0 && off < len)
-			off += (size_t)snprintf(buf + off, len - off, " iface %u", f->pcap_iface - 1u);
-	}
 	for (uint16_t i = 0; i < c->nb_fields && off < len; i++) {
 		char fs[256];
 

@@ -169,8 +169,20 @@ if want 4; then
 	printf 'flow add r port 0 pcap %s loop 2 speed max\nshow flows\nstart\n' "$T/in.pcap" >"$T/p.cmd"
 	out=$(timeout 60 "$bin" --no-huge -m 512 --no-pci --lcores '0,1@1' --log-level '*:error' \
 		--file-prefix "$prefix" --vdev net_null0 -- --cmdline-file "$T/p.cmd" 2>&1)
-	check "a profile: show flows says the replay" grep -q "r port 0 .* pcap $T/in.pcap speed max loop 2" <<<"$out"
+	check "a profile: show flows says the replay" grep -q "r port 0 pcap $T/in.pcap speed max loop 2" <<<"$out"
 	check "a profile: start sends it twice (2000)" grep -q "generated 2000 = tx 2000 " <<<"$out"
+	# show flows prints words flow add takes back, the same line again.
+	printf 'flow add q port 0 pcap %s rate 2.5kpps duration 1\nflow add g port 0 rate 1.23456789Mpps size 128\nshow flows\n' "$T/in.pcap" >"$T/q.cmd"
+	new_prefix
+	l1=$(timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --log-level '*:error' --file-prefix "$prefix" \
+		--vdev net_null0 -- -i <"$T/q.cmd" 2>&1 | grep -a '^flow [01]: ' | sed 's/^flow [01]: //')
+	sed 's/^/flow add /' <<<"$l1" >"$T/q2.cmd"
+	echo "show flows" >>"$T/q2.cmd"
+	new_prefix
+	l2=$(timeout 60 "$bin" --no-huge -m 512 --no-pci -l 0-1 --log-level '*:error' --file-prefix "$prefix" \
+		--vdev net_null0 -- -i <"$T/q2.cmd" 2>&1 | grep -a '^flow [01]: ' | sed 's/^flow [01]: //')
+	check "show flows gives flow add words: a replay and a rate read back the same ($(head -1 <<<"$l1"))" \
+		bash -c '[ -n "$1" ] && [ "$(wc -l <<<"$1")" = 2 ] && [ "$1" = "$2" ]' _ "$l1" "$l2"
 fi
 
 if want 5; then
