@@ -357,6 +357,30 @@ out:
 	return 0;
 }
 
+/*
+ * port_names (what, at path) as want[port]; with capture, only ports with
+ * a capture. 0, or the error answered.
+ */
+static int
+port_sel(const struct sl_app *app, const json_t *names, const char *path, bool capture,
+	 bool *want, struct api_call *c)
+{
+	for (size_t i = 0; i < json_array_size(names); i++) {
+		const char *nm = json_string_value(json_array_get(names, i));
+		uint16_t p = api_port_of(app, nm);
+
+		if (p == UINT16_MAX || (capture && A.cap[p] == NULL)) {
+			api_error(c, 400, "validation", "%s.port_names[%zu]: %s '%s'%s", path, i,
+				  p == UINT16_MAX ? "no port named" : "no capture on",
+				  nm != NULL ? nm : "(not a string)", p == UINT16_MAX ? "" :
+				  ": list it in the configuration's captures[]");
+			return -1;
+		}
+		want[p] = true;
+	}
+	return 0;
+}
+
 /* port.link: up or down, where the driver can. */
 static int
 port_link(struct sl_app *app, struct api_call *c, const json_t *lk)
@@ -367,15 +391,8 @@ port_link(struct sl_app *app, struct api_call *c, const json_t *lk)
 
 	if (state == NULL || (strcmp(state, "up") != 0 && strcmp(state, "down") != 0))
 		return api_error(c, 400, "validation", "port.link.state: give up or down");
-	for (size_t i = 0; i < json_array_size(names); i++) {
-		const char *nm = json_string_value(json_array_get(names, i));
-		uint16_t p = api_port_of(app, nm);
-
-		if (p == UINT16_MAX)
-			return api_error(c, 400, "validation", "port.link.port_names[%zu]: no port "
-					 "named '%s'", i, nm != NULL ? nm : "(not a string)");
-		want[p] = true;
-	}
+	if (port_sel(app, names, "port.link", false, want, c) != 0)
+		return 0;
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		struct sl_port *sp = &app->ports.p[p];
 		bool up = state[0] == 'u';
@@ -413,17 +430,8 @@ port_capture(struct sl_app *app, struct api_call *c, const json_t *cp)
 
 	if (state == NULL || (strcmp(state, "start") != 0 && strcmp(state, "stop") != 0))
 		return api_error(c, 400, "validation", "port.capture.state: give start or stop");
-	for (size_t i = 0; i < json_array_size(names); i++) {
-		const char *nm = json_string_value(json_array_get(names, i));
-		uint16_t p = api_port_of(app, nm);
-
-		if (p == UINT16_MAX || A.cap[p] == NULL)
-			return api_error(c, 400, "validation", "port.capture.port_names[%zu]: %s '%s'%s",
-					 i, p == UINT16_MAX ? "no port named" : "no capture on",
-					 nm != NULL ? nm : "(not a string)", p == UINT16_MAX ? "" :
-					 ": list it in the configuration's captures[]");
-		want[p] = true;
-	}
+	if (port_sel(app, names, "port.capture", true, want, c) != 0)
+		return 0;
 	for (uint16_t p = 0; p < app->ports.n; p++) {
 		if (A.cap[p] == NULL || (json_array_size(names) != 0 && !want[p]))
 			continue;
