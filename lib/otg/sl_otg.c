@@ -753,6 +753,82 @@ captures(const json_t *cs, const json_t *ports, const struct sl_config_env *env,
 	return 0;
 }
 
+/*
+ * layer1[]: each named port's MTU (checked against what the port accepts);
+ * its speed checked against the port's own (the NIC's, or --sim's), which
+ * Sluice does not set: a warning when they differ. The rest is a warning.
+ */
+static int
+layer1(const json_t *l1, const json_t *ports, const struct sl_config_env *env,
+       struct sl_config *c, struct sl_otg_err *e)
+{
+	static const struct { const char *name; double bps; } speeds[] = {
+		{ "speed_10_fd_mbps", 1e7 }, { "speed_10_hd_mbps", 1e7 },
+		{ "speed_100_fd_mbps", 1e8 }, { "speed_100_hd_mbps", 1e8 },
+		{ "speed_1_gbps", 1e9 }, { "speed_10_gbps", 1e10 }, { "speed_25_gbps", 25e9 },
+		{ "speed_40_gbps", 4e10 }, { "speed_50_gbps", 5e10 }, { "speed_100_gbps", 1e11 },
+		{ "speed_200_gbps", 2e11 }, { "speed_400_gbps", 4e11 }, { "speed_800_gbps", 8e11 },
+	};
+	static const char *const known[] = { "name", "port_names", "speed", "mtu" };
+	char path[96];
+
+	if (l1 != NULL && !json_is_array(l1))
+		return errf(e, "layer1", "give an array");
+	for (size_t i = 0; i < json_array_size(l1); i++) {
+		const json_t *o = json_array_get(l1, i), *pn = json_object_get(o, "port_names");
+		const char *sp = json_string_value(json_object_get(o, "speed"));
+		const char *k;
+		json_int_t mtu = 0;
+		double bps = 0;
+		json_t *v;
+
+		snprintf(path, sizeof(path), "layer1[%zu]", i);
+		if (!json_is_object(o) || !json_is_array(pn) || json_array_size(pn) == 0)
+			return errf(e, path, "give port_names (1 or more ports)");
+		if (json_object_get(o, "mtu") != NULL &&
+		    !json_int_in(json_object_get(o, "mtu"), 68, 9000, &mtu))
+			return errf(e, path, "mtu: give 68 to 9000");
+		for (size_t s = 0; sp != NULL && s < RTE_DIM(speeds); s++)
+			if (strcmp(sp, speeds[s].name) == 0)
+				bps = speeds[s].bps;
+		if (sp != NULL && bps == 0)
+			return errf(e, path, "speed '%s': give one of the spec's (speed_10_gbps, ...)",
+				    sp);
+		json_object_foreach((json_t *)o, k, v) {
+			bool ok = false;
+
+			for (size_t n = 0; n < RTE_DIM(known); n++)
+				ok |= strcmp(k, known[n]) == 0;
+			if (!ok)
+				warnf(e, path, "%s: Sluice leaves it to the port: ignored", k);
+		}
+		for (size_t n = 0; n < json_array_size(pn); n++) {
+			const struct sl_port_info *pi;
+			char p2[160];
+			uint16_t pid;
+
+			snprintf(p2, sizeof(p2), "%s.port_names[%zu]", path, n);
+			if (json_string_value(json_array_get(pn, n)) == NULL)
+				return errf(e, p2, "give a port name");
+			if (port_of(ports, env, json_string_value(json_array_get(pn, n)), p2, &pid,
+				    e) != 0)
+				return -EINVAL;
+			pi = &env->port[pid].info;
+			if (mtu != 0 && (mtu < pi->min_mtu || mtu > pi->max_mtu))
+				return errf(e, path, "mtu %" PRId64 ": port %s (%s) takes %u to %u",
+					    (int64_t)mtu, json_string_value(json_array_get(pn, n)),
+					    pi->name, pi->min_mtu, pi->max_mtu);
+			if (mtu != 0)
+				c->pc[pid].mtu = (uint16_t)mtu;
+			if (bps != 0 && (double)pi->speed_bps != bps)
+				warnf(e, path, "speed %s: port %s (%s) runs at %.0f Gb/s, its NIC's or "
+				      "--sim's: kept", sp, json_string_value(json_array_get(pn, n)),
+				      pi->name, (double)pi->speed_bps / 1e9);
+		}
+	}
+	return 0;
+}
+
 int
 sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, struct sl_config *c,
 	      struct sl_otg_err *e)
@@ -783,9 +859,6 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 			goto out;
 		}
 	}
-	if (json_object_get(root, "layer1") != NULL)
-		warnf(e, "layer1", "the ports' speed and MTU are set with Sluice's own options: "
-		      "ignored");
 	ports = json_object_get(root, "ports");
 	flows = json_object_get(root, "flows");
 	if (!json_is_array(ports) || !json_is_array(flows) || json_array_size(flows) == 0 ||
@@ -836,6 +909,8 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		goto out;
 	}
 	sl_config_fini(&cand);
+	if (layer1(json_object_get(root, "layer1"), ports, env, &cand, e) != 0)
+		goto out;
 	for (size_t i = 0; i < json_array_size(flows); i++) {
 		struct sl_flow_conf f;
 

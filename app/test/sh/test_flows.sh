@@ -386,6 +386,17 @@ if want 9; then
 	P='"ports":[{"name":"p1","location":"0"},{"name":"p2","location":"sim1"}]'
 	F='"name":"f","tx_rx":{"choice":"port","port":{"tx_name":"p1","rx_names":["p2"]}}'
 	o '{"ports": ['; bad "otg: not JSON" "not JSON: " "${S[@]}"
+	# layer1: the MTU a jumbo flow needs, checked against the port; a speed the port does not run at: a warning.
+	J="\"flows\":[{$F,\"packet\":[{\"choice\":\"ethernet\"},{\"choice\":\"ipv4\"},{\"choice\":\"udp\"}],\"size\":{\"choice\":\"fixed\",\"fixed\":9000},\"duration\":{\"choice\":\"fixed_packets\",\"fixed_packets\":{\"packets\":\"100\"}}}]"
+	o "{$P,$J}"; bad "otg: a 9000-byte flow without layer1's MTU" "9000" "${S[@]}"
+	o "{$P,\"layer1\":[{\"name\":\"l\",\"port_names\":[\"p1\",\"p2\"],\"mtu\":9000,\"speed\":\"speed_100_gbps\"}],$J}"
+	# shellcheck disable=SC2046
+	out=$(timeout 60 "$bin" $(eal) -- "${S[@]}" --json "$T/l1.json" 2>&1) && rc=0 || rc=$?
+	check "otg: layer1 mtu 9000: the jumbo flow runs, 100 frames arrive" \
+		bash -c '[ "$1" = 0 ] && jq -e ".flows[0].unique == 100" "$2" >/dev/null' _ "$rc" "$T/l1.json"
+	check "otg: layer1 speed_100_gbps on a 10G port: a warning, kept" \
+		grep -q "layer1\[0\]: speed speed_100_gbps: port p1 (sim0) runs at 10 Gb/s, its NIC's or --sim's: kept" <<<"$out"
+	o "{$P,\"layer1\":[{\"name\":\"l\",\"port_names\":[\"p1\"],\"mtu\":99999}],$J}"; bad "otg: layer1 mtu out of range" "layer1\[0\]: mtu: give 68 to 9000" "${S[@]}"
 	o "{$P,\"flows\":[],\"devices\":[{\"name\":\"d1\"}]}"; bad "otg: devices" "devices: not supported: Sluice generates flows between ports" "${S[@]}"
 	o "{$P,\"flows\":[{$F,\"packet\":[{\"choice\":\"ppp\"}]}]}"; bad "otg: a header it does not build" "flows\[0\].packet\[0\]: header 'ppp': not supported" "${S[@]}"
 	o "{$P,\"flows\":[{$F,\"packet\":[{\"choice\":\"ethernet\"},{\"choice\":\"ipv4\",\"ipv4\":{\"src\":{\"choice\":\"increment\",\"increment\":{\"start\":\"1.1.1.1\",\"step\":\"0.0.0.0\",\"count\":5}}}}]}]}"
