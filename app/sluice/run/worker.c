@@ -5,6 +5,7 @@
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 
 #include "worker.h"
 
@@ -331,6 +332,23 @@ worker_loop(struct sl_worker *w, const bool direct)
 			uint64_t sig_before;
 			bool fresh = false, closed = false;
 			uint16_t k;
+
+			/*
+			 * Many targets (flows): the next ones' state is not in the
+			 * cache. Two ahead, the target; one ahead, its stream's
+			 * frame sizes and template (its pointer came with it).
+			 */
+			if (w->nb_targets > 8) {
+				uint16_t n1 = i + 1 < w->nb_targets ? i + 1 : 0;
+				uint16_t n2 = n1 + 1 < w->nb_targets ? n1 + 1 : 0;
+				const struct sl_stream *ns = w->t[n1].gen.s;
+
+				rte_prefetch0(&w->t[n2]);
+				rte_prefetch0((const char *)&w->t[n2] + RTE_CACHE_LINE_SIZE);
+				rte_prefetch0(ns->tmpl);
+				rte_prefetch0(&ns->sz[0]);
+				rte_prefetch0(ns);
+			}
 
 			if (t->finished || active == 0)
 				continue;
