@@ -611,6 +611,8 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 				(uint16_t)~sl_csum_fold(sz->ip_sum + s->sip_sum0);
 		*(unaligned_uint16_t *)(s->tmpl + s->l4_csum_off) = sl_csum_final(sum, c->tcp);
 	}
+	s->lean = s->nb_sizes == 1 && s->nb_order == 1 && s->nb_fields == 0 && !s->tcp &&
+		  (s->flows == 1 || s->port_span >= s->flows);
 	return 0;
 }
 

@@ -167,6 +167,13 @@ struct sl_stream {
 	struct sl_stream_field fields[SL_FIELD_MAX];
 	bool stacked;                     /**< a header stack: sl_gen_burst_stack() */
 	bool nosig;                       /**< no frame carries a signature (--sign off) */
+	/**
+	 * Classic UDP headers, one size, no field, and one flow or flows of
+	 * one address (port_span >= flows): a recycled frame gets only its
+	 * source port, signature and UDP checksum, and nothing at all for one
+	 * flow unsigned (sl_gen_lean()).
+	 */
+	bool lean;
 	struct sl_stack_rt st;            /**< its lengths and checksums */
 	uint16_t order[SL_GEN_MAX_ORDER]; /**< indexes into sz, sent in this order */
 	/** TCP payload bytes of order[0..i) over the order written twice (sl_gen_tcp_seq()) */
@@ -719,6 +726,65 @@ sl_gen_burst_stack(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uin
 }
 
 /*
+ * A lean stream's burst (sl_stream.lean): per frame, at most the source
+ * port (ports: one address, flows > 1), the signature (sig; odd: at an odd
+ * offset of the segment) and the UDP checksum change. Everything else is
+ * read once, before the loop (the frames' byte stores would make the
+ * compiler read the stream again for every frame); a frame's stores fall
+ * in its headers and its last 16 bytes: one cache line for 64-byte frames.
+ * The flow walk is sl_gen_step()'s with one size (rq counts the rounds).
+ */
+static __rte_always_inline void
+sl_gen_lean(const struct sl_stream *s, struct rte_mbuf **pkts, unsigned int n, uint32_t seq,
+	    uint64_t sig_w0, uint64_t sig_base, uint64_t tsc, struct sl_gen_cur *c,
+	    const struct sl_gen_walk *w, const bool ports, const bool sig, const bool odd)
+{
+	const struct sl_stream_size *sz = &s->sz[0];
+	const uint16_t sig_off = sz->pkt_len - SL_SIG_LEN, csum_off = s->l4_csum_off;
+	const uint16_t sport_off = s->sport_off, sport0 = s->sport0;
+	const uint64_t w1_hi = (tsc & 0xffffffff) << 32;
+	/* What every frame's sum shares: the headers, and each word's upper half. */
+	const uint64_t hdr_sum = (uint64_t)sz->l4_sum + s->sip_sum0 + (ports ? 0 : s->sport_be0);
+	const uint64_t sig_hi = (sig_w0 >> 32) + (tsc & 0xffffffff);
+	const uint32_t wrap_at = w->flows - w->d_flow, d_flow = w->d_flow, d_rq = w->d_rq;
+	uint32_t flow = c->flow, rq = c->rq;
+
+	for (unsigned int i = 0; i < n; i++) {
+		uint8_t *p = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+		uint64_t sum = hdr_sum;
+		uint16_t csum;
+
+		if (ports) {
+			uint16_t sport = rte_cpu_to_be_16((uint16_t)(sport0 + flow));
+
+			memcpy(p + sport_off, &sport, 2);
+			sum += sport;
+			if (flow >= wrap_at) {
+				flow -= wrap_at;
+				rq += d_rq + 1;
+			} else {
+				flow += d_flow;
+				rq += d_rq;
+			}
+		}
+		if (sig) {
+			uint64_t w1 = (uint32_t)(seq + i) | w1_hi;
+			uint64_t w0 = sig_w0 | (uint64_t)sl_sig_check_w1(sig_base, w1) << 8;
+			uint64_t ssum = sig_hi + (w0 & 0xffffffff) + (w1 & 0xffffffff);
+
+			/* At an odd offset its sum is byte-swapped into the segment's. */
+			sum += odd ? rte_bswap16(sl_csum_fold(ssum)) : ssum;
+			memcpy(p + sig_off, &w0, 8);
+			memcpy(p + sig_off + 8, &w1, 8);
+		}
+		csum = sl_csum_final(sum, false);
+		memcpy(p + csum_off, &csum, 2);
+	}
+	c->flow = flow;
+	c->rq = rq;
+}
+
+/*
  * sl_gen_burst()'s classic stream, compiled twice (copy: a pool shared by
  * several streams, sl_gen.copy_len), so that one stream alone pays nothing
  * for the frames of a shared pool.
@@ -746,6 +812,43 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 	w = g->w;
 	if (unlikely(rte_mempool_get_bulk(g->mp, (void **)pkts, n) != 0))
 		return 0;
+	if (s->lean) {
+		/*
+		 * Frames come back from the pool as they were built: only what
+		 * varies is written (nothing for one flow unsigned). From a
+		 * shared pool, each first gets the stream's headers (as below).
+		 */
+		const bool ports = s->flows > 1, sig = s->sz[0].sig, odd = s->sz[0].sig_odd;
+
+		if (copy) {
+			const uint16_t len = s->sz[0].pkt_len, cl = g->copy_len;
+
+			for (unsigned int i = 0; i < n; i++) {
+				struct rte_mbuf *m = pkts[i];
+				uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+				if (m->pkt_len > cl)
+					memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
+				sl_gen_copy(p, s->tmpl, cl);
+				m->data_len = len;
+				m->pkt_len = len;
+			}
+		}
+		if (ports && sig && odd)
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, true, true, true);
+		else if (ports && sig)
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, true, true, false);
+		else if (ports)
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, true, false, false);
+		else if (sig && odd)
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, false, true, true);
+		else if (sig)
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, false, true, false);
+		g->cur = c;
+		g->seq = seq + (sig ? n : 0);
+		g->bytes = (uint64_t)n * s->sz[0].pkt_len;
+		return n;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		const struct sl_stream_size *sz = &s->sz[s->order[c.pos]];
 		struct rte_mbuf *m = pkts[i];
