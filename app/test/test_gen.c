@@ -8,9 +8,12 @@
  * sent before it; an inc field's index is g mod count.
  */
 
+#include <inttypes.h>
 #include <stdlib.h>
 
+#include <rte_cycles.h>
 #include <rte_ip.h>
+#include <rte_udp.h>
 
 #include "sl_gen.h"
 #include "test.h"
@@ -112,5 +115,143 @@ SL_TEST(gen_share_order, "fast")
 		     (unsigned int)RTE_DIM(cases), REF_FRAMES);
 	free(s);
 	free(ref);
+	return ret;
+}
+
+/*
+ * Raw recycling (sl_gen_data_skip(), the lean path): frames written
+ * without reading their mbufs, taken back through rte_pktmbuf_free() as a
+ * driver frees them, and the pool's mbufs as the contract states. Each
+ * frame is checked from its bytes: both checksums (rte_ipv4_udptcp_cksum_verify),
+ * its flow's source address and port, its signature and sequence number;
+ * streams sharing a pool lay their headers over each other's frames
+ * (copy_len, copy_plain, and frames of another size).
+ */
+struct raw_case {
+	uint32_t flows;
+	uint16_t size;
+	bool nosig;
+};
+
+static int
+raw_frame_ok(struct rte_mbuf *m, const struct sl_stream *s, uint32_t src_ip, uint32_t flow,
+	     uint32_t seq, uint16_t len)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + s->l3_off);
+	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(p + s->l4_off);
+	struct sl_sig sig = { 0 };
+	enum sl_sig_verdict v = sl_sig_parse(m, &sig);
+
+	CHECK(m->data_off == RTE_PKTMBUF_HEADROOM && m->nb_segs == 1 && m->next == NULL &&
+	      rte_mbuf_refcnt_read(m) == 1, "mbuf fields: data_off %u segs %u refcnt %u",
+	      m->data_off, m->nb_segs, rte_mbuf_refcnt_read(m));
+	CHECK(m->pkt_len == len && m->data_len == len, "length %u, want %u", m->pkt_len, len);
+	CHECK(rte_raw_cksum(ip, sizeof(*ip)) == 0xffff, "IPv4 checksum 0x%04x wrong",
+	      ip->hdr_checksum);
+	CHECK(rte_ipv4_udptcp_cksum_verify(ip, udp) == 0, "UDP checksum 0x%04x wrong",
+	      udp->dgram_cksum);
+	CHECK(rte_be_to_cpu_32(ip->src_addr) == src_ip, "source %08x, want %08x",
+	      rte_be_to_cpu_32(ip->src_addr), src_ip);
+	CHECK(rte_be_to_cpu_16(udp->src_port) == s->sport0 + flow, "source port %u, want %u",
+	      rte_be_to_cpu_16(udp->src_port), s->sport0 + flow);
+	if (s->nosig) {
+		CHECK(v == SL_SIG_FOREIGN, "an unsigned frame parses as %d", v);
+	} else {
+		CHECK(v == SL_SIG_OK && sig.stream == s->id && sig.seq == seq,
+		      "signature %d stream %u seq %u, want stream %u seq %u", v, sig.stream,
+		      sig.seq, s->id, seq);
+	}
+	return 0;
+}
+
+SL_TEST(gen_raw_contract, "fast")
+{
+	static const struct raw_case cases[] = {
+		{ 1, 64, true }, { 1, 64, false }, { 1, 67, false }, /* odd: the sum swapped */
+		{ 100, 64, true }, { 100, 67, false }, { 7, 200, false },
+	};
+	struct sl_stream *s = malloc(2 * sizeof(*s));
+	struct rte_mbuf *pk[32];
+	int ret = 0;
+
+	CHECK(s != NULL, "out of memory");
+	for (unsigned int ci = 0; ci < RTE_DIM(cases) && ret == 0; ci++) {
+		const struct raw_case *rc = &cases[ci];
+		struct sl_stream_conf c = {
+			.src_ip = RTE_IPV4(198u, 18, 0, 1), .dst_ip = RTE_IPV4(198u, 19, 0, 1),
+			.src_port = 1000, .dst_port = 9, .flows = rc->flows, .nb_sizes = 1,
+			.sizes = { rc->size }, .nosig = rc->nosig, .id = 3,
+		};
+		char err[160], name[32];
+		struct rte_mempool *mp;
+		struct sl_gen g = { .s = s };
+		uint32_t fr = 0;
+
+		CHECK(sl_stream_build(s, &c, 1518, err, sizeof(err)) == 0, "%s", err);
+		CHECK(s->lean, "case %u: not on the lean path", ci);
+		snprintf(name, sizeof(name), "t_raw%u", ci);
+		mp = sl_stream_pool_create(s, name, 255, SOCKET_ID_ANY);
+		CHECK(mp != NULL, "pool");
+		g.mp = mp;
+		CHECK(rte_mempool_get_bulk(mp, (void **)pk, 1) == 0, "get");
+		CHECK(sl_gen_data_skip(mp) ==
+		      (uintptr_t)rte_pktmbuf_mtod(pk[0], uint8_t *) - (uintptr_t)pk[0],
+		      "data_skip %u, the mbuf's data at %zu", sl_gen_data_skip(mp),
+		      (size_t)((uintptr_t)rte_pktmbuf_mtod(pk[0], uint8_t *) - (uintptr_t)pk[0]));
+		rte_mempool_put_bulk(mp, (void **)pk, 1);
+		/* 20 bursts of 32 over a pool of 255: every mbuf recycled several times. */
+		for (int b = 0; b < 20 && ret == 0; b++) {
+			CHECK(sl_gen_burst(&g, pk, 32, rte_rdtsc()) == 32, "burst %d", b);
+			CHECK(g.bytes == 32u * (rc->size - 4), "bytes %" PRIu64, g.bytes);
+			for (int i = 0; i < 32 && ret == 0; i++, fr++)
+				ret = raw_frame_ok(pk[i], s, c.src_ip, fr % rc->flows, fr,
+						   rc->size - 4);
+			for (int i = 0; i < 32; i++)
+				rte_pktmbuf_free(pk[i]); /* as a driver does */
+		}
+		rte_mempool_free(mp);
+	}
+	/* Two streams on one pool: plain (one size), then of two sizes, signed. */
+	for (int mix = 0; mix < 2 && ret == 0; mix++) {
+		struct sl_stream_conf c = {
+			.dst_ip = RTE_IPV4(198u, 19, 0, 1), .src_port = 2000, .dst_port = 9,
+			.flows = 4, .nb_sizes = 1,
+		};
+		struct sl_gen g[2] = { { .s = &s[0] }, { .s = &s[1] } };
+		char err[160];
+		struct rte_mempool *mp;
+		uint32_t fr[2] = { 0, 0 };
+
+		for (int k = 0; k < 2; k++) {
+			c.src_ip = RTE_IPV4(198u, 18, 1, 1 + k);
+			c.sizes[0] = mix && k ? 300 : 64;
+			c.id = (uint16_t)k;
+			CHECK(sl_stream_build(&s[k], &c, 1518, err, sizeof(err)) == 0, "%s", err);
+		}
+		mp = sl_stream_pool_create(&s[mix], mix ? "t_rawm1" : "t_rawm0", 127, SOCKET_ID_ANY);
+		CHECK(mp != NULL, "pool");
+		for (int k = 0; k < 2; k++) {
+			g[k].mp = mp;
+			g[k].copy_len = 64;
+			g[k].copy_plain = !mix;
+		}
+		for (int b = 0; b < 40 && ret == 0; b++) {
+			int k = (b * 7 / 3) & 1; /* irregular turns */
+			uint16_t len = s[k].sz[0].pkt_len;
+
+			CHECK(sl_gen_burst(&g[k], pk, 32, rte_rdtsc()) == 32, "burst %d", b);
+			for (int i = 0; i < 32 && ret == 0; i++, fr[k]++)
+				ret = raw_frame_ok(pk[i], &s[k], RTE_IPV4(198u, 18, 1, 1 + k),
+						   fr[k] % 4, fr[k], len);
+			rte_pktmbuf_free_bulk(pk, 32);
+		}
+		rte_mempool_free(mp);
+	}
+	if (ret == 0)
+		NOTE("%u lean streams and 2 pools shared by two streams: every frame's checksums, "
+		     "flow, signature and mbuf fields right after raw recycling",
+		     (unsigned int)RTE_DIM(cases));
+	free(s);
 	return ret;
 }

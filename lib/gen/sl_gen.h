@@ -345,7 +345,39 @@ struct sl_gen {
 	 * behind; an older signature past them is cleared first.
 	 */
 	uint16_t copy_len;
+	/**
+	 * With copy_len: every stream sharing the pool sends one size, the
+	 * same, all signed or all unsigned, so a frame's lengths are already
+	 * right and no other stream's signature can lie outside this one's:
+	 * only the headers are copied.
+	 */
+	bool copy_plain;
+	/**
+	 * Where a frame's data starts from its mbuf (sl_gen_data_skip()), set
+	 * by the first burst: the lean path finds the data without reading
+	 * the mbuf's header.
+	 */
+	uint16_t data_skip;
 };
+
+/**
+ * The distance from an mbuf of @p mp to its data, as rte_pktmbuf_init()
+ * leaves it: the mbuf, its private area, the headroom. The generator's
+ * lean path writes frames there without reading the mbuf (raw recycling,
+ * below). This relies on the mbufs of a stream's pool coming back as
+ * rte_pktmbuf_free() puts them in the pool: data_off and buf_addr as
+ * initialised, one segment, reference count 1, and the bytes the
+ * generator wrote (its lengths, its headers, its signature). Every driver
+ * Sluice runs on frees frames so: they transmit, copy or hand over the
+ * mbuf, and nothing in Sluice moves data_off (test: gen_raw_contract).
+ */
+static inline uint16_t
+sl_gen_data_skip(const struct rte_mempool *mp)
+{
+	return (uint16_t)(sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size((struct rte_mempool *)mp) +
+			  RTE_MIN((uint16_t)RTE_PKTMBUF_HEADROOM,
+				  rte_pktmbuf_data_room_size((struct rte_mempool *)mp)));
+}
 
 /**
  * Give a producer its share of the stream's frame order: of nb_shares
@@ -737,7 +769,8 @@ sl_gen_burst_stack(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uin
 static __rte_always_inline void
 sl_gen_lean(const struct sl_stream *s, struct rte_mbuf **pkts, unsigned int n, uint32_t seq,
 	    uint64_t sig_w0, uint64_t sig_base, uint64_t tsc, struct sl_gen_cur *c,
-	    const struct sl_gen_walk *w, const bool ports, const bool sig, const bool odd)
+	    const struct sl_gen_walk *w, uint16_t skip, const bool ports, const bool sig,
+	    const bool odd)
 {
 	const struct sl_stream_size *sz = &s->sz[0];
 	const uint16_t sig_off = sz->pkt_len - SL_SIG_LEN, csum_off = s->l4_csum_off;
@@ -750,7 +783,7 @@ sl_gen_lean(const struct sl_stream *s, struct rte_mbuf **pkts, unsigned int n, u
 	uint32_t flow = c->flow, rq = c->rq;
 
 	for (unsigned int i = 0; i < n; i++) {
-		uint8_t *p = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+		uint8_t *p = (uint8_t *)pkts[i] + skip;
 		uint64_t sum = hdr_sum;
 		uint16_t csum;
 
@@ -819,13 +852,19 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 		 * shared pool, each first gets the stream's headers (as below).
 		 */
 		const bool ports = s->flows > 1, sig = s->sz[0].sig, odd = s->sz[0].sig_odd;
+		uint16_t skip = g->data_skip;
 
-		if (copy) {
+		if (unlikely(skip == 0))
+			skip = g->data_skip = sl_gen_data_skip(g->mp);
+		if (copy && g->copy_plain) {
+			for (unsigned int i = 0; i < n; i++)
+				sl_gen_copy((uint8_t *)pkts[i] + skip, s->tmpl, g->copy_len);
+		} else if (copy) {
 			const uint16_t len = s->sz[0].pkt_len, cl = g->copy_len;
 
 			for (unsigned int i = 0; i < n; i++) {
 				struct rte_mbuf *m = pkts[i];
-				uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+				uint8_t *p = (uint8_t *)m + skip;
 
 				if (m->pkt_len > cl)
 					memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
@@ -835,15 +874,15 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 			}
 		}
 		if (ports && sig && odd)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, true, true, true);
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, true, true, true);
 		else if (ports && sig)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, true, true, false);
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, true, true, false);
 		else if (ports)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, true, false, false);
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, true, false, false);
 		else if (sig && odd)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, false, true, true);
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, false, true, true);
 		else if (sig)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, false, true, false);
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, false, true, false);
 		g->cur = c;
 		g->seq = seq + (sig ? n : 0);
 		g->bytes = (uint64_t)n * s->sz[0].pkt_len;

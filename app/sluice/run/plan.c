@@ -429,7 +429,8 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 	const struct sl_config *o = &app->ses.run_cfg;
 	struct sl_port *p = &app->ports.p[i];
 	const struct sl_stream *big = NULL;
-	uint16_t copy = 0, ns = 0;
+	uint16_t copy = 0, ns = 0, len = 0;
+	bool plain = true; /* one size for all, all signed or all not (sl_gen.copy_plain) */
 	char name[RTE_MEMPOOL_NAMESIZE];
 	/* A burst pending per target, up to 64 of them: more only waits for the pool (pool_dry). */
 	uint32_t n = npairs * (p->txd + SL_BACKLOG_SIZE + 4 * 64) + RTE_MIN(ntarg, 64u) * 2 *
@@ -445,6 +446,10 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 			big = st;
 		if (st->hdr_len > copy)
 			copy = st->hdr_len;
+		if (st->nb_sizes != 1 || (len != 0 && (st->sz[0].pkt_len != len ||
+						     st->sz[0].sig != big->sz[0].sig)))
+			plain = false;
+		len = st->sz[0].pkt_len;
 	}
 	snprintf(name, sizeof(name), "sl_w%u_p%u", lcore, i);
 	w->pools[i] = sl_stream_pool_create(big, name, rte_align32pow2(n) - 1, p->info.socket);
@@ -484,6 +489,7 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 			w->t[t].gen.mp = w->t[t].rp != NULL && w->rpools[i] != NULL ? w->rpools[i] :
 					 w->pools[i];
 			w->t[t].gen.copy_len = ns > 1 ? RTE_ALIGN_CEIL(copy, SL_GEN_COPY_ALIGN) : 0;
+			w->t[t].gen.copy_plain = ns > 1 && plain;
 		}
 	return 0;
 }
