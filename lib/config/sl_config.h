@@ -103,9 +103,10 @@ struct sl_flow_conf {
 
 /** Whether frames carry the signature (--sign). */
 enum sl_sign {
-	SL_SIGN_ON = 0,        /**< every frame long enough (the default, for now) */
+	SL_SIGN_AUTO = 0,      /**< the default: when something reads them (a port receives,
+				    or a port is the sim: its verifier, its DUT model) */
+	SL_SIGN_ON,            /**< every frame long enough */
 	SL_SIGN_OFF,           /**< none: nothing reads them, and nothing is measured */
-	SL_SIGN_AUTO,          /**< when something reads them: a port receives, or a sim */
 };
 
 /** Which ports receive. */

@@ -193,7 +193,7 @@ if want 5; then
 		--flow "plain port 0 to 1 count 999")
 	pcap=$T/stack.pcap
 	# shellcheck disable=SC2046
-	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$pcap" -- "${stacks[@]//to 1/}" \
+	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$pcap" -- --sign on "${stacks[@]//to 1/}" \
 		>"$pcap.out" 2>&1 && rc=0 || rc=$?
 	check "stacks: the pcap run ends (exit 0)" rc_is 0
 	out=$("$PY" "$top/app/test/py/stack_check.py" "$pcap" 2>&1)

@@ -21,7 +21,7 @@ capn() {
 	shift
 	rm -f "$T/$name.pcap"
 	timeout 120 "$bin" --no-huge -m 512 --no-pci -l 0-1 --file-prefix slg$$ --log-level '*:error' \
-		--vdev "net_pcap0,tx_pcap=$T/$name.pcap" -- "$@" --json "$T/$name.json" >"$T/$name.log" 2>&1 ||
+		--vdev "net_pcap0,tx_pcap=$T/$name.pcap" -- --sign on "$@" --json "$T/$name.json" >"$T/$name.log" 2>&1 ||
 		{ ko "$name: sluice failed: $(tail -2 "$T/$name.log")"; rm -f "$T/$name.pcap"; }
 }
 # scapy decodes the first 500 frames (every frame of the template captures);

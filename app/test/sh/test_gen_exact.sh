@@ -23,7 +23,7 @@ gen() {
 	shift 2
 	new_prefix
 	timeout 120 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
-		--lcores "$lcores" ${vdev:+--vdev "$vdev"} -- "$@" >"$T/out" 2>&1 && rc=0 || rc=$?
+		--lcores "$lcores" ${vdev:+--vdev "$vdev"} -- --sign on "$@" >"$T/out" 2>&1 && rc=0 || rc=$?
 }
 # shared ARGS...: two lcores (on one CPU) sharing queue 0 of a net_pcap port
 # writing $T/f.pcap, as the issue ran it.

@@ -214,7 +214,7 @@ rc=$?
 # at the prompt once they are done (bounded at 120 s by its --duration).
 pfx
 mkfifo "$T/fifo"
-timeout 120 "$bin" "${eal[@]}" --file-prefix "$prefix" -- -i --metrics 0 --json "$T/run.json" \
+timeout 120 "$bin" "${eal[@]}" --file-prefix "$prefix" -- -i --sign on --metrics 0 --json "$T/run.json" \
 	<"$T/fifo" >"$T/run.out" 2>&1 &
 pid=$!
 exec 7>"$T/fifo"

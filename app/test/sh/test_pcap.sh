@@ -31,7 +31,7 @@ gen() {
 	new_prefix
 	rm -f "$pcap" "$pcap.json"
 	timeout 60 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
-		--vdev "net_pcap0,tx_pcap=$pcap" -- "$@" --json "$pcap.json" \
+		--vdev "net_pcap0,tx_pcap=$pcap" -- --sign on "$@" --json "$pcap.json" \
 		>"$pcap.out" 2>&1 && rc=0 || rc=$?
 }
 
@@ -315,7 +315,7 @@ P0=$T/p0.pcap P1=$T/p1.pcap
 new_prefix
 timeout 60 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$prefix" -l 0-1 \
 	--vdev "net_pcap0,tx_pcap=$P0" --vdev "net_pcap1,tx_pcap=$P1" -- \
-	--count 500 --eth-peer 1,02:aa:bb:cc:dd:01 --json "$P0.json" >"$P0.out" 2>&1 && rc=0 || rc=$?
+	--sign on --count 500 --eth-peer 1,02:aa:bb:cc:dd:01 --json "$P0.json" >"$P0.out" 2>&1 && rc=0 || rc=$?
 check "two pcap ports --count 500 --eth-peer 1,...: exit 0" rc_is 0
 S0=$(pcapsum "$P0") S1=$(pcapsum "$P1")
 check "two ports: 500 frames in each file" eq "$(jq .frames <<<"$S0") $(jq .frames <<<"$S1")" "500 500"

@@ -74,7 +74,7 @@ fi
 mkfifo "$T/fifo"
 t0=$SECONDS
 "$bin" -m 128 --no-pci -l 0-1 --vdev net_null0 --vdev net_null1 --file-prefix "$prefix" \
-	--log-level '*:error' -- -i --duration 800 --rate 50kpps --json "$T/run.json" \
+	--log-level '*:error' -- -i --sign on --duration 800 --rate 50kpps --json "$T/run.json" \
 	<"$T/fifo" >"$T/run.out" 2>&1 &
 pid=$!
 exec 7>"$T/fifo"
