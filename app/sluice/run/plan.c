@@ -430,7 +430,7 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 	struct sl_port *p = &app->ports.p[i];
 	const struct sl_stream *big = NULL;
 	uint16_t copy = 0, ns = 0, len = 0;
-	bool plain = true; /* one size for all, all signed or all not (sl_gen.copy_plain) */
+	bool plain = true, sig = false; /* one size for all, all signed or all not (copy_plain) */
 	char name[RTE_MEMPOOL_NAMESIZE];
 	/* A burst pending per target, up to 64 of them: more only waits for the pool (pool_dry). */
 	uint32_t n = npairs * (p->txd + SL_BACKLOG_SIZE + 4 * 64) + RTE_MIN(ntarg, 64u) * 2 *
@@ -447,9 +447,10 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 		if (st->hdr_len > copy)
 			copy = st->hdr_len;
 		if (st->nb_sizes != 1 || (len != 0 && (st->sz[0].pkt_len != len ||
-						     st->sz[0].sig != big->sz[0].sig)))
+						     st->sz[0].sig != sig)))
 			plain = false;
 		len = st->sz[0].pkt_len;
+		sig = st->sz[0].sig;
 	}
 	snprintf(name, sizeof(name), "sl_w%u_p%u", lcore, i);
 	w->pools[i] = sl_stream_pool_create(big, name, rte_align32pow2(n) - 1, p->info.socket);

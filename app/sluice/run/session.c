@@ -307,13 +307,18 @@ session_build(struct sl_app *app)
 
 /*
  * --sign auto: frames carry the signature when something reads it: a port
- * receives, or a port is the sim (its verifier, its DUT model).
+ * receives, or a port is the sim (its verifier, its DUT model), or the
+ * user asked a replay to carry it (--pcap-sign, a flow's "signed": for a
+ * receiver elsewhere).
  */
 static bool
 sign_auto(struct sl_app *app)
 {
 	bool rx[SL_MAX_PORTS];
 
+	for (uint16_t i = 0; i < app->ses.run_cfg.nb_flows; i++)
+		if (app->ses.run_cfg.flows[i].pcap[0] != '\0' && app->ses.run_cfg.flows[i].pcap_sign)
+			return true;
 	sl_config_rx_ports(&app->ses.run_cfg, &app->env, rx);
 	for (uint16_t i = 0; i < app->ports.n; i++)
 		if (rx[i] || strcmp(app->ports.p[i].info.driver, "sl_sim") == 0)

@@ -679,8 +679,15 @@ json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config 
 	char buf[256];
 
 	sl_json_obj_open(j, "config");
-	/* on or off as the run had it (auto resolved at its start) */
-	sl_json_str(j, "sign", o->sign == SL_SIGN_OFF ? "off" : o->sign == SL_SIGN_ON ? "on" : "auto");
+	/*
+	 * on or off as the run had it (auto resolved at its start; a benchmark
+	 * reports the user's configuration: its last trial says how auto went)
+	 */
+	{
+		enum sl_sign sg = o->sign == SL_SIGN_AUTO ? app->ses.run_cfg.sign : o->sign;
+
+		sl_json_str(j, "sign", sg == SL_SIGN_OFF ? "off" : sg == SL_SIGN_ON ? "on" : "auto");
+	}
 	sl_json_arr_open(j, "sizes"); /* bytes with FCS; weights beside, or a range */
 	for (uint16_t i = 0; c->size_max == 0 && i < c->nb_sizes; i++)
 		sl_json_u64(j, NULL, c->sizes[i]);
