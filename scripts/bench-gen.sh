@@ -123,7 +123,6 @@ printf "%-28s %8s %10s %11s %10s\n" workload Mpps "x testpmd" "of ceiling" cycle
 printf "%-28s %8s %10s %11s %10s\n" "testpmd txonly" "$(median <"$tmp/tp")" 1.00 - -
 printf "%-28s %8s %10s %11s %10s\n" "testpmd txonly-multi-flow" "$(median <"$tmp/tpm")" - - -
 for c in cb cw; do
-	: >"$tmp/$c.tp"
 	paste "$tmp/$c" "$tmp/tp" | while read -r a b; do ratio "$a" "$b"; done >"$tmp/$c.tp"
 done
 printf "%-28s %8s %10s %11s %10s\n" "ceiling: bare loop" "$(median <"$tmp/cb")" \

@@ -7,12 +7,15 @@
  * Streams: what a generator sends. A stream is compiled once (control path)
  * into a frame template, a table of per-size header values and partial
  * checksums, and a size order; its mempools are filled with the template
- * when they are created. In steady state a burst writes only what varies
- * per packet: lengths (when several sizes are used), the flow fields (when
- * --flows > 1) and the payload signature, and finishes the IPv4 and L4
- * checksums from the precomputed partial sums (RFC 1071/1624 arithmetic).
- * Nothing is copied per packet, and every packet gets its own flow fields,
- * so the set of flows does not depend on which mbuf the pool hands out.
+ * when they are created, and frames are recycled raw (sl_gen_data_skip()).
+ * In steady state a burst writes only what varies per packet: lengths
+ * (when several sizes are used), the flow fields (when --flows > 1) and
+ * the payload signature, and finishes the IPv4 and L4 checksums from the
+ * precomputed partial sums (RFC 1071/1624 arithmetic); a lean stream
+ * (sl_stream.lean) writes nothing at all when none of these vary. Only
+ * streams sharing a pool (the flows of one port, sl_gen.copy_len) copy
+ * their headers per packet. Every packet gets its own flow fields, so the
+ * set of flows does not depend on which mbuf the pool hands out.
  *
  * Templates: Ethernet, optional 802.1Q tag, IPv4 or IPv6, UDP or TCP.
  * Sizes are Ethernet frame sizes including the 4-byte FCS, as RFC 2544
@@ -758,6 +761,22 @@ sl_gen_burst_stack(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, uin
 }
 
 /*
+ * A shared pool (sl_gen.copy_len): the mbuf holds another stream's frame.
+ * Lay this stream's template over it, whole cache lines (headers, then
+ * zeros), zero an older signature beyond them (the sums assume a zero
+ * payload), and give it this frame's length.
+ */
+static __rte_always_inline void
+sl_gen_lay(struct rte_mbuf *m, uint8_t *p, const uint8_t *tmpl, uint16_t copy_len, uint16_t len)
+{
+	if (m->pkt_len > copy_len)
+		memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
+	sl_gen_copy(p, tmpl, copy_len);
+	m->data_len = len;
+	m->pkt_len = len;
+}
+
+/*
  * A lean stream's burst (sl_stream.lean): per frame, at most the source
  * port (ports: one address, flows > 1), the signature (sig; odd: at an odd
  * offset of the segment) and the UDP checksum change. Everything else is
@@ -862,16 +881,8 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 		} else if (copy) {
 			const uint16_t len = s->sz[0].pkt_len, cl = g->copy_len;
 
-			for (unsigned int i = 0; i < n; i++) {
-				struct rte_mbuf *m = pkts[i];
-				uint8_t *p = (uint8_t *)m + skip;
-
-				if (m->pkt_len > cl)
-					memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
-				sl_gen_copy(p, s->tmpl, cl);
-				m->data_len = len;
-				m->pkt_len = len;
-			}
+			for (unsigned int i = 0; i < n; i++)
+				sl_gen_lay(pkts[i], (uint8_t *)pkts[i] + skip, s->tmpl, cl, len);
 		}
 		if (ports && sig && odd)
 			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, true, true, true);
@@ -895,19 +906,8 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 		uint64_t sum = sz->l4_sum, w0;
 		uint32_t sip_sum, ipx = 0;
 
-		if (copy) {
-			/*
-			 * A shared pool: the mbuf holds another stream's frame.
-			 * Lay this stream's template over it, whole cache lines
-			 * (headers, then zeros), and zero an older signature
-			 * beyond them (the sums assume a zero payload).
-			 */
-			if (m->pkt_len > g->copy_len)
-				memset(p + m->pkt_len - SL_SIG_LEN, 0, SL_SIG_LEN);
-			sl_gen_copy(p, s->tmpl, g->copy_len);
-			m->data_len = sz->pkt_len;
-			m->pkt_len = sz->pkt_len;
-		}
+		if (copy)
+			sl_gen_lay(m, p, s->tmpl, g->copy_len, sz->pkt_len);
 		if (sizes) {
 			/*
 			 * The mbuf still holds its previous frame's length (raw
