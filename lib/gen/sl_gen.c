@@ -450,7 +450,11 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 	uint16_t min_frame, nb;
 	uint32_t be;
 
+	/* All but the sizes (large: each size used is set whole below). */
+	RTE_BUILD_BUG_ON(offsetof(struct sl_stream, tmpl) - offsetof(struct sl_stream, sz) -
+			 sizeof(s->sz) >= RTE_CACHE_LINE_SIZE);
 	memset(s, 0, offsetof(struct sl_stream, sz));
+	memset(s->tmpl, 0, sizeof(*s) - offsetof(struct sl_stream, tmpl));
 	s->id = c->id;
 	s->nosig = c->nosig;
 	s->ipv6 = c->ipv6;

@@ -151,7 +151,11 @@ struct sl_stream_field {
 
 /** A compiled stream. Read-only once built: shared by all workers of a port. */
 struct sl_stream {
-	uint8_t tmpl[SL_GEN_MAX_FRAME];   /**< headers + zero payload, largest size */
+	/*
+	 * What every burst reads comes first: these scalars and sz[0] fill
+	 * the first two cache lines (the worker prefetches them, with the
+	 * template's first line, for a port's many flows).
+	 */
 	uint16_t max_len;                 /**< largest pkt_len */
 	uint16_t min_len;
 	uint16_t l3_off, l4_off, hdr_len;
@@ -167,7 +171,6 @@ struct sl_stream {
 	uint16_t sport_be0;               /**< source port as stored, one flow */
 	uint16_t nb_sizes, nb_order;
 	uint16_t nb_fields;
-	struct sl_stream_field fields[SL_FIELD_MAX];
 	bool stacked;                     /**< a header stack: sl_gen_burst_stack() */
 	bool nosig;                       /**< no frame carries a signature (--sign off) */
 	/**
@@ -177,12 +180,14 @@ struct sl_stream {
 	 * flow unsigned (sl_gen_lean()).
 	 */
 	bool lean;
+	struct sl_stream_size sz[SL_GEN_MAX_DISTINCT];
+	uint8_t tmpl[SL_GEN_MAX_FRAME] __rte_cache_aligned; /**< headers + zero payload, largest size */
+	struct sl_stream_field fields[SL_FIELD_MAX];
 	struct sl_stack_rt st;            /**< its lengths and checksums */
 	uint16_t order[SL_GEN_MAX_ORDER]; /**< indexes into sz, sent in this order */
 	/** TCP payload bytes of order[0..i) over the order written twice (sl_gen_tcp_seq()) */
 	uint32_t tcp_pre[2 * SL_GEN_MAX_ORDER + 1];
 	uint32_t tcp_cycle;               /**< of one walk of the order: tcp_pre[nb_order] */
-	struct sl_stream_size sz[SL_GEN_MAX_DISTINCT];
 };
 
 /**
@@ -783,13 +788,15 @@ sl_gen_lay(struct rte_mbuf *m, uint8_t *p, const uint8_t *tmpl, uint16_t copy_le
  * read once, before the loop (the frames' byte stores would make the
  * compiler read the stream again for every frame); a frame's stores fall
  * in its headers and its last 16 bytes: one cache line for 64-byte frames.
+ * With copy_len (a constant 64 or 0), a frame from a shared pool first
+ * gets its stream's headers here, in the same pass as its other writes.
  * The flow walk is sl_gen_step()'s with one size (rq counts the rounds).
  */
 static __rte_always_inline void
 sl_gen_lean(const struct sl_stream *s, struct rte_mbuf **pkts, unsigned int n, uint32_t seq,
 	    uint64_t sig_w0, uint64_t sig_base, uint64_t tsc, struct sl_gen_cur *c,
-	    const struct sl_gen_walk *w, uint16_t skip, const bool ports, const bool sig,
-	    const bool odd)
+	    const struct sl_gen_walk *w, uint16_t skip, uint16_t copy_len, const bool ports,
+	    const bool sig, const bool odd)
 {
 	const struct sl_stream_size *sz = &s->sz[0];
 	const uint16_t sig_off = sz->pkt_len - SL_SIG_LEN, csum_off = s->l4_csum_off;
@@ -805,6 +812,9 @@ sl_gen_lean(const struct sl_stream *s, struct rte_mbuf **pkts, unsigned int n, u
 		uint8_t *p = (uint8_t *)pkts[i] + skip;
 		uint64_t sum = hdr_sum;
 		uint16_t csum;
+
+		if (copy_len != 0)
+			sl_gen_copy(p, s->tmpl, copy_len);
 
 		if (ports) {
 			uint16_t sport = rte_cpu_to_be_16((uint16_t)(sport0 + flow));
@@ -871,29 +881,48 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 		 * shared pool, each first gets the stream's headers (as below).
 		 */
 		const bool ports = s->flows > 1, sig = s->sz[0].sig, odd = s->sz[0].sig_odd;
-		uint16_t skip = g->data_skip;
+		uint16_t skip = g->data_skip, cl = 0;
 
 		if (unlikely(skip == 0))
 			skip = g->data_skip = sl_gen_data_skip(g->mp);
-		if (copy && g->copy_plain) {
+		if (copy && g->copy_plain && g->copy_len == SL_GEN_COPY_ALIGN) {
+			cl = SL_GEN_COPY_ALIGN; /* in the loop below, with the frame's writes */
+		} else if (copy && g->copy_plain) {
 			for (unsigned int i = 0; i < n; i++)
 				sl_gen_copy((uint8_t *)pkts[i] + skip, s->tmpl, g->copy_len);
 		} else if (copy) {
-			const uint16_t len = s->sz[0].pkt_len, cl = g->copy_len;
+			const uint16_t len = s->sz[0].pkt_len;
 
 			for (unsigned int i = 0; i < n; i++)
-				sl_gen_lay(pkts[i], (uint8_t *)pkts[i] + skip, s->tmpl, cl, len);
+				sl_gen_lay(pkts[i], (uint8_t *)pkts[i] + skip, s->tmpl, g->copy_len, len);
 		}
+		/*
+		 * One line of headers (up to 64 bytes, the common case) is copied
+		 * in the loop of the frame's other writes, at a constant length:
+		 * a loop of unknown length in every frame costs as much as they.
+		 */
+#define SL_GEN_LEAN(pt, sg, od) do { \
+		if (cl != 0) \
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, \
+				    SL_GEN_COPY_ALIGN, pt, sg, od); \
+		else \
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, 0, \
+				    pt, sg, od); \
+	} while (0)
 		if (ports && sig && odd)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, true, true, true);
+			SL_GEN_LEAN(true, true, true);
 		else if (ports && sig)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, true, true, false);
+			SL_GEN_LEAN(true, true, false);
 		else if (ports)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, true, false, false);
+			SL_GEN_LEAN(true, false, false);
 		else if (sig && odd)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, false, true, true);
+			SL_GEN_LEAN(false, true, true);
 		else if (sig)
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, false, true, false);
+			SL_GEN_LEAN(false, true, false);
+		else if (cl != 0)
+			for (unsigned int i = 0; i < n; i++)
+				sl_gen_copy((uint8_t *)pkts[i] + skip, s->tmpl, SL_GEN_COPY_ALIGN);
+#undef SL_GEN_LEAN
 		g->cur = c;
 		g->seq = seq + (sig ? n : 0);
 		g->bytes = (uint64_t)n * s->sz[0].pkt_len;
