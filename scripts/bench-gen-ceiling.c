@@ -6,9 +6,11 @@
  * rte_mempool_get_bulk() (no mbuf reset) and handed to rte_eth_tx_burst()
  * 32 at a time; what the driver does not take goes back to the pool.
  * With "write16", each frame also gets 16 bytes written at its end (a
- * sequence number and the TSC: what a signature costs at the least).
+ * sequence number and the TSC: what a signature costs at the least); with
+ * "write2", 2 bytes, its UDP source port (what sets one flow's frame apart
+ * from another's at the least).
  *
- * Usage: bench-gen-ceiling EAL-ARGS -- SECONDS bare|write16
+ * Usage: bench-gen-ceiling EAL-ARGS -- SECONDS bare|write16|write2
  * Prints one line: "<Mpps> <TSC cycles per packet> <TSC MHz>", over the
  * run less its first second. The TSC's rate is measured against
  * CLOCK_MONOTONIC_RAW over that time.
@@ -32,7 +34,7 @@
 
 static struct rte_mempool *mp;
 static double secs;
-static int write16;
+static int write16, write2;
 static uint64_t pkts_out, tsc_out;
 static double ns_out;
 
@@ -94,6 +96,14 @@ loop(void *arg)
 		for (int r = 0; r < 64; r++) {
 			if (rte_mempool_get_bulk(mp, (void **)pk, BURST) != 0)
 				continue;
+			if (write2)
+				for (int i = 0; i < BURST; i++) {
+					uint8_t *p = rte_pktmbuf_mtod(pk[i], uint8_t *);
+					uint16_t sport = (uint16_t)(seq++ & 1023);
+
+					memcpy(p + RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr),
+					       &sport, 2);
+				}
 			if (write16)
 				for (int i = 0; i < BURST; i++) {
 					uint8_t *p = rte_pktmbuf_mtod(pk[i], uint8_t *) + LEN - 16;
@@ -128,9 +138,11 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	if (argc != 3 || (secs = atof(argv[1])) < 2 ||
-	    (strcmp(argv[2], "bare") != 0 && strcmp(argv[2], "write16") != 0))
-		rte_exit(2, "usage: bench-gen-ceiling EAL-ARGS -- SECONDS(>=2) bare|write16\n");
+	    (strcmp(argv[2], "bare") != 0 && strcmp(argv[2], "write16") != 0 &&
+	     strcmp(argv[2], "write2") != 0))
+		rte_exit(2, "usage: bench-gen-ceiling EAL-ARGS -- SECONDS(>=2) bare|write16|write2\n");
 	write16 = strcmp(argv[2], "write16") == 0;
+	write2 = strcmp(argv[2], "write2") == 0;
 	if (rte_eth_dev_count_avail() < 1)
 		rte_exit(1, "no port: give --vdev net_null0\n");
 	mp = rte_pktmbuf_pool_create("ceil", RTE_DIM(all), 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,

@@ -5,14 +5,15 @@
 #   testpmd --forward-mode=txonly (--txpkts=60), and with --txonly-multi-flow
 #   the driver's ceiling: scripts/bench-gen-ceiling.c, a bare loop of raw
 #     rte_mempool_get_bulk() of prebuilt frames and rte_eth_tx_burst(), and
-#     the same loop writing 16 bytes per frame
+#     the same loop writing 16 bytes per frame, and 2 bytes (a source port:
+#     the least that tells one flow's frame from another's)
 #   Sluice: 1 flow unsigned and signed, --flows 1024 (one address, 1024
-#     source ports), IMIX 7:4:1, 1000 flows of the flow table on one port
-#     (unsigned and signed), a VXLAN header stack, and 2 lcores sharing one
-#     TX queue on one CPU (the engine's lock and backlog at work)
+#     source ports) unsigned and signed, IMIX 7:4:1, 1000 flows of the flow
+#     table on one port (unsigned and signed), a VXLAN header stack, and 2
+#     lcores sharing one TX queue on one CPU (the engine's lock and backlog)
 # Each Sluice figure is taken as a ratio within its round: to testpmd (the
-# multi-flow engine for --flows 1024), to the bare ceiling, and for the
-# table flows to 1 flow of the same signing; the medians of those ratios
+# multi-flow engine for --flows 1024), to the bare ceiling, and for many
+# flows to 1 flow of the same signing; the medians of those ratios
 # are printed, with TSC cycles per packet (the TSC's measured rate over the
 # packet rate: the worker lcore is busy all the time on net_null). Judge
 # the ratios: this VM's speed swings by up to 2x between phases.
@@ -76,16 +77,17 @@ echo start >>"$tmp/table.txt"
 printf '%s\n' "flow add vx port 0 stack eth/ipv4/udp/vxlan(vni=5000)/eth/ipv4/udp size 110" start \
 	>"$tmp/vxlan.txt"
 
-rows=(unsigned signed flows1024 imix table_u table_s vxlan shared)
+rows=(unsigned signed flows1024 flows1024_s imix table_u table_s vxlan shared)
 declare -A name=(
 	[unsigned]="64 B, 1 flow, unsigned" [signed]="64 B, 1 flow, signed"
-	[flows1024]="64 B, --flows 1024" [imix]="IMIX 64/594/1518 7:4:1"
+	[flows1024]="64 B, --flows 1024" [flows1024_s]="64 B, --flows 1024, signed" [imix]="IMIX 64/594/1518 7:4:1"
 	[table_u]="1000 table flows, unsigned" [table_s]="1000 table flows, signed"
 	[vxlan]="110 B VXLAN stack" [shared]="2 lcores, 1 shared queue"
 )
 declare -A args=(
 	[unsigned]="--size 64 --sign off" [signed]="--size 64 --sign on"
-	[flows1024]="--size 64 --flows 1024 --sign off" [imix]="--imix --sign off"
+	[flows1024]="--size 64 --flows 1024 --sign off"
+	[flows1024_s]="--size 64 --flows 1024 --sign on" [imix]="--imix --sign off"
 	[table_u]="--sign off --cmdline-file $tmp/table.txt"
 	[table_s]="--sign on --cmdline-file $tmp/table.txt"
 	[vxlan]="--sign off --cmdline-file $tmp/vxlan.txt"
@@ -97,23 +99,28 @@ for ((r = 0; r < rounds; r++)); do
 	tpm=$(testpmd --txonly-multi-flow)
 	read -r cb cbc mhz < <(ceiling bare) || { echo "bench: the ceiling loop failed" >&2; exit 1; }
 	read -r cw cwc _ < <(ceiling write16) || { echo "bench: the ceiling loop failed" >&2; exit 1; }
+	read -r c2 c2c _ < <(ceiling write2) || { echo "bench: the ceiling loop failed" >&2; exit 1; }
 	echo "$tp" >>"$tmp/tp"; echo "$tpm" >>"$tmp/tpm"
 	echo "$cb" >>"$tmp/cb"; echo "$cbc" >>"$tmp/cbc"; echo "$cw" >>"$tmp/cw"; echo "$cwc" >>"$tmp/cwc"
+	echo "$c2" >>"$tmp/c2"; echo "$c2c" >>"$tmp/c2c"; ratio "$c2" "$cb" >>"$tmp/c2.ce"
+	ratio "$cw" "$cb" >>"$tmp/cw.ce"
 	declare -A got=()
 	for w in "${rows[@]}"; do
 		# shellcheck disable=SC2086
 		got[$w]=$(sluice ${args[$w]})
 		base=$tp
-		[ "$w" = flows1024 ] && base=$tpm
+		[ "${w%_s}" = flows1024 ] && base=$tpm
 		ratio "${got[$w]}" "$base" >>"$tmp/$w.tp"
 		ratio "${got[$w]}" "$cb" >>"$tmp/$w.ce"
 		awk -v m="$mhz" -v p="${got[$w]}" 'BEGIN { if (p > 0) printf "%.1f\n", m / p; else print 0 }' \
 			>>"$tmp/$w.cy"
 		echo "${got[$w]}" >>"$tmp/$w.mpps"
 	done
+	ratio "${got[flows1024]}" "${got[unsigned]}" >>"$tmp/flows1024.one"
+	ratio "${got[flows1024_s]}" "${got[signed]}" >>"$tmp/flows1024_s.one"
 	ratio "${got[table_u]}" "${got[unsigned]}" >>"$tmp/table_u.one"
 	ratio "${got[table_s]}" "${got[signed]}" >>"$tmp/table_s.one"
-	echo "round $((r + 1)): testpmd $tp, multi-flow $tpm, ceiling $cb ($cw writing 16 B);" \
+	echo "round $((r + 1)): testpmd $tp, multi-flow $tpm, ceiling $cb ($cw writing 16 B, $c2 2 B);" \
 		"sluice $(for w in "${rows[@]}"; do printf '%s ' "${got[$w]}"; done)" >>"$tmp/log"
 done
 
@@ -122,17 +129,19 @@ echo "# medians of $rounds alternating rounds ($(nproc) CPUs, $(date -u +%F), TS
 printf "%-28s %8s %10s %11s %10s\n" workload Mpps "x testpmd" "of ceiling" cycles/pkt
 printf "%-28s %8s %10s %11s %10s\n" "testpmd txonly" "$(median <"$tmp/tp")" 1.00 - -
 printf "%-28s %8s %10s %11s %10s\n" "testpmd txonly-multi-flow" "$(median <"$tmp/tpm")" - - -
-for c in cb cw; do
+for c in cb cw c2; do
 	paste "$tmp/$c" "$tmp/tp" | while read -r a b; do ratio "$a" "$b"; done >"$tmp/$c.tp"
 done
 printf "%-28s %8s %10s %11s %10s\n" "ceiling: bare loop" "$(median <"$tmp/cb")" \
 	"$(median <"$tmp/cb.tp")" 1.00 "$(median <"$tmp/cbc")"
 printf "%-28s %8s %10s %11s %10s\n" "ceiling: 16 B written" "$(median <"$tmp/cw")" \
-	"$(median <"$tmp/cw.tp")" - "$(median <"$tmp/cwc")"
+	"$(median <"$tmp/cw.tp")" "$(median <"$tmp/cw.ce")" "$(median <"$tmp/cwc")"
+printf "%-28s %8s %10s %11s %10s\n" "ceiling: 2 B written" "$(median <"$tmp/c2")" \
+	"$(median <"$tmp/c2.tp")" "$(median <"$tmp/c2.ce")" "$(median <"$tmp/c2c")"
 for w in "${rows[@]}"; do
 	extra=
-	[ "$w" = flows1024 ] && extra="  (x testpmd multi-flow)"
 	[ -f "$tmp/$w.one" ] && extra="  ($(median <"$tmp/$w.one") of 1 flow)"
+	[ "${w%_s}" = flows1024 ] && extra="$extra (x testpmd multi-flow)"
 	printf "%-28s %8s %10s %11s %10s%s\n" "${name[$w]}" "$(median <"$tmp/$w.mpps")" \
 		"$(median <"$tmp/$w.tp")" "$(median <"$tmp/$w.ce")" "$(median <"$tmp/$w.cy")" "$extra"
 done
