@@ -451,10 +451,10 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 	uint32_t be;
 
 	/* All but the sizes (large: each size used is set whole below). */
-	RTE_BUILD_BUG_ON(offsetof(struct sl_stream, tmpl) - offsetof(struct sl_stream, sz) -
+	RTE_BUILD_BUG_ON(offsetof(struct sl_stream, fields) - offsetof(struct sl_stream, sz) -
 			 sizeof(s->sz) >= RTE_CACHE_LINE_SIZE);
 	memset(s, 0, offsetof(struct sl_stream, sz));
-	memset(s->tmpl, 0, sizeof(*s) - offsetof(struct sl_stream, tmpl));
+	memset(s->fields, 0, sizeof(*s) - offsetof(struct sl_stream, fields));
 	s->id = c->id;
 	s->nosig = c->nosig;
 	s->ipv6 = c->ipv6;
@@ -617,6 +617,7 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 	}
 	s->lean = s->nb_sizes == 1 && s->nb_order == 1 && s->nb_fields == 0 && !s->tcp &&
 		  (s->flows == 1 || s->port_span >= s->flows);
+	s->lean_sz = s->sz[0];
 	return 0;
 }
 

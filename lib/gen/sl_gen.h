@@ -152,9 +152,9 @@ struct sl_stream_field {
 /** A compiled stream. Read-only once built: shared by all workers of a port. */
 struct sl_stream {
 	/*
-	 * What every burst reads comes first: these scalars and sz[0] fill
-	 * the first two cache lines (the worker prefetches them, with the
-	 * template's first line, for a port's many flows).
+	 * What every burst reads comes first: these scalars, lean_sz and the
+	 * template's headers, in the first three cache lines and mostly one
+	 * page (the worker prefetches them for a port's many flows).
 	 */
 	uint16_t max_len;                 /**< largest pkt_len */
 	uint16_t min_len;
@@ -180,8 +180,9 @@ struct sl_stream {
 	 * flow unsigned (sl_gen_lean()).
 	 */
 	bool lean;
-	struct sl_stream_size sz[SL_GEN_MAX_DISTINCT];
+	struct sl_stream_size lean_sz;    /**< a lean stream's one size: sz[0] */
 	uint8_t tmpl[SL_GEN_MAX_FRAME] __rte_cache_aligned; /**< headers + zero payload, largest size */
+	struct sl_stream_size sz[SL_GEN_MAX_DISTINCT];
 	struct sl_stream_field fields[SL_FIELD_MAX];
 	struct sl_stack_rt st;            /**< its lengths and checksums */
 	uint16_t order[SL_GEN_MAX_ORDER]; /**< indexes into sz, sent in this order */
@@ -798,7 +799,7 @@ sl_gen_lean(const struct sl_stream *s, struct rte_mbuf **pkts, unsigned int n, u
 	    const struct sl_gen_walk *w, uint16_t skip, uint16_t copy_len, const bool ports,
 	    const bool sig, const bool odd)
 {
-	const struct sl_stream_size *sz = &s->sz[0];
+	const struct sl_stream_size *sz = &s->lean_sz;
 	const uint16_t sig_off = sz->pkt_len - SL_SIG_LEN, csum_off = s->l4_csum_off;
 	const uint16_t sport_off = s->sport_off, sport0 = s->sport0;
 	const uint64_t w1_hi = (tsc & 0xffffffff) << 32;
@@ -880,7 +881,7 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 		 * varies is written (nothing for one flow unsigned). From a
 		 * shared pool, each first gets the stream's headers (as below).
 		 */
-		const bool ports = s->flows > 1, sig = s->sz[0].sig, odd = s->sz[0].sig_odd;
+		const bool ports = s->flows > 1, sig = s->lean_sz.sig, odd = s->lean_sz.sig_odd;
 		uint16_t skip = g->data_skip, cl = 0;
 
 		if (unlikely(skip == 0))
@@ -891,7 +892,7 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 			for (unsigned int i = 0; i < n; i++)
 				sl_gen_copy((uint8_t *)pkts[i] + skip, s->tmpl, g->copy_len);
 		} else if (copy) {
-			const uint16_t len = s->sz[0].pkt_len;
+			const uint16_t len = s->lean_sz.pkt_len;
 
 			for (unsigned int i = 0; i < n; i++)
 				sl_gen_lay(pkts[i], (uint8_t *)pkts[i] + skip, s->tmpl, g->copy_len, len);
@@ -925,7 +926,7 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 #undef SL_GEN_LEAN
 		g->cur = c;
 		g->seq = seq + (sig ? n : 0);
-		g->bytes = (uint64_t)n * s->sz[0].pkt_len;
+		g->bytes = (uint64_t)n * s->lean_sz.pkt_len;
 		return n;
 	}
 	for (unsigned int i = 0; i < n; i++) {

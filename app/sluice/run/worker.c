@@ -347,7 +347,7 @@ worker_loop(struct sl_worker *w, const bool direct)
 				rte_prefetch0((const char *)&w->t[n2] + RTE_CACHE_LINE_SIZE);
 				if (likely(ns != NULL)) { /* a harness's target may have none */
 					rte_prefetch0(ns->tmpl);
-					rte_prefetch0(&ns->sz[0]);
+					rte_prefetch0(&ns->lean_sz);
 					rte_prefetch0(ns);
 				}
 			}
