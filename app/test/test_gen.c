@@ -133,26 +133,50 @@ struct raw_case {
 	bool nosig;
 };
 
+struct shared_case {
+	uint32_t flows;
+	uint16_t size[2];
+	bool nosig, v6;
+	uint16_t vlan;
+};
+
+static const struct shared_case shared[] = {
+	{ 4, { 64, 64 }, false, false, 0 },  { 1, { 64, 64 }, true, false, 0 },
+	{ 1, { 64, 64 }, false, false, 0 },  { 4, { 64, 64 }, true, false, 0 },
+	{ 4, { 67, 67 }, false, false, 0 },  { 1, { 67, 67 }, false, false, 0 },
+	{ 4, { 87, 87 }, false, true, 9 },   { 1, { 86, 86 }, true, true, 9 },
+	{ 4, { 64, 300 }, false, false, 0 },
+};
+
 static int
 raw_frame_ok(struct rte_mbuf *m, const struct sl_stream *s, uint32_t src_ip, uint32_t flow,
 	     uint32_t seq, uint16_t len)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + s->l3_off);
+	const struct rte_ipv6_hdr *ip6 = (const struct rte_ipv6_hdr *)(p + s->l3_off);
 	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(p + s->l4_off);
 	struct sl_sig sig = { 0 };
 	enum sl_sig_verdict v = sl_sig_parse(m, &sig);
+	uint32_t src;
 
 	CHECK(m->data_off == RTE_PKTMBUF_HEADROOM && m->nb_segs == 1 && m->next == NULL &&
 	      rte_mbuf_refcnt_read(m) == 1, "mbuf fields: data_off %u segs %u refcnt %u",
 	      m->data_off, m->nb_segs, rte_mbuf_refcnt_read(m));
 	CHECK(m->pkt_len == len && m->data_len == len, "length %u, want %u", m->pkt_len, len);
-	CHECK(rte_raw_cksum(ip, sizeof(*ip)) == 0xffff, "IPv4 checksum 0x%04x wrong",
-	      ip->hdr_checksum);
-	CHECK(rte_ipv4_udptcp_cksum_verify(ip, udp) == 0, "UDP checksum 0x%04x wrong",
-	      udp->dgram_cksum);
-	CHECK(rte_be_to_cpu_32(ip->src_addr) == src_ip, "source %08x, want %08x",
-	      rte_be_to_cpu_32(ip->src_addr), src_ip);
+	if (s->ipv6) {
+		CHECK(rte_ipv6_udptcp_cksum_verify(ip6, udp) == 0, "UDP checksum 0x%04x wrong",
+		      udp->dgram_cksum);
+		memcpy(&src, &ip6->src_addr[12], 4);
+	} else {
+		CHECK(rte_raw_cksum(ip, sizeof(*ip)) == 0xffff, "IPv4 checksum 0x%04x wrong",
+		      ip->hdr_checksum);
+		CHECK(rte_ipv4_udptcp_cksum_verify(ip, udp) == 0, "UDP checksum 0x%04x wrong",
+		      udp->dgram_cksum);
+		src = ip->src_addr;
+	}
+	CHECK(rte_be_to_cpu_32(src) == src_ip, "source %08x, want %08x", rte_be_to_cpu_32(src),
+	      src_ip);
 	CHECK(rte_be_to_cpu_16(udp->src_port) == s->sport0 + flow, "source port %u, want %u",
 	      rte_be_to_cpu_16(udp->src_port), s->sport0 + flow);
 	if (s->nosig) {
@@ -212,29 +236,43 @@ SL_TEST(gen_raw_contract, "fast")
 		}
 		rte_mempool_free(mp);
 	}
-	/* Two streams on one pool: plain (one size), then of two sizes, signed. */
-	for (int mix = 0; mix < 2 && ret == 0; mix++) {
+	/*
+	 * Two streams on one pool. Plain (one size, both signed or both not):
+	 * the headers copied in the frame's loop (one line) or before it (two
+	 * lines: VLAN and IPv6), with or without ports, signature, odd sums;
+	 * then two sizes (the lengths laid too).
+	 */
+	for (unsigned int ci = 0; ci < RTE_DIM(shared) && ret == 0; ci++) {
+		const struct shared_case *sc = &shared[ci];
 		struct sl_stream_conf c = {
 			.dst_ip = RTE_IPV4(198u, 19, 0, 1), .src_port = 2000, .dst_port = 9,
-			.flows = 4, .nb_sizes = 1,
+			.flows = sc->flows, .nb_sizes = 1, .nosig = sc->nosig, .vlan = sc->vlan,
+			.ipv6 = sc->v6, .dst_ip6 = { 0x20, 1, 0, 2, [15] = 2 },
 		};
 		struct sl_gen g[2] = { { .s = &s[0] }, { .s = &s[1] } };
-		char err[160];
+		char err[160], name[32];
 		struct rte_mempool *mp;
 		uint32_t fr[2] = { 0, 0 };
+		uint16_t copy;
 
 		for (int k = 0; k < 2; k++) {
 			c.src_ip = RTE_IPV4(198u, 18, 1, 1 + k);
-			c.sizes[0] = mix && k ? 300 : 64;
+			memcpy(c.src_ip6, (const uint8_t[16]){ 0x20, 1, 0, 2, [12] = 198, 18, 1, 1 + k },
+			       16);
+			c.sizes[0] = sc->size[k];
 			c.id = (uint16_t)k;
 			CHECK(sl_stream_build(&s[k], &c, 1518, err, sizeof(err)) == 0, "%s", err);
+			CHECK(s[k].lean, "shared case %u: not on the lean path", ci);
 		}
-		mp = sl_stream_pool_create(&s[mix], mix ? "t_rawm1" : "t_rawm0", 127, SOCKET_ID_ANY);
+		snprintf(name, sizeof(name), "t_rawm%u", ci);
+		mp = sl_stream_pool_create(&s[sc->size[1] > sc->size[0]], name, 127, SOCKET_ID_ANY);
 		CHECK(mp != NULL, "pool");
+		copy = RTE_ALIGN_CEIL(RTE_MAX(s[0].hdr_len, s[1].hdr_len), SL_GEN_COPY_ALIGN);
+		CHECK(copy == (sc->vlan ? 128 : 64), "shared case %u: copy_len %u", ci, copy);
 		for (int k = 0; k < 2; k++) {
 			g[k].mp = mp;
-			g[k].copy_len = 64;
-			g[k].copy_plain = !mix;
+			g[k].copy_len = copy;
+			g[k].copy_plain = sc->size[0] == sc->size[1];
 		}
 		for (int b = 0; b < 40 && ret == 0; b++) {
 			int k = (b * 7 / 3) & 1; /* irregular turns */
@@ -243,15 +281,15 @@ SL_TEST(gen_raw_contract, "fast")
 			CHECK(sl_gen_burst(&g[k], pk, 32, rte_rdtsc()) == 32, "burst %d", b);
 			for (int i = 0; i < 32 && ret == 0; i++, fr[k]++)
 				ret = raw_frame_ok(pk[i], &s[k], RTE_IPV4(198u, 18, 1, 1 + k),
-						   fr[k] % 4, fr[k], len);
+						   fr[k] % sc->flows, fr[k], len);
 			rte_pktmbuf_free_bulk(pk, 32);
 		}
 		rte_mempool_free(mp);
 	}
 	if (ret == 0)
-		NOTE("%u lean streams and 2 pools shared by two streams: every frame's checksums, "
+		NOTE("%u lean streams and %u pools shared by two streams: every frame's checksums, "
 		     "flow, signature and mbuf fields right after raw recycling",
-		     (unsigned int)RTE_DIM(cases));
+		     (unsigned int)RTE_DIM(cases), (unsigned int)RTE_DIM(shared));
 	free(s);
 	return ret;
 }

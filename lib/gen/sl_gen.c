@@ -451,8 +451,8 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 	uint32_t be;
 
 	/* All but the sizes (large: each size used is set whole below). */
-	RTE_BUILD_BUG_ON(offsetof(struct sl_stream, fields) - offsetof(struct sl_stream, sz) -
-			 sizeof(s->sz) >= RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct sl_stream, fields) !=
+			 offsetof(struct sl_stream, sz) + sizeof(s->sz));
 	memset(s, 0, offsetof(struct sl_stream, sz));
 	memset(s->fields, 0, sizeof(*s) - offsetof(struct sl_stream, fields));
 	s->id = c->id;
@@ -551,6 +551,7 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 		s->max_len = RTE_MAX(s->max_len, s->sz[i].pkt_len);
 		s->min_len = RTE_MIN(s->min_len, s->sz[i].pkt_len);
 	}
+	s->one_sz = s->sz[s->order[0]];
 
 	if (s->stacked) {
 		/* The template holds the headers; each frame gets its lengths and sums. */
@@ -617,7 +618,6 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 	}
 	s->lean = s->nb_sizes == 1 && s->nb_order == 1 && s->nb_fields == 0 && !s->tcp &&
 		  (s->flows == 1 || s->port_span >= s->flows);
-	s->lean_sz = s->sz[0];
 	return 0;
 }
 

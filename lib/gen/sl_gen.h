@@ -152,9 +152,10 @@ struct sl_stream_field {
 /** A compiled stream. Read-only once built: shared by all workers of a port. */
 struct sl_stream {
 	/*
-	 * What every burst reads comes first: these scalars, lean_sz and the
+	 * What every burst reads comes first: these scalars, one_sz and the
 	 * template's headers, in the first three cache lines and mostly one
-	 * page (the worker prefetches them for a port's many flows).
+	 * page (the worker prefetches them for a port's many flows). The
+	 * struct needs no more than malloc's alignment (16).
 	 */
 	uint16_t max_len;                 /**< largest pkt_len */
 	uint16_t min_len;
@@ -180,8 +181,12 @@ struct sl_stream {
 	 * flow unsigned (sl_gen_lean()).
 	 */
 	bool lean;
-	struct sl_stream_size lean_sz;    /**< a lean stream's one size: sz[0] */
-	uint8_t tmpl[SL_GEN_MAX_FRAME] __rte_cache_aligned; /**< headers + zero payload, largest size */
+	/**
+	 * sz[order[0]]: a stream of one size (nb_order 1) reads it here, near
+	 * the rest, not in sz[] (sl_gen_due(), the bursts).
+	 */
+	struct sl_stream_size one_sz;
+	uint8_t tmpl[SL_GEN_MAX_FRAME] __rte_aligned(16); /**< headers + zero payload, largest size */
 	struct sl_stream_size sz[SL_GEN_MAX_DISTINCT];
 	struct sl_stream_field fields[SL_FIELD_MAX];
 	struct sl_stack_rt st;            /**< its lengths and checksums */
@@ -643,7 +648,8 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	}
 	p->mark = p->next;
 	while (n < max && (int64_t)(now - p->next) >= 0) {
-		const struct sl_stream_size *sz = &s->sz[s->order[c.pos]];
+		const struct sl_stream_size *sz = s->nb_order == 1 ? &s->one_sz :
+						  &s->sz[s->order[c.pos]];
 		uint64_t units = p->unit == SL_RATE_PPS ? 1 :
 			p->unit == SL_RATE_L1 ? sz->l1_bits : sz->l2_bits;
 
@@ -799,7 +805,7 @@ sl_gen_lean(const struct sl_stream *s, struct rte_mbuf **pkts, unsigned int n, u
 	    const struct sl_gen_walk *w, uint16_t skip, uint16_t copy_len, const bool ports,
 	    const bool sig, const bool odd)
 {
-	const struct sl_stream_size *sz = &s->lean_sz;
+	const struct sl_stream_size *sz = &s->one_sz;
 	const uint16_t sig_off = sz->pkt_len - SL_SIG_LEN, csum_off = s->l4_csum_off;
 	const uint16_t sport_off = s->sport_off, sport0 = s->sport0;
 	const uint64_t w1_hi = (tsc & 0xffffffff) << 32;
@@ -881,7 +887,7 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 		 * varies is written (nothing for one flow unsigned). From a
 		 * shared pool, each first gets the stream's headers (as below).
 		 */
-		const bool ports = s->flows > 1, sig = s->lean_sz.sig, odd = s->lean_sz.sig_odd;
+		const bool ports = s->flows > 1, sig = s->one_sz.sig, odd = s->one_sz.sig_odd;
 		uint16_t skip = g->data_skip, cl = 0;
 
 		if (unlikely(skip == 0))
@@ -892,7 +898,7 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 			for (unsigned int i = 0; i < n; i++)
 				sl_gen_copy((uint8_t *)pkts[i] + skip, s->tmpl, g->copy_len);
 		} else if (copy) {
-			const uint16_t len = s->lean_sz.pkt_len;
+			const uint16_t len = s->one_sz.pkt_len;
 
 			for (unsigned int i = 0; i < n; i++)
 				sl_gen_lay(pkts[i], (uint8_t *)pkts[i] + skip, s->tmpl, g->copy_len, len);
@@ -926,11 +932,11 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 #undef SL_GEN_LEAN
 		g->cur = c;
 		g->seq = seq + (sig ? n : 0);
-		g->bytes = (uint64_t)n * s->lean_sz.pkt_len;
+		g->bytes = (uint64_t)n * s->one_sz.pkt_len;
 		return n;
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		const struct sl_stream_size *sz = &s->sz[s->order[c.pos]];
+		const struct sl_stream_size *sz = sizes ? &s->sz[s->order[c.pos]] : &s->one_sz;
 		struct rte_mbuf *m = pkts[i];
 		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 		uint64_t sum = sz->l4_sum, w0;

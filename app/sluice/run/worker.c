@@ -346,9 +346,9 @@ worker_loop(struct sl_worker *w, const bool direct)
 				rte_prefetch0(&w->t[n2]);
 				rte_prefetch0((const char *)&w->t[n2] + RTE_CACHE_LINE_SIZE);
 				if (likely(ns != NULL)) { /* a harness's target may have none */
-					rte_prefetch0(ns->tmpl);
-					rte_prefetch0(&ns->lean_sz);
 					rte_prefetch0(ns);
+					rte_prefetch0(ns->tmpl); /* with one_sz */
+					rte_prefetch0(ns->tmpl + 32);
 				}
 			}
 
