@@ -795,14 +795,14 @@ sl_gen_lay(struct rte_mbuf *m, uint8_t *p, const uint8_t *tmpl, uint16_t copy_le
  * read once, before the loop (the frames' byte stores would make the
  * compiler read the stream again for every frame); a frame's stores fall
  * in its headers and its last 16 bytes: one cache line for 64-byte frames.
- * With copy_len (a constant 64 or 0), a frame from a shared pool first
- * gets its stream's headers here, in the same pass as its other writes.
+ * With line, a frame from a shared pool first gets its stream's headers
+ * here (one line, SL_GEN_COPY_ALIGN bytes), in the pass of its other writes.
  * The flow walk is sl_gen_step()'s with one size (rq counts the rounds).
  */
 static __rte_always_inline void
 sl_gen_lean(const struct sl_stream *s, struct rte_mbuf **pkts, unsigned int n, uint32_t seq,
 	    uint64_t sig_w0, uint64_t sig_base, uint64_t tsc, struct sl_gen_cur *c,
-	    const struct sl_gen_walk *w, uint16_t skip, uint16_t copy_len, const bool ports,
+	    const struct sl_gen_walk *w, uint16_t skip, const bool line, const bool ports,
 	    const bool sig, const bool odd)
 {
 	const struct sl_stream_size *sz = &s->one_sz;
@@ -820,9 +820,8 @@ sl_gen_lean(const struct sl_stream *s, struct rte_mbuf **pkts, unsigned int n, u
 		uint64_t sum = hdr_sum;
 		uint16_t csum;
 
-		if (copy_len != 0)
-			sl_gen_copy(p, s->tmpl, copy_len);
-
+		if (line)
+			sl_gen_copy(p, s->tmpl, SL_GEN_COPY_ALIGN);
 		if (ports) {
 			uint16_t sport = rte_cpu_to_be_16((uint16_t)(sport0 + flow));
 
@@ -888,12 +887,13 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 		 * shared pool, each first gets the stream's headers (as below).
 		 */
 		const bool ports = s->flows > 1, sig = s->one_sz.sig, odd = s->one_sz.sig_odd;
-		uint16_t skip = g->data_skip, cl = 0;
+		uint16_t skip = g->data_skip;
+		bool line = false;
 
 		if (unlikely(skip == 0))
 			skip = g->data_skip = sl_gen_data_skip(g->mp);
 		if (copy && g->copy_plain && g->copy_len == SL_GEN_COPY_ALIGN) {
-			cl = SL_GEN_COPY_ALIGN; /* in the loop below, with the frame's writes */
+			line = true; /* in the loop below, with the frame's writes */
 		} else if (copy && g->copy_plain) {
 			for (unsigned int i = 0; i < n; i++)
 				sl_gen_copy((uint8_t *)pkts[i] + skip, s->tmpl, g->copy_len);
@@ -909,11 +909,11 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 		 * a loop of unknown length in every frame costs as much as they.
 		 */
 #define SL_GEN_LEAN(pt, sg, od) do { \
-		if (cl != 0) \
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, \
-				    SL_GEN_COPY_ALIGN, pt, sg, od); \
+		if (line) \
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, true, \
+				    pt, sg, od); \
 		else \
-			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, 0, \
+			sl_gen_lean(s, pkts, n, seq, sig_w0, sig_base, tsc, &c, &w, skip, false, \
 				    pt, sg, od); \
 	} while (0)
 		if (ports && sig && odd)
@@ -926,7 +926,7 @@ sl_gen_burst_classic(struct sl_gen *g, struct rte_mbuf **pkts, unsigned int n, u
 			SL_GEN_LEAN(false, true, true);
 		else if (sig)
 			SL_GEN_LEAN(false, true, false);
-		else if (cl != 0)
+		else if (line)
 			for (unsigned int i = 0; i < n; i++)
 				sl_gen_copy((uint8_t *)pkts[i] + skip, s->tmpl, SL_GEN_COPY_ALIGN);
 #undef SL_GEN_LEAN
