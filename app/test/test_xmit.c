@@ -549,6 +549,96 @@ SL_TEST(xmit_try_keeps_burst_when_held, "fast")
 	return 0;
 }
 
+/* A holder on another thread: takes the lock word, lets go after hold_us. */
+struct holder_arg {
+	struct sl_txq *q;
+	uint64_t hold_us;
+	uint32_t taken; /* set (release) once it holds the lock word */
+};
+
+static void *
+holder_main(void *arg)
+{
+	struct holder_arg *h = arg;
+
+	while (!sl_txq_test_trylock(h->q))
+		rte_pause();
+	__atomic_store_n(&h->taken, 1, __ATOMIC_RELEASE);
+	rte_delay_us_sleep(h->hold_us);
+	sl_txq_test_release(h->q);
+	return NULL;
+}
+
+/*
+ * sl_xmit_try_wait(), the contract. locked, lock held by a holder that does
+ * not let go within the wait: the burst stays with the caller (0, kept,
+ * counted in collisions and deferred) after a wait of the bound; nothing is
+ * queued, the driver is not called. Held by one that lets go within the
+ * wait: sent by the caller as the owner (waited). Lock free, or another
+ * mode: it sends as sl_xmit_sized().
+ */
+SL_TEST(xmit_try_wait_waits_then_keeps, "fast")
+{
+	struct tdrv d = { .budget = UINT64_MAX };
+	struct rte_mempool *mp = test_pool("t_tw", 1023);
+	struct sl_txq *q = test_txq(tdrv_xmit, &d, 0, SL_TXQ_LOCKED, 0, 0);
+	struct sl_txq *qx = test_txq(tdrv_xmit, &d, 0, SL_TXQ_EXCLUSIVE, 0, 0);
+	struct holder_arg h = { .q = q, .hold_us = 20000 };
+	struct rte_mbuf *pk[32];
+	struct sl_gen g = { 0 };
+	struct sl_txq_stats st;
+	uint64_t t0, waited_us;
+	bool kept = false;
+	pthread_t t;
+	uint16_t k;
+
+	CHECK(mp != NULL && q != NULL && qx != NULL && burst(mp, &g, pk, 32) == 32, "setup");
+	/* Held, not let go within a 1 ms wait. */
+	wait_bounds(q, 1);
+	CHECK(sl_txq_test_trylock(q), "could not take the lock word");
+	t0 = rte_rdtsc();
+	k = sl_xmit_try_wait(q, pk, 32, g.bytes, &kept);
+	waited_us = (rte_rdtsc() - t0) * 1000000 / sl_tsc_hz();
+	sl_txq_stats_get(q, &st);
+	NOTE("held: ret %u kept %d after %lu us; collisions %lu waited %lu deferred %lu "
+	     "requeued %lu driver %lu", k, kept, waited_us, st.collisions, st.waited,
+	     st.deferred, st.requeued, d.taken);
+	CHECK(k == 0 && kept && st.deferred == 1 && st.collisions == 1 && st.waited == 0 &&
+	      st.requeued == 0 && st.backlog == 0 && d.taken == 0,
+	      "held past the wait: the burst must stay with the caller, nothing queued");
+	CHECK(waited_us >= 1000, "it kept the burst after %lu us, before its 1 ms wait", waited_us);
+	sl_txq_test_release(q);
+	/* Held by a thread that lets go after 20 ms, within a 5 s wait: sent, waited. */
+	wait_bounds(q, 5000);
+	CHECK(pthread_create(&t, NULL, holder_main, &h) == 0, "thread");
+	while (!__atomic_load_n(&h.taken, __ATOMIC_ACQUIRE))
+		rte_pause();
+	k = sl_xmit_try_wait(q, pk, 32, g.bytes, &kept);
+	pthread_join(t, NULL);
+	sl_txq_stats_get(q, &st);
+	NOTE("let go within the wait: ret %u kept %d; collisions %lu waited %lu deferred %lu "
+	     "driver %lu", k, kept, st.collisions, st.waited, st.deferred, d.taken);
+	CHECK(k == 32 && !kept && st.waited == 1 && st.collisions == 2 && st.deferred == 1 &&
+	      st.requeued == 0 && d.taken == 32, "a holder that lets go: the caller sends");
+	/* Free: sent at once. */
+	CHECK(burst(mp, &g, pk, 32) == 32, "alloc");
+	k = sl_xmit_try_wait(q, pk, 32, g.bytes, &kept);
+	sl_txq_stats_get(q, &st);
+	CHECK(k == 32 && !kept && st.collisions == 2 && d.taken == 64,
+	      "free: ret %u kept %d collisions %lu driver %lu", k, kept, st.collisions, d.taken);
+	/* Exclusive: the lock word is not the engine's business; sent. */
+	CHECK(burst(mp, &g, pk, 32) == 32, "alloc");
+	k = sl_xmit_try_wait(qx, pk, 32, g.bytes, &kept);
+	CHECK(k == 32 && !kept && d.taken == 96, "exclusive: ret %u kept %d", k, kept);
+	CHECK(d.order_errors == 0 && d.violations == 0, "order %lu violations %lu",
+	      d.order_errors, d.violations);
+	sl_txq_free(q);
+	sl_txq_free(qx);
+	CHECK(rte_mempool_in_use_count(mp) == 0, "leak");
+	rte_mempool_free(mp);
+	return 0;
+}
+
 struct bounded_arg {
 	struct collide_arg a;
 	uint16_t ret2;

@@ -77,6 +77,7 @@ RTE_LOG_REGISTER(sl_xmit_logtype, sluice.xmit, INFO);
 #define SL_DRAIN_MAX 64    /* largest drain_burst */
 #define SL_DRAIN_ROUNDS 4  /* bursts per drain call */
 #define SL_RECHECK_MAX 8   /* re-drains on release before leaving it to others */
+#define SL_TXQ_WAIT_DRAIN_MAX 8 /* a wait on a draining holder: at most this many wait_max */
 
 static uint32_t txq_seq; /* makes ring names unique */
 
@@ -219,18 +220,22 @@ static int
 txq_wait_lock(struct txq_ctx *c)
 {
 	struct sl_txq *q = c->q;
-	uint32_t v = __atomic_load_n(&q->lock, __ATOMIC_RELAXED);
-	uint64_t budget, t0, t;
+	uint32_t v = __atomic_load_n(&q->lock, __ATOMIC_RELAXED), tail;
+	uint64_t budget, t0, tp, t, now;
 
 	if (v != 0 && v == __atomic_load_n(&c->lc->wait_skip, __ATOMIC_RELAXED))
 		return 0;
 	budget = RTE_MIN((uint64_t)q->wait_max,
 			 q->wait_min + (__atomic_load_n(&q->wait_avg16, __ATOMIC_RELAXED) >> 2));
-	t0 = rte_rdtsc();
+	tail = __atomic_load_n(&q->backlog->cons.tail, __ATOMIC_RELAXED);
+	t0 = tp = rte_rdtsc();
 	for (;;) {
+		uint32_t tl;
+
 		rte_pause();
 		v = __atomic_load_n(&q->lock, __ATOMIC_RELAXED);
-		t = rte_rdtsc() - t0;
+		now = rte_rdtsc();
+		t = now - t0;
 		if (v == 0 && txq_trylock(q)) {
 			/* We own the lock's line: the average costs nothing to write. */
 			uint32_t a = __atomic_load_n(&q->wait_avg16, __ATOMIC_RELAXED);
@@ -239,7 +244,21 @@ txq_wait_lock(struct txq_ctx *c)
 			__atomic_store_n(&q->wait_avg16, a, __ATOMIC_RELAXED);
 			return 1;
 		}
-		if (t > budget) {
+		/*
+		 * The holder is draining the backlog (its consumer tail moves,
+		 * and only a holder moves it): it runs, and its release is near.
+		 * Waiting on costs less than queueing behind it, which would
+		 * only lengthen its drain (and the next waiter's): the budget
+		 * counts from its last progress, up to SL_TXQ_WAIT_DRAIN_MAX
+		 * budgets in all.
+		 */
+		tl = __atomic_load_n(&q->backlog->cons.tail, __ATOMIC_RELAXED);
+		if (tl != tail && t <= SL_TXQ_WAIT_DRAIN_MAX * (uint64_t)q->wait_max) {
+			tail = tl;
+			tp = now;
+			continue;
+		}
+		if (now - tp > budget) {
 			__atomic_store_n(&c->lc->wait_skip, v, __ATOMIC_RELAXED);
 			return 0;
 		}
@@ -679,6 +698,41 @@ sl_xmit_slow(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
 	default:
 		k = txq_xmit_owner(&c, pkts, n);
 		break;
+	}
+	txq_leave(&c);
+	return k;
+}
+
+uint16_t
+sl_xmit_try_wait(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes,
+		 bool *deferred)
+{
+	struct txq_ctx c;
+	uint16_t k;
+
+	*deferred = false;
+	if (q->mode != SL_TXQ_LOCKED || __atomic_load_n(&q->lock, __ATOMIC_RELAXED) == 0 ||
+	    unlikely(n == 0))
+		return sl_xmit_try(q, pkts, n, bytes, deferred);
+	if (unlikely(!txq_enter(q, &c)))
+		return txq_dead_loop(&c, pkts, n);
+	if (unlikely(c.shared)) {
+		/* The shared slot does not keep: sl_xmit()'s path. */
+		k = txq_xmit_locked(&c, pkts, n);
+	} else if (txq_trylock(q)) {
+		k = txq_xmit_owner(&c, pkts, n);
+		txq_release(&c);
+	} else {
+		TXQ_ADD(&c, collisions, 1);
+		if (!TXQ_TEST_FLAG(q, SL_TXQ_T_NO_WAIT) && txq_wait_lock(&c)) {
+			TXQ_ADD(&c, waited, 1);
+			k = txq_xmit_owner(&c, pkts, n);
+			txq_release(&c);
+		} else {
+			TXQ_ADD(&c, deferred, 1);
+			*deferred = true;
+			k = 0;
+		}
 	}
 	txq_leave(&c);
 	return k;

@@ -415,6 +415,21 @@ sl_xmit_try(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes
 	return sl_xmit_sized(q, pkts, n, bytes);
 }
 
+/**
+ * sl_xmit_try() for a producer that cannot make more packets now (what it
+ * keeps fills its array): on an SL_TXQ_LOCKED queue whose lock is held, it
+ * first waits for the lock, bounded as sl_xmit() waits (counted in
+ * collisions, and in waited when the wait ends with the lock: it then sends
+ * as the owner). If the wait runs out (a holder that does not run) it takes
+ * nothing, sets *deferred and counts the call in deferred, as
+ * sl_xmit_try() does: it never queues into the backlog. The caller then
+ * backs off (pauses, yields: the holder may be waiting for its CPU) and
+ * offers the same packets again, with sl_xmit_try_wait(), sl_xmit_sized()
+ * or sl_xmit(). Otherwise it is sl_xmit_try().
+ */
+uint16_t sl_xmit_try_wait(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes,
+			  bool *deferred);
+
 static inline uint16_t
 sl_xmit(struct sl_txq *q, struct rte_mbuf **pkts, uint16_t n)
 {

@@ -385,12 +385,15 @@ worker_loop(struct sl_worker *w, const bool direct)
 				fresh = true;
 			} else if (t->deferred) {
 				/*
-				 * sl_xmit_try() kept this burst (the lock was held):
-				 * the next one goes behind it, if one is due and
-				 * the pool has it, and both go in one call below.
+				 * sl_xmit_try() kept what is pending (the lock was
+				 * held): the next burst goes behind it, if one is
+				 * due, fits and the pool has it, and all of it is
+				 * offered again below.
 				 */
-				if (t->quota != 0 && !closed)
-					worker_make(w, t, tsc);
+				if (t->quota != 0 && !closed &&
+				    t->pend_n + w->burst <= RTE_DIM(t->pending) &&
+				    worker_make(w, t, tsc) > 0)
+					fresh = true;
 				t->deferred = false;
 			}
 			sig_before = worker_sig_before(t);
@@ -398,15 +401,31 @@ worker_loop(struct sl_worker *w, const bool direct)
 				k = sl_xmit_direct(t->txq, t->pending + t->pend_off, t->pend_n,
 						   t->pend_off == 0 ? t->pend_bytes :
 						   sl_xmit_bytes(t->pending + t->pend_off, t->pend_n));
-			} else if (fresh && t->quota != 0 &&
-				   t->pend_n + w->burst <= RTE_DIM(t->pending)) {
-				/* Only a fresh burst is offered: a kept one is never kept twice. */
+			} else if (t->quota != 0 && !closed && t->pend_off == 0 &&
+				   (fresh || t->pend_n + w->burst > RTE_DIM(t->pending))) {
+				/*
+				 * While it can make more (its share not sent), a
+				 * worker keeps what a held lock would make it wait
+				 * for, and makes its next burst behind it: one
+				 * holding then sends several bursts, and the mbufs
+				 * stay on this core (docs/lltx.md, rule 10). With
+				 * its pending array full it waits for the lock,
+				 * bounded, and keeps them again if the holder does
+				 * not let go (no progress: it backs off, pauses then
+				 * yields, so a holder preempted on its CPU runs),
+				 * never queueing them in the backlog. Not fresh and
+				 * not full (nothing due yet), it hands them over
+				 * with sl_xmit_sized(), which waits.
+				 */
 				bool kept;
 
-				k = sl_xmit_try(t->txq, t->pending, t->pend_n, t->pend_bytes, &kept);
+				k = fresh ? sl_xmit_try(t->txq, t->pending, t->pend_n, t->pend_bytes,
+							&kept) :
+					    sl_xmit_try_wait(t->txq, t->pending, t->pend_n,
+							     t->pend_bytes, &kept);
 				if (kept) {
 					t->deferred = true;
-					progress = true; /* a burst was made */
+					progress |= fresh; /* a burst was made */
 					continue;
 				}
 			} else if (t->pend_off == 0) {

@@ -26,6 +26,15 @@
 
 #define SL_MAX_TARGETS SL_CONFIG_MAX_TARGETS
 
+/*
+ * A target's pending array: its burst, and the bursts it keeps behind it
+ * while a shared queue's lock is held (sl_xmit_try()). 128 keeps four
+ * bursts of 32 (two of the largest, 64) before the worker waits, so one
+ * holding sends up to four bursts (docs/lltx.md, rule 10). At least
+ * SL_GEN_MAX_SIZES: a burst of a size list's every size.
+ */
+#define SL_WORKER_PENDING 128
+
 /* A stream's hold (sl_session.hold, sl_target.hold). */
 enum {
 	SL_HOLD_NONE = 0,    /* it sends */
@@ -108,7 +117,7 @@ struct sl_target {
 	uint32_t burst_pkts, burst_left, bursts_left; /* bursts_left 0: no limit */
 	uint64_t burst_gap_tsc, gap_until;
 	/* Last: a burst uses its first lines only (a worker sweeps many targets). */
-	struct rte_mbuf *pending[SL_GEN_MAX_SIZES > 64 ? SL_GEN_MAX_SIZES : 64];
+	struct rte_mbuf *pending[SL_WORKER_PENDING];
 };
 
 /* Take a new rate published by sl_session_rate_live() (worker only). */
