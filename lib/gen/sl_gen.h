@@ -281,6 +281,8 @@ struct sl_pacer {
 	uint64_t skipped;   /**< lags beyond the slack, let go whole, 1/65536 TSC cycles
 			         in total: time at the set rate never offered */
 	uint64_t mark;      /**< next before the last due() advanced it (see sl_gen_due) */
+	double skipped_units; /**< what skipped would have sent, in the pacer's unit
+			           (packets, or L1 or L2 bits) */
 	uint8_t unit;       /**< SL_RATE_NONE, _PPS, _L1 or _L2 (sl_rate.h) */
 };
 
@@ -291,6 +293,16 @@ struct sl_pacer {
  * SL_PACER_CATCHUP_US alone. Call after sl_pacer_init().
  */
 void sl_pacer_set_slack(struct sl_pacer *p, double units, uint64_t us);
+
+/**
+ * Frames a pacer let go: what its skipped time would have sent at its rate,
+ * @p unit_bits the mean L1 or L2 bits of its frames (1 when it paces packets).
+ */
+static inline double
+sl_pacer_skipped_frames(const struct sl_pacer *p, double unit_bits)
+{
+	return unit_bits > 0 ? p->skipped_units / unit_bits : 0;
+}
 
 /** Time a pacer let go (sl_pacer.skipped), in TSC cycles. */
 static inline uint64_t
@@ -644,6 +656,8 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 		p->lag_max = (uint64_t)late >> 16;
 	if (unlikely(late > 0 && (uint64_t)late > p->slack)) {
 		p->skipped += (uint64_t)late;
+		/* late is in 1/65536 cycles, per_unit in 2^-32 cycles a unit */
+		p->skipped_units += (double)late * 65536.0 / (double)p->per_unit;
 		p->next = now;
 	}
 	p->mark = p->next;

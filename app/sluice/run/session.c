@@ -378,7 +378,12 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 		sl_results_free(r);
 	}
 	sl_run_rearm(); /* a new run clears the last stop, not a signal's */
-	app->ses.start_tsc = rte_rdtsc();
+	/*
+	 * The run's window opens a little ahead, once every worker has been
+	 * launched and woken: each waits for it, and its pacers count from it
+	 * (worker.c), so the window is offered from its first instant.
+	 */
+	app->ses.start_tsc = rte_rdtsc() + sl_session_us_tsc(SL_SESSION_LEAD_US, hz);
 	app->ses.end_tsc = 0;
 	if (o->duration_us != 0)
 		deadline = app->ses.start_tsc + sl_session_us_tsc(o->duration_us, hz);

@@ -51,6 +51,12 @@
  * of a shared queue's lock often enough that 2 to 6 % of the packets were
  * handed over on net_null (docs/lltx.md); at 1 ms, about a third as many.
  */
+/*
+ * A run's window opens this long after its start is asked: its workers are
+ * launched and woken meanwhile, and wait for it (a worker on an idle CPU
+ * wakes in tens of microseconds; on a VM, now and then in a millisecond).
+ */
+#define SL_SESSION_LEAD_US 2000
 #define SL_SESSION_POLL_US 1000
 /* The run's turn while nothing runs (a start makes it due at once). */
 #define SL_SESSION_IDLE_US 50000

@@ -269,6 +269,49 @@ worker_send_kept(struct sl_worker *w)
 }
 
 /*
+ * The deadline passed: what the pacers scheduled before it is made and
+ * handed over, so that the run's whole window is offered (the loop looks at
+ * the clock once a pass, and a pass that ends past the deadline would
+ * leave the frames due since the last one unmade). Each paced target makes
+ * what was due by the window's last instant, a burst at a time, as its
+ * pacer rules (a lag past its slack is let go and counted); then what
+ * sl_xmit_try() kept goes too (worker_send_kept()).
+ */
+static void
+worker_last(struct sl_worker *w, const bool direct)
+{
+	const uint64_t last = w->deadline_tsc - 1;
+
+	for (uint16_t i = 0; i < w->nb_targets; i++) {
+		struct sl_target *t = &w->t[i];
+
+		if (t->finished || t->rp != NULL || t->pacer.unit == SL_RATE_NONE ||
+		    t->burst_pkts != 0 || t->held || t->gap_until != 0 || t->begin_tsc > last ||
+		    (t->end_tsc != 0 && t->end_tsc <= last) || t->pend_off != 0)
+			continue;
+		for (unsigned int b = 0; b < RTE_DIM(t->pending); b++) {
+			uint64_t sig_before;
+			uint16_t k;
+
+			if (t->quota == 0 || t->pend_n + w->burst > RTE_DIM(t->pending))
+				break;
+			if (t->pend_n == 0)
+				t->pend_bytes = 0;
+			if (worker_make(w, t, last) <= 0)
+				break;
+			sig_before = worker_sig_before(t);
+			k = direct ? sl_xmit_direct(t->txq, t->pending, t->pend_n, t->pend_bytes) :
+				     sl_xmit_sized(t->txq, t->pending, t->pend_n, t->pend_bytes);
+			t->deferred = false;
+			worker_took(t, k, sig_before);
+			if (t->pend_n != 0)
+				break; /* the device is full: freed at the end, counted unsent */
+			t->pend_off = 0;
+		}
+	}
+}
+
+/*
  * The TX loop of one worker lcore. With direct set (--xmit direct, a
  * benchmark baseline for exclusive ethdev queues) the engine's modes and
  * backlog are bypassed: sl_xmit_direct() hands each burst to the driver
@@ -283,15 +326,30 @@ worker_loop(struct sl_worker *w, const bool direct)
 	uint16_t first = 0;
 	bool timed = false; /* some target has a delay or a duration */
 
-	w->start_tsc = rte_rdtsc();
+	/*
+	 * The run's window opens at its anchor (the session sets it a little
+	 * ahead of the launch): every worker waits for it, and every pacer
+	 * counts its deadlines from it, so the first frame is due at the
+	 * window's first instant and the frames of the whole window are
+	 * offered. A worker launched late owes what is due since then: made up
+	 * within its pacer's slack, else let go and counted (sl_gen_due).
+	 */
+	if (w->anchor_tsc != 0) {
+		while ((int64_t)(rte_rdtsc() - w->anchor_tsc) < 0 && !sl_stopping())
+			rte_pause();
+		w->start_tsc = w->anchor_tsc;
+	} else {
+		w->start_tsc = rte_rdtsc();
+	}
 	/* A flow's delay and duration count from the run's start, here. */
 	for (uint16_t i = 0; i < w->nb_targets; i++) {
 		struct sl_target *t = &w->t[i];
 
-		/* A replay's schedule is one for every lcore: from the run's start. */
-		t->begin_tsc = (t->rp != NULL && w->anchor_tsc != 0 ? w->anchor_tsc : w->start_tsc) +
-			       t->delay_tsc;
+		t->begin_tsc = w->start_tsc + t->delay_tsc;
 		t->end_tsc = t->duration_tsc != 0 ? t->begin_tsc + t->duration_tsc : 0;
+		/* Its schedule from its window's start (a replay's too: the same for every lcore). */
+		t->pacer.t0 = t->begin_tsc;
+		t->pacer.next = 0;
 		timed |= t->delay_tsc != 0 || t->duration_tsc != 0 || t->burst_pkts != 0 ||
 			 t->hold != NULL;
 	}
@@ -305,9 +363,12 @@ worker_loop(struct sl_worker *w, const bool direct)
 		bool progress = false;
 
 		if (active != 0 && w->deadline_tsc != 0 && tsc >= w->deadline_tsc) {
+			worker_last(w, direct);
 			if (!direct)
 				worker_send_kept(w);
 			active = 0;
+			/* The window's end: its last frames were due before it. */
+			tsc = w->deadline_tsc;
 		}
 		if (active == 0) {
 			if (!w->tx_done) {

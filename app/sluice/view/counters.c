@@ -62,6 +62,20 @@ const struct sl_counter sl_port_counters[] = {
 	{ NULL, NULL, 0, 0, 0, NULL, NULL },
 };
 
+#define A(f) offsetof(struct sl_pace_totals, f)
+
+const struct sl_counter sl_pace_counters[] = {
+	{ "asked", "asked", 14, 0, A(asked),
+	  "packets the paced rates asked over the run's window (offered + unsent + let go)",
+	  "packets" },
+	{ "let_go_frames", "let_go", 10, 0, A(let_go_frames),
+	  "packets the pacers let go: the time their lcore did not run past the catch-up "
+	  "bound, at their rate", "" },
+	{ "let_go_ns", "let_go_ns", 12, 0, A(let_go_ns),
+	  "that time, at the rate of the queue (the port, the run)", "" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
+};
+
 const struct sl_counter sl_rx_counters[] = {
 	{ "rx_packets", "rx", 14, 0, R(frames), "frames received, all of them", "packets" },
 	{ "rx_bytes", "bytes", 16, 0, R(bytes), "their bytes (no FCS)", "bytes" },

@@ -76,6 +76,21 @@ struct sl_port_totals {
 	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;
 };
 
+/*
+ * What the pacers of a queue, a port or the run asked and let go. asked is
+ * what their rates asked over the run's window (offered + unsent +
+ * let_go_frames); offered is generated; let_go_frames what the time they
+ * let go (a lag past the catch-up bound: the lcore did not run) would have
+ * sent; let_go_ns that time, at the queue's (port's) rate. Unpaced traffic
+ * asks nothing.
+ */
+struct sl_pace_totals {
+	uint64_t asked, let_go_frames, let_go_ns;
+};
+
+/* Of a queue, a port and the totals, over struct sl_pace_totals; NULL-terminated. */
+extern const struct sl_counter sl_pace_counters[];
+
 /* The value of counter c in the struct at base (an SL_CNT_I64 one: cast it back). */
 uint64_t sl_counter_get(const struct sl_counter *c, const void *base);
 

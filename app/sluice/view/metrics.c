@@ -183,6 +183,9 @@ write_ports(const struct sl_app *app, const struct sl_results *r, FILE *f,
 		nrx++;
 	}
 	families(f, ts, "", sl_port_counters, s, np);
+	for (uint16_t i = 0; i < np; i++)
+		s[i].base = &r->port[i].pace;
+	families(f, ts, "", sl_pace_counters, s, np);
 	families(f, ts, "", sl_rx_counters, srx, nrx);
 	families(f, ts, "", sl_rx_drop_counters, sdr, nrx);
 }
@@ -204,6 +207,11 @@ write_txqs(const struct sl_results *r, FILE *f, const struct stamp *ts)
 		n++;
 	}
 	families(f, ts, "txq_", sl_txq_counters, s, n);
+	n = 0;
+	for (uint16_t k = 0; s != NULL && k < r->nb_txq; k++)
+		if (r->txq[k].exists)
+			s[n++].base = &r->txq[k].pace;
+	families(f, ts, "txq_", sl_pace_counters, s, n);
 	free(s);
 }
 

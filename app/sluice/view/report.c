@@ -122,8 +122,12 @@ sl_report_live(struct sl_app *app, const struct sl_results *r, double elapsed)
 		printf("] port %u: %s  tx %" PRIu64, i, rates, rp->view.tx_packets);
 		if (app->ses.run_cfg.count != 0 && rp->view.tx_packets == rp->tot.tx_packets)
 			printf("/%" PRIu64, app->ses.run_cfg.count);
-		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", rp->view.dropped,
-		       rp->tot.backlog);
+		printf(" dropped %" PRIu64 " backlog %" PRIu64, rp->view.dropped, rp->tot.backlog);
+		/* Never short in silence: what the pacers let go so far. */
+		if (rp->pace.let_go_frames != 0)
+			printf(" let-go %" PRIu64 " (%.1f ms)", rp->pace.let_go_frames,
+			       rp->pace.let_go_ns / 1e6);
+		printf("\n");
 		if (rp->rx_on) {
 			uint64_t unique = 0, lost = 0;
 			char pps[32];
@@ -265,6 +269,7 @@ summary_rx(const struct sl_app *app, const struct sl_results *r)
 		printf("verdict: every frame sent arrived (tx = unique rx + lost 0)\n");
 }
 
+static void summary_short(const struct sl_app *app, const struct sl_results *r);
 static bool verify_sum(const struct sl_results *r, struct sl_port_verify *sum);
 static const char *rate_unit_name(enum sl_rate_unit u);
 
@@ -294,6 +299,12 @@ sl_report_summary(const struct sl_app *app, const struct sl_results *r)
 		sl_counter_print(sl_port_counters, sl_port_summary_fmt, &pt);
 		printf(" %.26s%s\n        %s\n", p->info.name, strlen(p->info.name) > 26 ? "~" : "",
 		       rates);
+		if (rp->pace.asked > pt.generated)
+			printf("        offered %" PRIu64 " of %" PRIu64 " asked: %" PRIu64
+			       " let go by the pacer (%.3f ms), %" PRIu64 " made but not sent\n",
+			       pt.generated, rp->pace.asked, rp->pace.let_go_frames,
+			       rp->pace.let_go_ns / 1e6,
+			       rp->pace.asked - pt.generated - rp->pace.let_go_frames);
 		for (uint16_t q = 0; q < rp->nb_txq; q++) {
 			const struct sl_results_txq *x = &r->txq[rp->txq0 + q];
 			const struct sl_txq_stats st = x->st;
@@ -340,7 +351,40 @@ sl_report_summary(const struct sl_app *app, const struct sl_results *r)
 		printf("              %" PRIu64 " frame(s) on the wire before they were signed, by "
 		       "the clocks: not in the latency (docs/measure.md)\n", v.lat_backwards);
 	summary_rx(app, r);
+	summary_short(app, r);
 	fflush(stdout);
+}
+
+/*
+ * A run that offered less than its rates asked says so, with the likely
+ * cause and what to do: time let go is an lcore that did not run (its CPU
+ * shared with another lcore, thread or process, or taken by the
+ * hypervisor); frames made but not sent, a device still full at the end.
+ */
+static void
+summary_short(const struct sl_app *app, const struct sl_results *r)
+{
+	for (uint16_t i = 0; i < app->ports.n; i++) {
+		const struct sl_results_port *rp = &r->port[i];
+		uint64_t gen = rp->tot.generated;
+
+		if (rp->pace.asked <= gen)
+			continue;
+		printf("note: port %u offered %.3f %% less than its rate asked (%" PRIu64 " of %"
+		       PRIu64 " frames).", i, 100.0 * (double)(rp->pace.asked - gen) /
+		       (double)rp->pace.asked, gen, rp->pace.asked);
+		if (rp->pace.let_go_frames != 0)
+			printf(" Its lcores did not run for %.3f ms in all (the longest lag %.3f ms):"
+			       " another lcore, thread or process (or the hypervisor) had their CPU;"
+			       " the pacer makes up a lag of up to %u us and lets a longer one go."
+			       " Give each worker lcore a CPU of its own (--lcores, isolcpus=)"
+			       " and nothing else to run.", rp->pace.let_go_ns / 1e6,
+			       (double)rp->pacer_lag_max * 1e3 / (double)r->hz, SL_PACER_CATCHUP_US);
+		if (rp->pace.asked - gen > rp->pace.let_go_frames)
+			printf(" %" PRIu64 " frames were made but not taken before the stop (the "
+			       "device full).", rp->pace.asked - gen - rp->pace.let_go_frames);
+		printf("\n");
+	}
 }
 
 /* The verifiers' results summed over the ports that have one; false if none. */
@@ -652,6 +696,7 @@ json_txq(struct sl_json *j, const struct sl_app_txq *aq, const struct sl_results
 	sl_json_arr_close(j);
 	sl_json_u64(j, "generated", x->generated);
 	json_table(j, sl_txq_counters, &st);
+	json_table(j, sl_pace_counters, &x->pace);
 	sl_json_obj_open(j, "drop_reasons");
 	sl_json_u64(j, "dead_loop", st.drop_dead_loop);
 	sl_json_u64(j, "backlog_full", st.drop_backlog_full);
@@ -791,6 +836,7 @@ report_json_write(const struct sl_app *app, const struct sl_results *r,
 	sl_json_dbl(&j, "duration_s", d);
 	sl_json_obj_open(&j, "totals");
 	json_table(&j, sl_port_counters, &all);
+	json_table(&j, sl_pace_counters, &r->pace);
 	sl_json_dbl(&j, "tx_pps", d > 0 ? all.tx_packets / d : 0);
 	sl_json_dbl(&j, "tx_bps_l1", d > 0 ? sl_wire_l1_bits(all.tx_packets, all.tx_bytes) / d : 0);
 	sl_json_dbl(&j, "tx_bps_l2", d > 0 ? sl_wire_l2_bits(all.tx_packets, all.tx_bytes) / d : 0);
@@ -825,6 +871,7 @@ report_json_write(const struct sl_app *app, const struct sl_results *r,
 		}
 		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
 		json_table(&j, sl_port_counters, &pt);
+		json_table(&j, sl_pace_counters, &rp->pace);
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
 		/* The rate the pacer held the port to: unit max (unpaced), pps, bps_l1, bps_l2. */
 		sl_json_str(&j, "pace_unit", rate_unit_name(p->pace.unit));

@@ -121,6 +121,55 @@ lcores_str(char *buf, size_t len, const struct sl_app_txq *aq)
 		snprintf(buf, len, "-");
 }
 
+/*
+ * What the pacers of queue q asked and let go (struct sl_pace_totals). A
+ * pacer's frames let go are its skipped time at its rate, in frames of its
+ * stream's mean size when it paces bits; the queue's time let go is its
+ * pacers' mean (they share its rate). Read while the workers run: their
+ * pacer fields are plain, so a figure may be a burst old.
+ */
+static void
+take_pace(const struct sl_session *ses, const struct sl_txq *q, struct sl_pace_totals *pc)
+{
+	double frames = 0, ns = 0, hz = (double)sl_tsc_hz();
+	uint64_t asked = 0;
+	unsigned int n = 0;
+
+	for (uint16_t w = 0; w < ses->nb_workers; w++)
+		for (uint16_t i = 0; i < ses->workers[w]->nb_targets; i++) {
+			const struct sl_target *t = &ses->workers[w]->t[i];
+			uint8_t u = __atomic_load_n(&t->pacer.unit, __ATOMIC_RELAXED);
+			double upf;
+
+			if (t->txq != q || u == SL_RATE_NONE || u > SL_RATE_L2 ||
+			    !(t->slack_units[0] > 0))
+				continue;
+			upf = u == SL_RATE_PPS ? 1 : t->slack_units[u == SL_RATE_L1 ? 1 : 2] /
+						     t->slack_units[0];
+			frames += sl_pacer_skipped_frames(&t->pacer, upf);
+			ns += (double)sl_pacer_skipped_tsc(&t->pacer) * 1e9 / hz;
+			asked += SL_CNT_READ(t->generated) + t->unsent;
+			n++;
+		}
+	pc->let_go_frames = (uint64_t)(frames + 0.5);
+	pc->let_go_ns = n != 0 ? (uint64_t)(ns / n + 0.5) : 0;
+	pc->asked = n != 0 ? asked + pc->let_go_frames : 0;
+}
+
+/* Add b to a; the time let go weighted by what each asked (their rates). */
+static void
+pace_add(struct sl_pace_totals *a, const struct sl_pace_totals *b)
+{
+	uint64_t asked = a->asked + b->asked;
+
+	if (asked != 0)
+		a->let_go_ns = (uint64_t)(((double)a->let_go_ns * (double)a->asked +
+					   (double)b->let_go_ns * (double)b->asked) /
+					  (double)asked + 0.5);
+	a->asked = asked;
+	a->let_go_frames += b->let_go_frames;
+}
+
 /* 2. What was sent: each queue's counters and what the workers handed to it. */
 static void
 take_tx(const struct sl_app *app, struct sl_results *r)
@@ -154,6 +203,8 @@ take_tx(const struct sl_app *app, struct sl_results *r)
 					if (ses->workers[w]->t[t].txq == aq->txq)
 						x->generated +=
 							SL_CNT_READ(ses->workers[w]->t[t].generated);
+			take_pace(ses, aq->txq, &x->pace);
+			pace_add(&rp->pace, &x->pace);
 			rp->tot.generated += x->generated;
 			rp->tot.tx_packets += x->st.tx_packets;
 			rp->tot.tx_bytes += x->st.tx_bytes;
@@ -189,6 +240,7 @@ take_tx(const struct sl_app *app, struct sl_results *r)
 		r->total.tx_bytes += rp->tot.tx_bytes;
 		r->total.dropped += rp->tot.dropped;
 		r->total.backlog += rp->tot.backlog;
+		pace_add(&r->pace, &rp->pace);
 		if (pt->ops->wire != NULL)
 			rp->has_wire = pt->ops->wire(pt->dev, &rp->wire);
 		if (pt->ops->verify != NULL) {
@@ -331,8 +383,10 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 	r->now_tsc = rte_rdtsc();
 	r->start_tsc = ses->start_tsc;
 	r->end_tsc = ses->end_tsc;
-	r->elapsed_s = (double)((ses->end_tsc > ses->start_tsc ? ses->end_tsc : r->now_tsc) -
-				ses->start_tsc) / (double)r->hz;
+	/* 0 before the window opens (SL_SESSION_LEAD_US after the start). */
+	r->elapsed_s = (double)RTE_MAX((int64_t)((ses->end_tsc > ses->start_tsc ? ses->end_tsc :
+						 r->now_tsc) - ses->start_tsc), (int64_t)0) /
+		       (double)r->hz;
 	r->pool_in_use = ses->running ? sl_plan_pool_in_use(app) : ses->pool_in_use;
 	r->discarded = ses->discarded;
 	/* What arrived first, then what was sent: a live read never shows more arrived. */

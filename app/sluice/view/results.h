@@ -61,6 +61,7 @@ struct sl_results_txq {
 	struct sl_txq_stats st;     /* the engine's counters */
 	struct sl_txq_stats base;   /* at the port's last clear port stats */
 	uint64_t generated;         /* what the workers handed to it */
+	struct sl_pace_totals pace; /* what its pacers asked and let go */
 };
 
 struct sl_results_port {
@@ -83,6 +84,7 @@ struct sl_results_port {
 	uint64_t pacer_skipped;     /* TSC cycles let go, summed over them */
 	uint32_t nb_pacers;
 	uint64_t pool_empty;        /* bursts that found the pool empty */
+	struct sl_pace_totals pace; /* its queues' */
 };
 
 /* Stream s at receiving port r: the analyzer's figures, its latency histogram. */
@@ -101,6 +103,7 @@ struct sl_results {
 	uint16_t nb_ports;
 	struct sl_results_port port[SL_MAX_PORTS];
 	struct sl_port_totals total;
+	struct sl_pace_totals pace;     /* the ports' */
 	uint16_t nb_txq;
 	struct sl_results_txq *txq;
 	/* The streams (s) at the receiving ports (r): rx[s * nb_ports + r]. */

@@ -85,6 +85,7 @@ tel_port_results(const char *params, struct rte_tel_data *d, int *port, struct s
 static int
 tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct sl_pace_totals pc;
 	struct sl_port_totals all;
 	struct sl_results *r;
 	uint64_t in_use;
@@ -95,11 +96,13 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (r == NULL)
 		return -ENOMEM;
 	all = r->total;
+	pc = r->pace;
 	/* Running: the pools now (a gauge, for soaks); stopped: what the stop found. */
 	in_use = r->pool_in_use;
 	sl_results_free(r);
 	rte_tel_data_start_dict(d);
 	tel_table(d, sl_port_counters, &all);
+	tel_table(d, sl_pace_counters, &pc);
 	rte_tel_data_add_dict_u64(d, "running", tel_app->ses.running);
 	rte_tel_data_add_dict_u64(d, "runs", tel_app->ses.runs);
 	rte_tel_data_add_dict_u64(d, "mempool_in_use", in_use);
@@ -109,6 +112,7 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct sl_pace_totals pc;
 	struct sl_port_totals pt;
 	const struct sl_port *p;
 	struct sl_results *r;
@@ -120,6 +124,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		return ret > 0 ? 0 : ret;
 	p = &tel_app->ports.p[port];
 	pt = r->port[port].tot;
+	pc = r->port[port].pace;
 	sl_results_free(r);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", p->info.name);
@@ -127,6 +132,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "link_speed_mbps", p->info.speed_bps / 1000000);
 	rte_tel_data_add_dict_u64(d, "link_speed_bps", p->info.speed_bps);
 	tel_table(d, sl_port_counters, &pt);
+	tel_table(d, sl_pace_counters, &pc);
 	return 0;
 }
 
@@ -153,6 +159,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_string(c, "mode", sl_txq_mode_name(x->mode));
 		tel_table(c, sl_txq_counters, &x->st);
+		tel_table(c, sl_pace_counters, &x->pace);
 		snprintf(name, sizeof(name), "%u", q);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
