@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sl_bench.h"
@@ -314,6 +315,69 @@ SL_TEST(bench_generator_short, "fast")
 }
 
 /*
+ * Issue 44: CSIT's defaults (1 s trials, exceed ratio 0.5, duration sum
+ * 21 s: 11 trials to classify a load) against a DUT of capacity
+ * 1,234,567 pps, the generator falling short of every trial by 0 to 0.7 %
+ * (a machine whose hypervisor takes the CPU now and then: the lags the
+ * pacer lets go). Both goals converge in at most 60 trials, nothing ends
+ * the search early, and what holds on any machine holds: the bounds
+ * bracket the DUT's truth (NDR: C; PDR: C / 0.995), each result is no
+ * more than its truth and within its width of it.
+ */
+SL_TEST(bench_mlr_defaults_short_generator, "fast")
+{
+	const double cap = 1234567, line = 14880952;
+
+	for (unsigned int seed = 1; seed <= (getenv("EXPLORE") ? 40u : 8u); seed++) {
+		struct sl_bench_params p;
+		struct sl_search s;
+		struct sl_trial_req q;
+		uint32_t x = seed * 2654435761u;
+		double truth[2] = { cap, cap / 0.995 };
+
+		sl_bench_params_default(&p, SL_BENCH_MLR);
+		p.min_load = 10000;
+		p.max_load = line;
+		sl_search_init(&s, &p);
+		while (sl_search_next(&s, &q)) {
+			struct syn d = { .cap = cap };
+			struct sl_trial_req qp;
+			struct sl_trial_res r;
+
+			x = x * 1664525u + 1013904223u;
+			/* 0.2 to 0.5 % of its pace let go, and every 7th trial a 3 % stall */
+			d.short_by = s.trials % 7 == 6 ? 0.03 :
+				     0.002 + 0.003 * (double)(x >> 8) / (double)(1u << 24);
+			qp = q;
+			qp.load = q.pace; /* it is paced at the pace the search asks */
+			r = syn_trial(&d, &qp);
+			sl_search_record(&s, &q, &r);
+			if (getenv("DBG")) NOTE("g%u ph%u load %.0f ach %.0f loss %.4f at %.0f stuck %u", q.goal, s.phase, q.load, r.achieved, r.loss_ratio, s.last_at, s.stuck);
+		}
+		NOTE("seed %u: %u trials (%u short), ended %s", seed, s.trials, s.shorts,
+		     s.why ? s.why : "converged");
+		if (getenv("EXPLORE")) { NOTE("seed %u: %u trials", seed, s.trials); continue; }
+		CHECK(s.trials <= 60 && s.why == NULL, "seed %u: %u trials, ended %s", seed,
+		      s.trials, s.why ? s.why : "-");
+		for (unsigned int g = 0; g < 2; g++) {
+			struct sl_bench_result b;
+			double w = p.goals[g].width;
+
+			CHECK(sl_search_result(&s, g, &b) && b.converged, "seed %u %s: not converged",
+			      seed, p.goals[g].name);
+			NOTE("  %s: %.0f [%.0f, %.0f] (truth %.0f)", p.goals[g].name, b.achieved,
+			     b.lower, b.upper, truth[g]);
+			CHECK(b.lower <= truth[g] * (1 + 1e-9) && b.upper > truth[g] &&
+			      b.achieved <= truth[g] * (1 + 1e-9) &&
+			      b.achieved >= truth[g] * (1 - w - s.tol),
+			      "seed %u %s: %.0f [%.0f, %.0f] against %.0f", seed, p.goals[g].name,
+			      b.achieved, b.lower, b.upper, truth[g]);
+		}
+	}
+	return 0;
+}
+
+/*
  * The budget: a search ends within its trials and its seconds, with the
  * bounds it found; every passing load is a lower bound at once (rfc2544
  * too, before its final trial).
@@ -390,13 +454,22 @@ SL_TEST(bench_ceiling_at_max_only, "fast")
 	sl_search_record(&s, &q, &r);
 	CHECK(!s.gen_limited && s.gen_max == p.max_load && s.shorts == 1,
 	      "short at 2 Mpps (not the max): max %.0f, limited %d", s.gen_max, s.gen_limited);
-	/* A stall with low loss: asked again, not counted; a second one counts. */
-	CHECK(s.retrying && s.nb_loads == 0 && sl_search_next(&s, &n) && n.load == 2e6,
-	      "the stalled trial is asked again (%d, %u loads)", s.retrying, s.nb_loads);
+	/*
+	 * A stall below the max with low loss counts at once, at the load it
+	 * offered (a lower bound there, never at the load asked); a second
+	 * one that offered a little more, within the tolerance, adds its time
+	 * to that load (issue 44: their sums must classify a load).
+	 */
+	CHECK(!s.retrying && s.nb_loads == 1 && s.loads[0].load == 1.9e6 && s.retries == 0 &&
+	      sl_search_next(&s, &n), "the short trial counts at the load it offered (%d, %u "
+	      "loads, at %.0f)", s.retrying, s.nb_loads, s.nb_loads ? s.loads[0].load : 0);
+	r.achieved = 1.9e6 * (1 + s.tol / 2);
 	sl_search_record(&s, &q, &r);
-	CHECK(!s.retrying && s.nb_loads == 1 && s.loads[0].load == 1.9e6 && s.retries == 1,
-	      "the second short trial counts, at the load it offered (%u loads, at %.0f, "
-	      "%u retries)", s.nb_loads, s.loads[0].load, s.retries);
+	CHECK(!s.retrying && s.nb_loads == 1 && s.loads[0].load == 1.9e6 &&
+	      s.loads[0].dur[0][1][0] == 2 && s.loads[0].low_offered[0][0] <= 2 * 1.9e6 + 1,
+	      "the second adds its time there, at no more than 1.9e6 (%u loads, %.1f s low-loss)",
+	      s.nb_loads, s.loads[0].dur[0][1][0]);
+	r.achieved = 1.9e6;
 	/* At the max: 9.7 Mpps offered with 2 % loss, then 9.4 with none. */
 	q.load = p.max_load;
 	r = (struct sl_trial_res){ .loss_ratio = 0.02, .achieved = 9.7e6, .forwarding = 9.5e6 };

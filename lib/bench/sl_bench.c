@@ -242,7 +242,14 @@ static double
 mlr_next_load(struct sl_search *s, unsigned int gi, int ph)
 {
 	const struct sl_bench_goal *g = &s->p.goals[gi];
-	double w = ph == 0 ? fmin(0.25, 4 * g->width) : g->width;
+	/*
+	 * Both phases narrow to the goal's width: a trial of the initial phase
+	 * decides alone (one trial a load), one of the final phase only with
+	 * the duration sum (with CSIT's defaults, 11 trials a load), so the
+	 * final phase classifies the two loads the initial one ended between
+	 * and, if they hold, no load between them.
+	 */
+	double w = g->width;
 	double rlb, rub, und, mx = max_eff(s), mn = s->p.min_load;
 
 	bounds(s, gi, ph, &rlb, &rub, &und);
@@ -276,8 +283,6 @@ mlr_next_load(struct sl_search *s, unsigned int gi, int ph)
 		return und;
 	if (rub > mx + EPS * mx)
 		rub = 0;  /* above what the generator can offer: no upper bound in reach */
-	if (rub != 0 && rlb != 0)
-		s->expand = 0;
 	if (rub == 0) {
 		if (rlb == 0)
 			return mx;                    /* nothing measured yet: the max */
@@ -313,6 +318,21 @@ mlr_next_load(struct sl_search *s, unsigned int gi, int ph)
 		return 0;
 	if (rub - rlb <= 2 * w * rub)
 		return rub * (1 - w);
+	{
+		/*
+		 * Far apart: up from the lower bound by steps that double, as
+		 * long as that stays below the middle. The lower bound is most
+		 * often the forwarding rate the max measured (CSIT's start),
+		 * and the DUT's rate just above it: a step or two find it where
+		 * halving [lower, max] would take ten.
+		 */
+		double up = rlb / (1 - fmin(0.5, w * (double)(1u << RTE_MIN(s->expand, 20u))));
+
+		if (up < (rlb + rub) / 2) {
+			s->expand++;
+			return up;
+		}
+	}
 	return (rlb + rub) / 2;
 }
 
@@ -418,6 +438,33 @@ sl_search_next(struct sl_search *s, struct sl_trial_req *req)
 	/* Never below the min (a load really offered may be): the search's range. */
 	if (more && req->load < s->p.min_load)
 		req->load = s->p.min_load;
+	/* A trial run again is paced as the one it repeats (s->retry has its pace). */
+	if (more && !s->retrying) {
+		/*
+		 * A generator that falls short of its loads below the max (its
+		 * lcore stalls now and then: the time its pacer lets go) is
+		 * paced a little faster, by what it achieved of its pace in
+		 * its last trials: the least shortfall of the last three (a
+		 * shortfall in all three, not one stall), at most 1/0.95. So
+		 * the load it really offers is the load asked, and the search
+		 * reaches its width; a trial that offers more than asked counts
+		 * at what it offered when that is high-loss (never low-loss
+		 * above the load asked).
+		 */
+		double comp = 0, lo = 1, hi = 0, sum = 0;
+		unsigned int n = RTE_MIN(s->nb_ratio, 3u);
+
+		for (unsigned int i = 0; i < n; i++) {
+			lo = fmin(lo, s->ratio[i]);
+			hi = fmax(hi, s->ratio[i]);
+			sum += s->ratio[i];
+		}
+		/* The median of three (one stall moves it not); of fewer, the most. */
+		comp = n == 3 ? sum - lo - hi : hi;
+		comp = n == 0 ? 1 : fmin(1, fmax(0.95, comp));
+		req->pace = req->load >= s->gen_max * (1 - EPS) ? req->load :
+			    fmin(req->load / comp, s->gen_max);
+	}
 	return more;
 }
 
@@ -475,20 +522,23 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 	s->trials++;
 	s->spent_s += req->duration_s;
 	s->last_at = 0;
+	memset(s->counted, 0, sizeof(s->counted));
 	s->last_retry = false;
+	/* How the generator keeps its pace below the max (the pace of the next ones). */
+	if (req->load < s->gen_max * (1 - EPS) && req->pace > 0 && res->achieved > 0)
+		s->ratio[s->nb_ratio++ % 3] = fmin(1, res->achieved / req->pace);
 	if (fell_short)
 		s->shorts++;
 	for (unsigned int gi = 0; gi < s->p.nb_goals; gi++)
 		most = fmax(most, s->p.goals[gi].loss_ratio);
 	/*
-	 * A trial short of its load runs once more, this one not counted (its
-	 * time is): at the max, before its shortfall is taken for the
-	 * generator's ceiling; below it, when its loss is low for a goal (a
-	 * low-loss verdict counts at the load really offered: one stall must
-	 * not move it).
+	 * A trial short of its load at the max runs once more, this one not
+	 * counted (its time is), before its shortfall is taken for the
+	 * generator's ceiling. Below the max a short trial counts as it is:
+	 * low-loss at what it offered (a lower bound there), high-loss at the
+	 * load asked.
 	 */
-	if (fell_short && !was_retry &&
-	    (at_max ? !s->gen_limited : res->loss_ratio <= most + EPS)) {
+	if (fell_short && !was_retry && at_max && !s->gen_limited) {
 		s->retry = *req;
 		s->retry_res = *res;
 		s->retrying = true;
@@ -534,8 +584,15 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 	if (fell_short && ceil_at == 0 && res->loss_ratio <= most + EPS) {
 		bool moved = false;
 
+		/*
+		 * It narrowed a goal if it raised its lower bound, or counted
+		 * above it (its time adds to a load that may become the next
+		 * lower bound): a search that still narrows never stops here.
+		 */
 		for (unsigned int gi = 0; gi < s->p.nb_goals; gi++)
-			moved |= lo_after[gi] > lo_before[gi] * (1 + s->p.goals[gi].width / 4);
+			moved |= lo_after[gi] > lo_before[gi] * (1 + EPS) ||
+				 (res->loss_ratio <= s->p.goals[gi].loss_ratio + EPS &&
+				  s->counted[gi] > lo_before[gi] * (1 + EPS));
 		s->stuck = moved ? 0 : s->stuck + 1;
 		if (s->stuck >= STUCK_MAX && !s->done) {
 			s->done = true;
@@ -544,6 +601,27 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 	} else {
 		s->stuck = 0;
 	}
+}
+
+/*
+ * The load a short low-loss trial counts at: the highest load already
+ * measured within the shortfall tolerance below what it offered, else what
+ * it offered. Short trials that offered a little less each time (a busy
+ * machine) so add their time at one load, which the duration sum can then
+ * classify; each counts at no more than it offered.
+ */
+static double
+snap_offered(const struct sl_search *s, double achieved)
+{
+	double best = 0;
+
+	for (unsigned int i = 0; i < s->nb_loads; i++) {
+		double l = s->loads[i].load;
+
+		if (l <= achieved * (1 + EPS) && l >= achieved * (1 - s->tol) && l > best)
+			best = l;
+	}
+	return best != 0 ? best : achieved;
 }
 
 /* The counting part of sl_search_record(): the trial at the loads it counts at. */
@@ -563,6 +641,7 @@ record_counted(struct sl_search *s, const struct sl_trial_req *req,
 		double ach = fmin(res->achieved, at);
 
 		s->last_at = at;
+		s->counted[0] = at;
 		if (req->final) {
 			s->need_final = false;
 			if (pass) {
@@ -602,7 +681,8 @@ record_counted(struct sl_search *s, const struct sl_trial_req *req,
 			 * High-loss at the load asked (or at the load offered when
 			 * more was), low-loss at the load really offered when less was.
 			 */
-			double at = ceil_at != 0 ? ceil_at : !high && fell_short ? res->achieved :
+			double at = ceil_at != 0 ? ceil_at : !high && fell_short ?
+				    snap_offered(s, res->achieved) :
 				    high && over(s, req->load, res->achieved) ? res->achieved :
 				    req->load;
 			struct sl_bench_load *l = load_find(s, at, true);
@@ -618,6 +698,7 @@ record_counted(struct sl_search *s, const struct sl_trial_req *req,
 				l->low_offered[gi][0] += ach * req->duration_s;
 				l->low_offered[gi][1] += req->duration_s;
 			}
+			s->counted[gi] = l->load;
 			if (gi == s->goal || s->last_at == 0)
 				s->last_at = l->load;
 		}
@@ -633,6 +714,7 @@ bool
 sl_search_result(const struct sl_search *s, unsigned int goal, struct sl_bench_result *r)
 {
 	double rlb, rub, und, mx = max_eff(s);
+	bool within = false; /* mlr: the final trials' bounds within the width */
 
 	memset(r, 0, sizeof(*r));
 	if (s->p.method == SL_BENCH_RFC2544) {
@@ -653,7 +735,8 @@ sl_search_result(const struct sl_search *s, unsigned int goal, struct sl_bench_r
 		else if (rub <= s->p.min_load + EPS * s->p.min_load)
 			r->converged = true;
 		else
-			r->converged = rlb != 0 && rub - rlb <= s->p.goals[goal].width * rub + EPS * rub;
+			r->converged = within = rlb != 0 &&
+						rub - rlb <= s->p.goals[goal].width * rub + EPS * rub;
 		bounds(s, goal, 1, &rlb, &rub, &und);
 		if (rlb == 0 || rub == 0) {
 			/* Before the final trials decide: what the initial ones found. */
@@ -680,7 +763,13 @@ sl_search_result(const struct sl_search *s, unsigned int goal, struct sl_bench_r
 	if (r->converged && r->upper != 0 && r->lower != 0 && r->upper - r->achieved >
 	    (s->p.goals[goal].width + s->tol) * r->upper + EPS * r->upper)
 		r->converged = false;
-	if (s->why != NULL && (s->p.method == SL_BENCH_RFC2544 || goal >= s->goal))
+	/*
+	 * A goal the search did not finish (out of budget, the generator) is
+	 * not converged, unless its final bounds are already within the width:
+	 * then it has, whatever ended the search.
+	 */
+	if (s->why != NULL && (s->p.method == SL_BENCH_RFC2544 || goal >= s->goal) &&
+	    !(s->p.method == SL_BENCH_MLR && within))
 		r->converged = false;
 	r->at_ceiling = s->gen_limited && r->lower != 0 && r->lower >= s->gen_max - EPS * s->gen_max;
 	return r->converged && !r->at_ceiling;

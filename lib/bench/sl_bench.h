@@ -56,6 +56,11 @@ struct sl_bench_params {
 /** What the search asks for. */
 struct sl_trial_req {
 	double load;        /**< pps per sending port */
+	double pace;        /**< pps to pace the frames at, >= load: the load, or a little
+			         more for a generator that fell short of its last loads (the
+			         least shortfall of its last three trials below the max, at most
+			         5 %), so that it offers the load; the caller keeps it within
+			         the line */
 	double duration_s;
 	unsigned int goal;  /**< the goal this trial serves */
 	bool final;         /**< rfc2544: the final (long) trial */
@@ -89,6 +94,9 @@ struct sl_search {
 	unsigned int retries;        /**< of those, run again (a stall): not counted */
 	double last_at;              /**< the load the last trial recorded counts at (its load
 				          asked, or the generator's ceiling); 0: not counted */
+	double counted[SL_BENCH_MAX_GOALS]; /**< the load it counts at, per goal */
+	double ratio[3];             /**< achieved / pace of the last trials below the max */
+	unsigned int nb_ratio;
 	unsigned int stuck;          /**< counted short trials in a row that moved no lower bound */
 	bool retrying;               /**< the next trial is retry, again */
 	bool last_retry;             /**< the last trial recorded is run again, not counted */

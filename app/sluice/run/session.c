@@ -407,6 +407,13 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 			w->done = 1;
 		}
 	}
+	/*
+	 * Back to the caller once the window has opened (its workers wait for
+	 * it on their own): a command after start, a live line or a snapshot
+	 * never sees a run whose start is still ahead.
+	 */
+	while ((int64_t)(rte_rdtsc() - app->ses.start_tsc) < 0)
+		rte_delay_us_sleep(50);
 	app->ses.running = true;
 	app->ses.run_done = false;
 	app->ses.run_end = NULL; /* the caller says who stops it (sl_session_on_end()) */

@@ -71,7 +71,7 @@ const struct sl_counter sl_pace_counters[] = {
 	{ "let_go_frames", "let_go", 10, 0, A(let_go_frames),
 	  "packets the pacers let go: the time their lcore did not run past the catch-up "
 	  "bound, at their rate", "" },
-	{ "let_go_ns", "let_go_ns", 12, 0, A(let_go_ns),
+	{ "let_go_ns", "let_go_ns", 12, SL_CNT_NS, A(let_go_ns),
 	  "that time, at the rate of the queue (the port, the run)", "" },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL },
 };

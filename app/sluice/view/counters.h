@@ -20,6 +20,7 @@
 #define SL_CNT_U32     (1u << 3) /* the field is a uint32_t */
 #define SL_CNT_I64     (1u << 4) /* the field is an int64_t (can go below 0): a gauge */
 #define SL_CNT_U8      (1u << 5) /* the field is a uint8_t or bool */
+#define SL_CNT_NS      (1u << 6) /* nanoseconds: Prometheus has it in seconds (NAME's _ns: _seconds) */
 
 struct sl_counter {
 	const char *name;

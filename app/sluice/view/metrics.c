@@ -32,6 +32,11 @@ metric_name(char *buf, size_t len, const char *scope, const struct sl_counter *c
 	size_t n = strlen(c->name), u = strlen(c->unit);
 	bool has = u == 0 || (n >= u && strcmp(c->name + n - u, c->unit) == 0);
 
+	/* Nanoseconds: in seconds, as Prometheus wants its base units. */
+	if ((c->flags & SL_CNT_NS) && n > 3 && strcmp(c->name + n - 3, "_ns") == 0) {
+		snprintf(buf, len, "sluice_%s%.*s_seconds", scope, (int)(n - 3), c->name);
+		return;
+	}
 	snprintf(buf, len, "sluice_%s%s%s%s", scope, c->name, has ? "" : "_", has ? "" : c->unit);
 }
 
@@ -103,11 +108,19 @@ families(FILE *f, const struct stamp *ts, const char *scope, const struct sl_cou
 		char name[96];
 
 		metric_name(name, sizeof(name), scope, c);
-		family(f, om, name, counter, c->unit, c->help);
+		family(f, om, name, counter, (c->flags & SL_CNT_NS) ? "seconds" : c->unit, c->help);
 		for (unsigned int i = 0; i < n; i++) {
 			uint64_t v = sl_counter_get(c, s[i].base);
 
-			if (c->flags & SL_CNT_I64)
+			if (c->flags & SL_CNT_NS) {
+				fprintf(f, "%s%s{%s} %" PRIu64 ".%09" PRIu64, name,
+					counter ? "_total" : "", s[i].labels, v / 1000000000,
+					v % 1000000000);
+				if (counter)
+					stamp_write(f, ts);
+				else
+					fprintf(f, "\n");
+			} else if (c->flags & SL_CNT_I64)
 				fprintf(f, "%s{%s} %" PRId64 "\n", name, s[i].labels, (int64_t)v);
 			else if (!counter)
 				fprintf(f, "%s{%s} %" PRIu64 "\n", name, s[i].labels, v);

@@ -160,7 +160,7 @@ for ln in body.splitlines():
     if ln == "# EOF":
         continue
     # a counter's sample carries the time its value was read (ms; OpenMetrics: s)
-    m = re.match(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9]+)( [0-9]+(\.[0-9]{3})?)?$', ln)
+    m = re.match(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9]+(?:\.[0-9]+)?)( [0-9]+(\.[0-9]{3})?)?$', ln)
     if not m:
         err.append("bad line: " + ln)
         continue
@@ -234,10 +234,11 @@ sleep 0.5
 
 py "$port" body - >"$T/text" 2>&1
 read -r nfam nerr first <<<"$(python3 "$T/lint.py" "$T/text" text)"
-# 34: the run's 2, the ports' 2, 5 port, 12 queue and 8 stream counters (a stream that
-# arrives nowhere: net_null does not receive), and the 5 of its flow (the port's default
-# one; its receive-side families have no sample, and are not written)
-grep -q "^Content-Type: text/plain; version=0.0.4" "$T/text" && [ "$nerr" = 0 ] && [ "$nfam" = 34 ] &&
+# 40: the run's 2, the ports' 2, 5 port, 12 queue and 8 stream counters (a stream that
+# arrives nowhere: net_null does not receive), the 5 of its flow (the port's default
+# one; its receive-side families have no sample, and are not written), and the pacers'
+# 3 per port and 3 per queue (asked, let_go_frames, let_go_seconds)
+grep -q "^Content-Type: text/plain; version=0.0.4" "$T/text" && [ "$nerr" = 0 ] && [ "$nfam" = 40 ] &&
 	ok "(b) text format 0.0.4: $nfam families, valid" || ko "(b) text format: $nfam families, $nerr errors: $first"
 if command -v promtool >/dev/null; then
 	sed '1,/^\r$/d' "$T/text" | promtool check metrics >"$T/promtool" 2>&1 &&
