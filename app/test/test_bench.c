@@ -8,7 +8,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sl_bench.h"
@@ -319,7 +318,9 @@ SL_TEST(bench_generator_short, "fast")
  * 21 s: 11 trials to classify a load) against a DUT of capacity
  * 1,234,567 pps, the generator falling short of every trial by 0 to 0.7 %
  * (a machine whose hypervisor takes the CPU now and then: the lags the
- * pacer lets go). Both goals converge in at most 60 trials, nothing ends
+ * pacer lets go), every 7th trial a 3 % stall; the search paces it by its
+ * median shortfall (sl_trial_req.pace). Both goals converge (40 seeds:
+ * 41 to 76 trials, the median 62; 11 of them classify a load), nothing ends
  * the search early, and what holds on any machine holds: the bounds
  * bracket the DUT's truth (NDR: C; PDR: C / 0.995), each result is no
  * more than its truth and within its width of it.
@@ -328,7 +329,7 @@ SL_TEST(bench_mlr_defaults_short_generator, "fast")
 {
 	const double cap = 1234567, line = 14880952;
 
-	for (unsigned int seed = 1; seed <= (getenv("EXPLORE") ? 40u : 8u); seed++) {
+	for (unsigned int seed = 1; seed <= 8; seed++) {
 		struct sl_bench_params p;
 		struct sl_search s;
 		struct sl_trial_req q;
@@ -352,12 +353,10 @@ SL_TEST(bench_mlr_defaults_short_generator, "fast")
 			qp.load = q.pace; /* it is paced at the pace the search asks */
 			r = syn_trial(&d, &qp);
 			sl_search_record(&s, &q, &r);
-			if (getenv("DBG")) NOTE("g%u ph%u load %.0f ach %.0f loss %.4f at %.0f stuck %u", q.goal, s.phase, q.load, r.achieved, r.loss_ratio, s.last_at, s.stuck);
 		}
 		NOTE("seed %u: %u trials (%u short), ended %s", seed, s.trials, s.shorts,
 		     s.why ? s.why : "converged");
-		if (getenv("EXPLORE")) { NOTE("seed %u: %u trials", seed, s.trials); continue; }
-		CHECK(s.trials <= 60 && s.why == NULL, "seed %u: %u trials, ended %s", seed,
+		CHECK(s.trials <= 80 && s.why == NULL, "seed %u: %u trials, ended %s", seed,
 		      s.trials, s.why ? s.why : "-");
 		for (unsigned int g = 0; g < 2; g++) {
 			struct sl_bench_result b;

@@ -487,7 +487,7 @@ over(const struct sl_search *s, double load, double achieved)
  * really offered at or below it) that end a search: the generator cannot
  * offer the loads left between the bounds.
  */
-#define STUCK_MAX 3
+#define STUCK_MAX 6
 
 static void record_counted(struct sl_search *s, const struct sl_trial_req *req,
 			   const struct sl_trial_res *res, bool fell_short, double ceil_at);
@@ -604,21 +604,27 @@ sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 }
 
 /*
- * The load a short low-loss trial counts at: the highest load already
- * measured within the shortfall tolerance below what it offered, else what
- * it offered. Short trials that offered a little less each time (a busy
- * machine) so add their time at one load, which the duration sum can then
- * classify; each counts at no more than it offered.
+ * The load a trial that did not offer its load counts at: for a short
+ * low-loss one, the highest load already measured within the shortfall
+ * tolerance below what it offered; for a high-loss one that offered more
+ * (@p up), the lowest within the tolerance above; else what it offered.
+ * Trials that offered a little less (or more) each time (a busy machine, a
+ * pace compensated) so add their time at one load, which the duration sum
+ * can then classify; a low-loss trial counts at no more than it offered, a
+ * high-loss one at no less.
  */
 static double
-snap_offered(const struct sl_search *s, double achieved)
+snap_offered(const struct sl_search *s, double achieved, bool up)
 {
 	double best = 0;
 
 	for (unsigned int i = 0; i < s->nb_loads; i++) {
 		double l = s->loads[i].load;
 
-		if (l <= achieved * (1 + EPS) && l >= achieved * (1 - s->tol) && l > best)
+		if (!up && l <= achieved * (1 + EPS) && l >= achieved * (1 - s->tol) && l > best)
+			best = l;
+		if (up && l >= achieved * (1 - EPS) && l <= achieved * (1 + s->tol) &&
+		    (best == 0 || l < best))
 			best = l;
 	}
 	return best != 0 ? best : achieved;
@@ -682,9 +688,9 @@ record_counted(struct sl_search *s, const struct sl_trial_req *req,
 			 * more was), low-loss at the load really offered when less was.
 			 */
 			double at = ceil_at != 0 ? ceil_at : !high && fell_short ?
-				    snap_offered(s, res->achieved) :
-				    high && over(s, req->load, res->achieved) ? res->achieved :
-				    req->load;
+				    snap_offered(s, res->achieved, false) :
+				    high && over(s, req->load, res->achieved) ?
+				    snap_offered(s, res->achieved, true) : req->load;
 			struct sl_bench_load *l = load_find(s, at, true);
 
 			if (l == NULL)

@@ -158,20 +158,22 @@ bool sl_search_next(struct sl_search *s, struct sl_trial_req *req);
  * goal, a trial whose loss exceeds the goal's loss ratio is high-loss at
  * the load asked, or at the load really offered when that was more (by more
  * than s->tol); one within it is low-loss at the load asked, or at the load
- * really offered when that was less: never low-loss at a load that was not
- * offered, never high-loss at one below what was. A goal's result is the
- * load really offered by the low-loss trials of its relevant lower bound
- * (their mean by duration).
+ * really offered when that was less (snapped down to a load already
+ * measured within s->tol below it, so that such trials add up at one
+ * load): never low-loss at a load that was not offered, never high-loss at
+ * one below what was. A goal's result is the load really offered by the
+ * low-loss trials of its relevant lower bound (their mean by duration).
  *
- * A short trial runs again once, not counted (sl_search_next() asks it):
- * at the max, before its shortfall is taken for the generator's ceiling
- * (the trial of the two that offered more counts, with its own loss, at
- * what it offered, which becomes the search's max, once; later trials at
- * the ceiling count there, their result what they offered); below the max,
- * when it is low-loss for a goal (one stall must not move a result). The
- * search ends ("the generator fell short of the loads left to try") after
- * three such trials counted in a row that moved no lower bound. Loads
- * asked are never below the min.
+ * A short trial at the max runs again once, not counted (sl_search_next()
+ * asks it), before its shortfall is taken for the generator's ceiling (the
+ * trial of the two that offered more counts, with its own loss, at what it
+ * offered, which becomes the search's max, once; later trials at the
+ * ceiling count there, their result what they offered). Below the max a
+ * short trial counts at once, as above. The search ends ("the generator
+ * fell short of the loads left to try") after six short low-loss trials
+ * counted in a row, none of which raised a goal's lower bound or counted
+ * above it: a search that still narrows never ends so. Loads asked are
+ * never below the min.
  */
 void sl_search_record(struct sl_search *s, const struct sl_trial_req *req,
 		      const struct sl_trial_res *res);

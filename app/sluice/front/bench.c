@@ -60,6 +60,7 @@ struct bench_trial {
 	bool interrupted;           /* stopped before its end: shown, not counted */
 	double offered_pps, tx_pps, rx_pps, fwd_pps, loss_ratio, eff_s;
 	uint64_t tx, rx, lost, dropped, backlog, rx_drops;
+	uint64_t let_go_frames, let_go_ns; /* what its pacers let go (its sending ports') */
 	struct bench_lat lat;
 	double lo, hi;              /* the search's bounds after this trial (goal) */
 	double counted;             /* the load it counted at (0: not counted: interrupted, or
@@ -112,9 +113,8 @@ static struct {
 	struct sl_bench_params p;   /* the size's parameters */
 	struct sl_trial_req q;      /* the search's trial in flight */
 	bool said_ceiling;
-	double ratio[3];            /* offered / paced of the last trials below the max */
-	unsigned int nr, lat_k;
-	double last_pace, lat_load;
+	unsigned int lat_k;
+	double lat_load;
 	struct bench_trial *t;      /* the trial in flight */
 	double t_load, t_pace, t_dur, t_tol; /* what it was asked */
 	int code;
@@ -574,6 +574,8 @@ trial_collect(struct sl_app *app)
 		t->lost += res.lost > 0 ? (uint64_t)res.lost : 0;
 		t->dropped += rs->port[s].tot.dropped;
 		t->backlog += rs->port[s].tot.backlog;
+		t->let_go_frames += rs->port[s].pace.let_go_frames;
+		t->let_go_ns = RTE_MAX(t->let_go_ns, rs->port[s].pace.let_go_ns);
 		if (r < 0)
 			continue;
 		/* A port's drops once, however many streams it receives. */
@@ -739,6 +741,9 @@ print_outcome(const struct bench_trial *t, unsigned int nb_tx)
 	if (t->fell_short)
 		printf("; short: %.6g pps a port offered, %.2f %% of the load", t->tx_pps / nb_tx,
 		       t->offered_pps > 0 ? 100 * t->tx_pps / t->offered_pps : 0);
+	if (t->let_go_frames != 0)
+		printf("; let go %" PRIu64 " frames (%.3f ms: its lcore did not run)",
+		       t->let_go_frames, t->let_go_ns / 1e6);
 	if (t->interrupted)
 		printf(" (interrupted: not counted)");
 }
@@ -997,9 +1002,6 @@ size_begin(struct sl_app *app)
 	memset(B.s, 0, sizeof(*B.s));
 	sl_search_init(B.s, &B.p);
 	B.said_ceiling = false;
-	B.ratio[0] = B.ratio[1] = B.ratio[2] = 1;
-	B.nr = 0;
-	B.last_pace = 0;
 	B.lat_k = 0;
 }
 
@@ -1054,7 +1056,7 @@ search_start(struct sl_app *app)
 	struct bench_result *r = &B.res[B.cur_size];
 	struct bench_trial *t;
 	const char *gname;
-	double comp, top, pace;
+	double top, pace;
 	int ret;
 
 	if (sl_interrupted() || !sl_search_next(s, &B.q))
@@ -1069,21 +1071,11 @@ search_start(struct sl_app *app)
 	       B.q.duration_s);
 	trial_begun(app);
 	/*
-	 * A generator that falls short of its loads below the max (its lcore
-	 * stalls, its driver is slow) is paced a little faster, by what it
-	 * achieved in the last trials: the least shortfall of the last three (a
-	 * shortfall in all three, not one stall), at most 1/0.95, never above
-	 * the line or the search's max. So the load it really offers is the
-	 * load asked, and the search can reach its width; a trial that offers
-	 * more than asked counts at what it offered (lib/bench).
+	 * The pace the search asks (lib/bench: a little above the load for a
+	 * generator that fell short of its last ones), never above the line.
 	 */
-	comp = fmax(B.ratio[0], fmax(B.ratio[1], B.ratio[2]));
-	top = fmin(r->line_pps / B.nb_tx, p->max_load);
-	comp = fmin(1, fmax(0.95, comp));
-	pace = fmin(B.q.load / comp, top > 0 ? top : B.q.load);
-	/* A trial run again is paced as the one it repeats. */
-	if (s->retrying && B.last_pace > 0)
-		pace = B.last_pace;
+	top = r->line_pps / B.nb_tx;
+	pace = fmin(B.q.pace > 0 ? B.q.pace : B.q.load, top > 0 ? top : B.q.pace);
 	ret = trial_start(app, B.q.load, fmax(pace, B.q.load), B.q.duration_s, s->tol, t);
 	return ret == 0 ? 1 : ret;
 }
@@ -1102,9 +1094,6 @@ search_end_trial(struct sl_app *app)
 	struct sl_bench_result b;
 	struct sl_trial_res tr;
 
-	B.last_pace = t->paced;
-	if (!t->interrupted && q->load < s->gen_max * (1 - 1e-9) && t->paced > 0)
-		B.ratio[B.nr++ % 3] = fmin(1, t->tx_pps / nb_tx / t->paced);
 	if (t->interrupted) {
 		/* Shown, not counted: it ran for less than its duration. */
 		record(t, i, q->final ? "final" : "search", q->goal);
@@ -1114,6 +1103,7 @@ search_end_trial(struct sl_app *app)
 		printf("\n");
 		return;
 	}
+	B.q.pace = t->paced; /* the pace it ran at (the line may have capped the search's) */
 	tr.loss_ratio = t->loss_ratio;
 	tr.achieved = t->tx_pps / nb_tx;
 	tr.forwarding = t->rx_pps / nb_tx;
@@ -1637,6 +1627,8 @@ trials:
 		sl_json_dbl(j, "paced_pps", t->paced);  /* the pacer's rate: load / compensation */
 		sl_json_dbl(j, "duration_s", t->duration_s);
 		sl_json_bool(j, "short", t->fell_short);   /* the generator offered less */
+		sl_json_u64(j, "let_go_frames", t->let_go_frames); /* what its pacers let go */
+		sl_json_u64(j, "let_go_ns", t->let_go_ns);
 		sl_json_bool(j, "interrupted", t->interrupted); /* not counted */
 		sl_json_dbl(j, "offered_pps", t->offered_pps);
 		sl_json_dbl(j, "tx_pps", t->tx_pps);
