@@ -5,6 +5,8 @@
 # Each target runs the script that measures it and parses what it prints;
 # the scripts' own output is not changed. Targets (what they run):
 #   xmit          scripts/bench-xmit.sh SECS ROUNDS  -> docs/bench/xmit.json
+#                 (and, with xmit-paired, docs/lltx.md's figures between its
+#                 xmit-figures markers: the page's table is never written by hand)
 #                 (SL_BD_XMIT="2 1": 2 s a run, 1 round, about 2 minutes)
 #   xmit-paired   locked against spin, one queue shared by 2 pinned lcores
 #                 (--lcores 0@0,1@0,2@1), on net_null and on the sim at 400G,
@@ -389,6 +391,56 @@ one() {
 		status=1
 }
 
+# lltx_table: docs/lltx.md's figures (between its xmit-figures markers),
+# written from docs/bench/xmit.json and xmit-paired.json, never by hand.
+lltx_table() {
+	local doc=$top/docs/lltx.md
+	[ -f "$out/xmit.json" ] && [ -f "$doc" ] || return 0
+	python3 - "$out/xmit.json" "$out/xmit-paired.json" "$doc" <<'PY' || status=1
+import json, os, sys
+x = json.load(open(sys.argv[1]))
+p = json.load(open(sys.argv[2])) if os.path.exists(sys.argv[2]) else None
+doc = sys.argv[3]
+f = x["figures"]
+L = []
+ex = f.get("exclusive", {})
+L.append(f"Figures of {x['date'][:10]} (`{x['command']}`, commit {x['commit']}, "
+         f"{x['machine'].get('nproc', '?')} CPUs; load average before "
+         f"{x['machine'].get('loadavg_before', ['?'])[0]}):")
+L.append("")
+L.append(f"- exclusive queue, net_null: engine {ex.get('engine_mpps', '?')} Mpps, plain "
+         f"`rte_eth_tx_burst()` {ex.get('plain_mpps', '?')} Mpps, engine/plain "
+         f"**{ex.get('ratio_engine_plain', '?')}**")
+L.append("")
+L.append("| driver | N | locked | spin | locked/spin | lltx/locked+drv coarse | fine |")
+L.append("|---|---|---|---|---|---|---|")
+for r in f.get("shared", []):
+    def g(k):
+        v = r.get(k)
+        return "-" if v is None else v
+    L.append(f"| {r['driver']} | {r['lcores']} | {g('locked_mpps')} | {g('spin_mpps')} | "
+             f"**{g('ratio_locked_spin')}** | {g('ratio_coarse_lltx_locked_drv')} | "
+             f"{g('ratio_fine_lltx_locked_drv')} |")
+if p is not None:
+    L.append("")
+    pf = p["figures"]
+    for q in pf.get("ports", []):
+        L.append(f"- paired, {q['port']}, N = {pf['queue_shared_by']} "
+                 f"(`--lcores {pf['lcores']}`, {pf['rounds']} rounds of "
+                 f"{pf['seconds_per_run']} s, {p['date'][:10]}): locked/spin geometric mean "
+                 f"**{q['ratio_locked_spin_geomean']}**, locked won {q['rounds_locked_won']} of "
+                 f"{q['rounds']} (medians {q['locked_median_mpps']} and {q['spin_median_mpps']} Mpps)")
+block = "\n".join(L)
+text = open(doc).read()
+b, e = "<!-- xmit-figures:begin (scripts/bench-docs.sh writes this) -->", "<!-- xmit-figures:end -->"
+if b not in text or e not in text:
+    sys.exit("bench-docs: docs/lltx.md has no xmit-figures markers")
+head, rest = text.split(b, 1)
+_, tail = rest.split(e, 1)
+open(doc, "w").write(head + b + "\n" + block + "\n" + e + tail)
+PY
+}
+
 if [ "${1:-}" = --log ]; then
 	if [ $# -lt 3 ] || [ $# -gt 4 ]; then usage; fi
 	[ -r "$3" ] || { echo "bench-docs: cannot read $3" >&2; exit 2; }
@@ -406,4 +458,5 @@ done
 for t in "${targets[@]}"; do
 	one "$t"
 done
+case " ${targets[*]} " in *" xmit "* | *" xmit-paired "*) lltx_table ;; esac
 exit $status

@@ -10,7 +10,10 @@
 #   Sluice: 1 flow unsigned and signed, --flows 1024 (one address, 1024
 #     source ports) unsigned and signed, IMIX 7:4:1, 1000 flows of the flow
 #     table on one port (unsigned and signed), a VXLAN header stack, and 2
-#     lcores sharing one TX queue on one CPU (the engine's lock and backlog)
+#     lcores sharing one TX queue on one CPU, 4 on two CPUs (the engine's
+#     lock and backlog), each against --lock spin in the same round: the
+#     locked / spin ratio is printed beside the generator's rows, so a
+#     change that speeds one up at the other's cost shows in one table
 # Each Sluice figure is taken as a ratio within its round: to testpmd (the
 # multi-flow engine for --flows 1024), to the bare ceiling, and for many
 # flows to 1 flow of the same signing; the medians of those ratios
@@ -61,6 +64,9 @@ sluice() {
 	if [ "$1" = --shared ]; then
 		e=("${common[@]}" --lcores '0@0,1@1,2@1')
 		shift
+	elif [ "$1" = --shared4 ]; then
+		e=("${common[@]}" --lcores '0@0,1@0,2@1,3@0,4@1')
+		shift
 	fi
 	"$bin" "${e[@]}" --file-prefix slbsl$$ -- --duration "$secs" --json "$tmp/s.json" "$@" \
 		>/dev/null 2>&1
@@ -77,12 +83,15 @@ echo start >>"$tmp/table.txt"
 printf '%s\n' "flow add vx port 0 stack eth/ipv4/udp/vxlan(vni=5000)/eth/ipv4/udp size 110" start \
 	>"$tmp/vxlan.txt"
 
-rows=(unsigned signed flows1024 flows1024_s imix table_u table_s vxlan shared)
+rows=(unsigned signed flows1024 flows1024_s imix table_u table_s vxlan shared shared_spin shared4
+      shared4_spin)
 declare -A name=(
 	[unsigned]="64 B, 1 flow, unsigned" [signed]="64 B, 1 flow, signed"
 	[flows1024]="64 B, --flows 1024" [flows1024_s]="64 B, --flows 1024, signed" [imix]="IMIX 64/594/1518 7:4:1"
 	[table_u]="1000 table flows, unsigned" [table_s]="1000 table flows, signed"
 	[vxlan]="110 B VXLAN stack" [shared]="2 lcores, 1 shared queue"
+	[shared_spin]="  the same, --lock spin" [shared4]="4 lcores, 1 shared queue"
+	[shared4_spin]="  the same, --lock spin"
 )
 declare -A args=(
 	[unsigned]="--size 64 --sign off" [signed]="--size 64 --sign on"
@@ -92,6 +101,9 @@ declare -A args=(
 	[table_s]="--sign on --cmdline-file $tmp/table.txt"
 	[vxlan]="--sign off --cmdline-file $tmp/vxlan.txt"
 	[shared]="--shared --size 64 --sign off --map 1-2:0.0"
+	[shared_spin]="--shared --size 64 --sign off --map 1-2:0.0 --lock spin"
+	[shared4]="--shared4 --size 64 --sign off --map 1-4:0.0"
+	[shared4_spin]="--shared4 --size 64 --sign off --map 1-4:0.0 --lock spin"
 )
 : >"$tmp/log"
 for ((r = 0; r < rounds; r++)); do
@@ -120,6 +132,9 @@ for ((r = 0; r < rounds; r++)); do
 	ratio "${got[flows1024_s]}" "${got[signed]}" >>"$tmp/flows1024_s.one"
 	ratio "${got[table_u]}" "${got[unsigned]}" >>"$tmp/table_u.one"
 	ratio "${got[table_s]}" "${got[signed]}" >>"$tmp/table_s.one"
+	# The engine's promise beside the generator's rows (issue 45): locked / spin.
+	ratio "${got[shared]}" "${got[shared_spin]}" >>"$tmp/shared.ls"
+	ratio "${got[shared4]}" "${got[shared4_spin]}" >>"$tmp/shared4.ls"
 	echo "round $((r + 1)): testpmd $tp, multi-flow $tpm, ceiling $cb ($cw writing 16 B, $c2 2 B);" \
 		"sluice $(for w in "${rows[@]}"; do printf '%s ' "${got[$w]}"; done)" >>"$tmp/log"
 done
@@ -142,6 +157,7 @@ for w in "${rows[@]}"; do
 	extra=
 	[ -f "$tmp/$w.one" ] && extra="  ($(median <"$tmp/$w.one") of 1 flow)"
 	[ "${w%_s}" = flows1024 ] && extra="$extra (x testpmd multi-flow)"
+	[ -f "$tmp/$w.ls" ] && extra="$extra  (locked / spin $(median <"$tmp/$w.ls"))"
 	printf "%-28s %8s %10s %11s %10s%s\n" "${name[$w]}" "$(median <"$tmp/$w.mpps")" \
 		"$(median <"$tmp/$w.tp")" "$(median <"$tmp/$w.ce")" "$(median <"$tmp/$w.cy")" "$extra"
 done
