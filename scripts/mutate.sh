@@ -33,6 +33,8 @@ clear-relaxed|count|protocol 2: the drain clears missed with an exchange (acq_re
 clear-after-look|count|protocol 2: the drain clears missed before it looks at the ring, not after|'\t\t__atomic_exchange_n(&q->missed, 0, __ATOMIC_ACQ_REL);\n\t\t/* Only a drainer sets drv_missed, so only earlier drainers\' flags go. */\n\t\tif (unlikely(__atomic_load_n(&q->drv_missed, __ATOMIC_RELAXED)))\n\t\t\t__atomic_exchange_n(&q->drv_missed, 0, __ATOMIC_ACQ_REL);\n\t\tn = rte_ring_dequeue_burst_start(q->backlog, (void **)pkts, q->drain_burst, NULL);\n'|'\t\tif (unlikely(__atomic_load_n(&q->drv_missed, __ATOMIC_RELAXED)))\n\t\t\t__atomic_exchange_n(&q->drv_missed, 0, __ATOMIC_ACQ_REL);\n\t\tn = rte_ring_dequeue_burst_start(q->backlog, (void **)pkts, q->drain_burst, NULL);\n\t\t__atomic_exchange_n(&q->missed, 0, __ATOMIC_ACQ_REL);\n'
 out-of-rounds-flag|count|protocol 2: a drain out of rounds with work left sets missed|'\tif (sl_txq_pending(q) != 0)\n\t\ttxq_set_missed(q);\n\treturn total;'|'\treturn total;'
 kick-locked-requeue|count|locked mode: a burst queued behind the owner is kicked (trylock-or-miss)|'\tk = txq_requeue(c, pkts, n);\n\ttxq_kick(c);\n'|'\tk = txq_requeue(c, pkts, n);\n'
+try-wait-keeps|count|locked mode: sl_xmit_try_wait() keeps a burst whose wait ran out, never queues it|'\t\t\tTXQ_ADD(&c, deferred, 1);\n\t\t\t*deferred = true;\n\t\t\tk = 0;\n'|'\t\t\tk = txq_requeue(&c, pkts, n);\n\t\t\ttxq_kick(&c);\n'
+try-wait-release|count|locked mode: an owner that got the lock in sl_xmit_try_wait() releases with the re-check|'\t\t\tTXQ_ADD(&c, waited, 1);\n\t\t\tk = txq_xmit_owner(&c, pkts, n);\n\t\t\ttxq_release(&c);\n'|'\t\t\tTXQ_ADD(&c, waited, 1);\n\t\t\tk = txq_xmit_owner(&c, pkts, n);\n\t\t\ttxq_unlock(q);\n'
 waited-release|count|locked mode: an owner that got the lock after the bounded wait releases with the re-check|'\t\tTXQ_ADD(c, waited, 1);\n\t\tk = txq_xmit_owner(c, pkts, n);\n\t\ttxq_release(c);\n'|'\t\tTXQ_ADD(c, waited, 1);\n\t\tk = txq_xmit_owner(c, pkts, n);\n\t\ttxq_unlock(c->q);\n'
 kick-lltx-own|count|lltx: a burst queued behind our own earlier packets is kicked|'\t\t\tk = txq_requeue_own(c, pkts, n);\n\t\t\ttxq_kick(c);\n'|'\t\t\tk = txq_requeue_own(c, pkts, n);\n'
 kick-lltx-tail|count|lltx: the tail of a BUSY or LOCKED send (or a send past the backlog) is kicked|'\t */\n\ttxq_kick(c);\n\treturn k;\n}\n\nstatic uint16_t\ntxq_xmit_spin'|'\t */\n\treturn k;\n}\n\nstatic uint16_t\ntxq_xmit_spin'
@@ -86,7 +88,7 @@ run() {
 	local rc failed crashed
 	: >"$work/inconclusive"
 	local limit=600 # the litmus tests (each at most 120 s); then the suites: 900 s, as meson
-	for args in "litmus_missed_recheck litmus_missed_recheck_waited litmus_driver_locked litmus_unregistered_lltx" \
+	for args in "litmus_missed_recheck litmus_missed_recheck_waited litmus_missed_recheck_try_wait litmus_driver_locked litmus_unregistered_lltx" \
 		"--suite fast --suite stress"; do
 		# shellcheck disable=SC2086
 		timeout -k 10 "$limit" "$work/build/app/test/sluice-test" $args >"$work/run.log" 2>&1

@@ -125,6 +125,7 @@ struct litmus {
 	uint32_t b_done;     /* the trial side B finished (release) */
 	uint32_t b_arrived;  /* the trial side B is about to send (release) */
 	bool a_sends;        /* side A sends a packet of its own after its release */
+	bool b_try_wait;     /* side B sends with sl_xmit_try_wait() (then sl_xmit() if kept) */
 	uint64_t cap;        /* TSC: no new trial after this */
 	unsigned int b_lcore; /* side B's lcore (its own counter slot) */
 	uint64_t t_a, t_b;   /* TSC of each side's critical step in this trial */
@@ -189,6 +190,24 @@ lit_send1(struct litmus *l, struct sl_gen *g, uint64_t *count)
 		return;
 	}
 	if (sl_xmit(l->q, &m, 1) == 1)
+		(*count)++;
+	else
+		rte_pktmbuf_free(m); /* never: the backlog has room */
+}
+
+/* Side B's send with sl_xmit_try_wait(): kept (its wait ran out), handed over with sl_xmit(). */
+static void
+lit_send1_try_wait(struct litmus *l, struct sl_gen *g, uint64_t *count)
+{
+	struct rte_mbuf *m;
+	bool kept = false;
+
+	if (sl_gen_burst(g, &m, 1, rte_rdtsc()) != 1) {
+		__atomic_fetch_add(&l->nopkt, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (sl_xmit_try_wait(l->q, &m, 1, m->pkt_len, &kept) == 1 ||
+	    (kept && sl_xmit(l->q, &m, 1) == 1))
 		(*count)++;
 	else
 		rte_pktmbuf_free(m); /* never: the backlog has room */
@@ -394,7 +413,10 @@ p2_b(struct litmus *l)
 	__atomic_store_n(&l->b_arrived, l->trial, __ATOMIC_RELEASE);
 	lit_until(rte_rdtsc() + l->delay_b);
 	l->t_b = rte_rdtsc();
-	lit_send1(l, &l->gen_b, &l->gen_b_n);
+	if (l->b_try_wait)
+		lit_send1_try_wait(l, &l->gen_b, &l->gen_b_n);
+	else
+		lit_send1(l, &l->gen_b, &l->gen_b_n);
 }
 
 static void
@@ -473,6 +495,44 @@ SL_TEST(litmus_missed_recheck_waited, "stress")
 			CHECK(bw >= (uint64_t)trials / 100 && bh >= (uint64_t)trials / 100,
 			      "side B must both wait and hand over, in 1 %% of the trials each "
 			      "(waited %lu, handed over %lu): the test proved nothing", bw, bh);
+	}
+	return lit_end(l, trials);
+}
+
+/*
+ * The same through sl_xmit_try_wait() (a worker whose kept bursts fill its
+ * array, issue 45): B either waits and owns the queue, sending A's queued
+ * packet first and the one A sends after its release through its own
+ * release's re-check, or keeps its burst and hands it over with sl_xmit().
+ * An owner that got the lock in sl_xmit_try_wait() must re-check as any
+ * other (scripts/mutate.sh: try-wait-release).
+ */
+SL_TEST(litmus_missed_recheck_try_wait, "stress")
+{
+	struct litmus *l = lit_new(SL_TXQ_LOCKED, "p2t", p2_prep, p2_a, p2_b);
+	struct sl_txq_stats st;
+	int64_t trials;
+
+	CHECK(l != NULL, "queue, pool or memory");
+	l->q->test_flags &= ~SL_TXQ_T_NO_WAIT;
+	l->q->wait_min = l->q->wait_max = LIT_SPREAD;
+	l->a_sends = true;
+	l->b_try_wait = true;
+	trials = lit_run(l, "litmus_missed_recheck_try_wait");
+	CHECK(trials >= 0, "the trials could not run to the end");
+	sl_txq_stats_get(l->q, &st);
+	{
+		const struct sl_txq_lcore *lb = &l->q->lc[l->b_lcore];
+		uint64_t bw = SL_CNT_READ(lb->waited), bk = SL_CNT_READ(lb->deferred);
+
+		NOTE("locked, sl_xmit_try_wait: %ld trials: collisions %lu, side B waited and sent "
+		     "%lu times, kept %lu, stranded %lu", trials, st.collisions, bw, bk,
+		     l->stranded);
+		lit_close_note(l, "litmus_missed_recheck_try_wait", trials);
+		if (l->close >= (uint64_t)trials / 10)
+			CHECK(bw >= (uint64_t)trials / 100,
+			      "side B must wait and own the queue in 1 %% of the trials (waited "
+			      "%lu): the test proved nothing", bw);
 	}
 	return lit_end(l, trials);
 }
