@@ -351,8 +351,8 @@ sl_report_summary(const struct sl_app *app, const struct sl_results *r)
 		printf("              %" PRIu64 " frame(s) on the wire before they were signed, by "
 		       "the clocks: not in the latency (docs/measure.md)\n", v.lat_backwards);
 	summary_rx(app, r);
+	fflush(stdout); /* the summary first, then the note after it */
 	summary_short(app, r);
-	fflush(stdout);
 }
 
 /*
@@ -370,20 +370,20 @@ summary_short(const struct sl_app *app, const struct sl_results *r)
 
 		if (rp->pace.asked <= gen)
 			continue;
-		printf("note: port %u offered %.3f %% less than its rate asked (%" PRIu64 " of %"
+		fprintf(stderr, "note: port %u offered %.3f %% less than its rate asked (%" PRIu64 " of %"
 		       PRIu64 " frames).", i, 100.0 * (double)(rp->pace.asked - gen) /
 		       (double)rp->pace.asked, gen, rp->pace.asked);
 		if (rp->pace.let_go_frames != 0)
-			printf(" Its lcores did not run for %.3f ms in all (the longest lag %.3f ms):"
+			fprintf(stderr, " Its lcores did not run for %.3f ms in all (the longest lag %.3f ms):"
 			       " another lcore, thread or process (or the hypervisor) had their CPU;"
 			       " the pacer makes up a lag of up to %u us and lets a longer one go."
 			       " Give each worker lcore a CPU of its own (--lcores, isolcpus=)"
 			       " and nothing else to run.", rp->pace.let_go_ns / 1e6,
 			       (double)rp->pacer_lag_max * 1e3 / (double)r->hz, SL_PACER_CATCHUP_US);
 		if (rp->pace.asked - gen > rp->pace.let_go_frames)
-			printf(" %" PRIu64 " frames were made but not taken before the stop (the "
+			fprintf(stderr, " %" PRIu64 " frames were made but not taken before the stop (the "
 			       "device full).", rp->pace.asked - gen - rp->pace.let_go_frames);
-		printf("\n");
+		fprintf(stderr, "\n");
 	}
 }
 
