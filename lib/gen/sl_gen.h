@@ -304,6 +304,31 @@ sl_pacer_skipped_frames(const struct sl_pacer *p, double unit_bits)
 	return unit_bits > 0 ? p->skipped_units / unit_bits : 0;
 }
 
+/**
+ * Let go whatever is due until @p tsc: the time from the pacer's next
+ * deadline to tsc goes to skipped (and skipped_units), as a lag beyond the
+ * slack would in sl_gen_due(), and the next deadline is tsc. For the end of
+ * a run's window when what was due could not be made (the pool empty, the
+ * device full, the worker's array of kept bursts full): counted, never
+ * silent. A pacer that has not started (t0 0) or is unpaced is left alone.
+ */
+static inline void
+sl_pacer_let_go(struct sl_pacer *p, uint64_t tsc)
+{
+	uint64_t now;
+	int64_t late;
+
+	if (p->unit == SL_RATE_NONE || p->t0 == 0 || p->per_unit == 0)
+		return;
+	now = (tsc - p->t0) << 16;
+	late = (int64_t)(now - p->next);
+	if (late <= 0)
+		return;
+	p->skipped += (uint64_t)late;
+	p->skipped_units += (double)late * 65536.0 / (double)p->per_unit;
+	p->next = now;
+}
+
 /** Time a pacer let go (sl_pacer.skipped), in TSC cycles. */
 static inline uint64_t
 sl_pacer_skipped_tsc(const struct sl_pacer *p)

@@ -272,10 +272,13 @@ worker_send_kept(struct sl_worker *w)
  * The deadline passed: what the pacers scheduled before it is made and
  * handed over, so that the run's whole window is offered (the loop looks at
  * the clock once a pass, and a pass that ends past the deadline would
- * leave the frames due since the last one unmade). Each paced target makes
- * what was due by the window's last instant, a burst at a time, as its
- * pacer rules (a lag past its slack is let go and counted); then what
- * sl_xmit_try() kept goes too (worker_send_kept()).
+ * leave the frames due since the last one unmade). Each paced target first
+ * hands over what it kept (sl_xmit_try()), then makes what was due by the
+ * window's last instant, a burst at a time, as its pacer rules (a lag past
+ * its slack is let go and counted); what it still could not make (the
+ * pool empty, the device full, more due than its array holds) is let go
+ * and counted too (sl_pacer_let_go()): the window's frames are all sent or
+ * counted.
  */
 static void
 worker_last(struct sl_worker *w, const bool direct)
@@ -284,30 +287,40 @@ worker_last(struct sl_worker *w, const bool direct)
 
 	for (uint16_t i = 0; i < w->nb_targets; i++) {
 		struct sl_target *t = &w->t[i];
+		uint64_t sig_before;
+		uint16_t k;
 
 		if (t->finished || t->rp != NULL || t->pacer.unit == SL_RATE_NONE ||
 		    t->burst_pkts != 0 || t->held || t->gap_until != 0 || t->begin_tsc > last ||
-		    (t->end_tsc != 0 && t->end_tsc <= last) || t->pend_off != 0)
+		    (t->end_tsc != 0 && t->end_tsc <= last))
 			continue;
-		for (unsigned int b = 0; b < RTE_DIM(t->pending); b++) {
-			uint64_t sig_before;
-			uint16_t k;
-
-			if (t->quota == 0 || t->pend_n + w->burst > RTE_DIM(t->pending))
-				break;
-			if (t->pend_n == 0)
-				t->pend_bytes = 0;
-			if (worker_make(w, t, last) <= 0)
-				break;
+		if (t->pend_n != 0 && t->pend_off == 0) {
+			/* What it kept goes first: it was due before what follows. */
 			sig_before = worker_sig_before(t);
 			k = direct ? sl_xmit_direct(t->txq, t->pending, t->pend_n, t->pend_bytes) :
 				     sl_xmit_sized(t->txq, t->pending, t->pend_n, t->pend_bytes);
 			t->deferred = false;
 			worker_took(t, k, sig_before);
-			if (t->pend_n != 0)
-				break; /* the device is full: freed at the end, counted unsent */
-			t->pend_off = 0;
+			if (t->pend_n == 0)
+				t->pend_off = 0;
 		}
+		for (unsigned int b = 0; b < RTE_DIM(t->pending) && t->pend_n == 0; b++) {
+			if (t->quota == 0)
+				break;
+			t->pend_off = 0;
+			t->pend_bytes = 0;
+			if (worker_make(w, t, last) <= 0)
+				break;
+			sig_before = worker_sig_before(t);
+			k = direct ? sl_xmit_direct(t->txq, t->pending, t->pend_n, t->pend_bytes) :
+				     sl_xmit_sized(t->txq, t->pending, t->pend_n, t->pend_bytes);
+			worker_took(t, k, sig_before);
+			if (t->pend_n == 0)
+				t->pend_off = 0;
+		}
+		/* Left over (the device full: freed at the end, counted unsent). */
+		if (t->quota != 0)
+			sl_pacer_let_go(&t->pacer, last);
 	}
 }
 

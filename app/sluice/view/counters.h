@@ -80,13 +80,19 @@ struct sl_port_totals {
 /*
  * What the pacers of a queue, a port or the run asked and let go. asked is
  * what their rates asked over the run's window (offered + unsent +
- * let_go_frames); offered is generated; let_go_frames what the time they
+ * let_go_frames; with --count, never more than the count); offered is what
+ * the paced traffic handed to the engine; let_go_frames what the time they
  * let go (a lag past the catch-up bound: the lcore did not run) would have
- * sent; let_go_ns that time, at the queue's (port's) rate. Unpaced traffic
- * asks nothing.
+ * sent; let_go_ns that time at the queue's (port's, run's) rate:
+ * let_go_frames over the sum of its pacers' rates, so it only grows while
+ * the rates hold. Unpaced traffic asks nothing.
  */
 struct sl_pace_totals {
 	uint64_t asked, let_go_frames, let_go_ns;
+	/* Not in the table: the paced traffic's own share of generated, its
+	 * frames made but not sent, and its rate (frames a second). */
+	uint64_t offered, unsent;
+	double rate_fps;
 };
 
 /* Of a queue, a port and the totals, over struct sl_pace_totals; NULL-terminated. */

@@ -122,12 +122,13 @@ sl_report_live(struct sl_app *app, const struct sl_results *r, double elapsed)
 		printf("] port %u: %s  tx %" PRIu64, i, rates, rp->view.tx_packets);
 		if (app->ses.run_cfg.count != 0 && rp->view.tx_packets == rp->tot.tx_packets)
 			printf("/%" PRIu64, app->ses.run_cfg.count);
-		printf(" dropped %" PRIu64 " backlog %" PRIu64, rp->view.dropped, rp->tot.backlog);
-		/* Never short in silence: what the pacers let go so far. */
+		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", rp->view.dropped,
+		       rp->tot.backlog);
+		/* Never short in silence: what the pacers let go so far (a line of its own). */
 		if (rp->pace.let_go_frames != 0)
-			printf(" let-go %" PRIu64 " (%.1f ms)", rp->pace.let_go_frames,
-			       rp->pace.let_go_ns / 1e6);
-		printf("\n");
+			printf("           let-go port %u: %" PRIu64 " frames (%.1f ms) of %" PRIu64
+			       " asked\n", i, rp->pace.let_go_frames, rp->pace.let_go_ns / 1e6,
+			       rp->pace.asked);
 		if (rp->rx_on) {
 			uint64_t unique = 0, lost = 0;
 			char pps[32];
@@ -299,12 +300,10 @@ sl_report_summary(const struct sl_app *app, const struct sl_results *r)
 		sl_counter_print(sl_port_counters, sl_port_summary_fmt, &pt);
 		printf(" %.26s%s\n        %s\n", p->info.name, strlen(p->info.name) > 26 ? "~" : "",
 		       rates);
-		if (rp->pace.asked > pt.generated)
-			printf("        offered %" PRIu64 " of %" PRIu64 " asked: %" PRIu64
-			       " let go by the pacer (%.3f ms), %" PRIu64 " made but not sent\n",
-			       pt.generated, rp->pace.asked, rp->pace.let_go_frames,
-			       rp->pace.let_go_ns / 1e6,
-			       rp->pace.asked - pt.generated - rp->pace.let_go_frames);
+		if (rp->pace.asked > rp->pace.offered)
+			printf("        offered %" PRIu64 " of %" PRIu64 " asked: let go %" PRIu64
+			       " (%.3f ms), unsent %" PRIu64 "\n", rp->pace.offered, rp->pace.asked,
+			       rp->pace.let_go_frames, rp->pace.let_go_ns / 1e6, rp->pace.unsent);
 		for (uint16_t q = 0; q < rp->nb_txq; q++) {
 			const struct sl_results_txq *x = &r->txq[rp->txq0 + q];
 			const struct sl_txq_stats st = x->st;
@@ -365,25 +364,27 @@ static void
 summary_short(const struct sl_app *app, const struct sl_results *r)
 {
 	for (uint16_t i = 0; i < app->ports.n; i++) {
-		const struct sl_results_port *rp = &r->port[i];
-		uint64_t gen = rp->tot.generated;
+		const struct sl_pace_totals *pc = &r->port[i].pace;
 
-		if (rp->pace.asked <= gen)
+		if (pc->asked <= pc->offered)
 			continue;
-		fprintf(stderr, "note: port %u offered %.3f %% less than its rate asked (%" PRIu64 " of %"
-		       PRIu64 " frames).", i, 100.0 * (double)(rp->pace.asked - gen) /
-		       (double)rp->pace.asked, gen, rp->pace.asked);
-		if (rp->pace.let_go_frames != 0)
-			fprintf(stderr, " Its lcores did not run for %.3f ms in all (the longest lag %.3f ms):"
-			       " another lcore, thread or process (or the hypervisor) had their CPU;"
-			       " the pacer makes up a lag of up to %u us and lets a longer one go."
-			       " Give each worker lcore a CPU of its own (--lcores, isolcpus=)"
-			       " and nothing else to run.", rp->pace.let_go_ns / 1e6,
-			       (double)rp->pacer_lag_max * 1e3 / (double)r->hz, SL_PACER_CATCHUP_US);
-		if (rp->pace.asked - gen > rp->pace.let_go_frames)
-			fprintf(stderr, " %" PRIu64 " frames were made but not taken before the stop (the "
-			       "device full).", rp->pace.asked - gen - rp->pace.let_go_frames);
-		fprintf(stderr, "\n");
+		fprintf(stderr, "note: port %u offered %.3f %% less than its rate asked\n"
+			"  (%" PRIu64 " of %" PRIu64 " frames).\n", i,
+			100.0 * (double)(pc->asked - pc->offered) / (double)pc->asked, pc->offered,
+			pc->asked);
+		if (pc->let_go_frames != 0)
+			fprintf(stderr, "  Its pacers let go %.3f ms (the longest lag %.3f ms):\n"
+				"  their lcore did not run, or could not keep up: another lcore,\n"
+				"  thread or process (or the hypervisor) had its CPU, or it has\n"
+				"  more to send than it can. A lag of up to %u us is made up, a\n"
+				"  longer one let go. Give each worker lcore a CPU of its own\n"
+				"  (--lcores, isolcpus=), and less to send if need be.\n",
+				pc->let_go_ns / 1e6,
+				(double)r->port[i].pacer_lag_max * 1e3 / (double)r->hz,
+				SL_PACER_CATCHUP_US);
+		if (pc->unsent != 0)
+			fprintf(stderr, "  %" PRIu64 " frames were made but not taken before the\n"
+				"  stop (the device full).\n", pc->unsent);
 	}
 }
 

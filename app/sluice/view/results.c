@@ -124,50 +124,56 @@ lcores_str(char *buf, size_t len, const struct sl_app_txq *aq)
 /*
  * What the pacers of queue q asked and let go (struct sl_pace_totals). A
  * pacer's frames let go are its skipped time at its rate, in frames of its
- * stream's mean size when it paces bits; the queue's time let go is its
- * pacers' mean (they share its rate). Read while the workers run: their
- * pacer fields are plain, so a figure may be a burst old.
+ * stream's mean size when it paces bits, and no more than what is left of
+ * its --count share; its rate in frames a second is the TSC's rate over
+ * its cost of a frame. Read while the workers run: their pacer fields are
+ * plain, so a figure may be a burst old.
  */
 static void
 take_pace(const struct sl_session *ses, const struct sl_txq *q, struct sl_pace_totals *pc)
 {
-	double frames = 0, ns = 0, hz = (double)sl_tsc_hz();
-	uint64_t asked = 0;
-	unsigned int n = 0;
+	double hz = (double)sl_tsc_hz();
 
+	memset(pc, 0, sizeof(*pc));
 	for (uint16_t w = 0; w < ses->nb_workers; w++)
 		for (uint16_t i = 0; i < ses->workers[w]->nb_targets; i++) {
 			const struct sl_target *t = &ses->workers[w]->t[i];
 			uint8_t u = __atomic_load_n(&t->pacer.unit, __ATOMIC_RELAXED);
-			double upf;
+			uint64_t per = t->pacer.per_unit, quota = t->quota, lg;
+			double upf, frames;
 
 			if (t->txq != q || u == SL_RATE_NONE || u > SL_RATE_L2 ||
-			    !(t->slack_units[0] > 0))
+			    !(t->slack_units[0] > 0) || per == 0)
 				continue;
 			upf = u == SL_RATE_PPS ? 1 : t->slack_units[u == SL_RATE_L1 ? 1 : 2] /
 						     t->slack_units[0];
-			frames += sl_pacer_skipped_frames(&t->pacer, upf);
-			ns += (double)sl_pacer_skipped_tsc(&t->pacer) * 1e9 / hz;
-			asked += SL_CNT_READ(t->generated) + t->unsent;
-			n++;
+			if (!(upf > 0))
+				continue;
+			frames = sl_pacer_skipped_frames(&t->pacer, upf);
+			lg = (uint64_t)(frames + 0.5);
+			if (quota != UINT64_MAX && lg > quota)
+				lg = quota; /* a count asks no more than the count */
+			pc->let_go_frames += lg;
+			pc->offered += SL_CNT_READ(t->generated);
+			pc->unsent += t->unsent;
+			pc->rate_fps += hz * 4294967296.0 / ((double)per * upf);
 		}
-	pc->let_go_frames = (uint64_t)(frames + 0.5);
-	pc->let_go_ns = n != 0 ? (uint64_t)(ns / n + 0.5) : 0;
-	pc->asked = n != 0 ? asked + pc->let_go_frames : 0;
+	pc->asked = pc->offered + pc->unsent + pc->let_go_frames;
+	pc->let_go_ns = pc->rate_fps > 0 ?
+			(uint64_t)((double)pc->let_go_frames * 1e9 / pc->rate_fps + 0.5) : 0;
 }
 
-/* Add b to a; the time let go weighted by what each asked (their rates). */
+/* Add b to a; the time let go is the frames let go over the sum of the rates. */
 static void
 pace_add(struct sl_pace_totals *a, const struct sl_pace_totals *b)
 {
-	uint64_t asked = a->asked + b->asked;
-
-	if (asked != 0)
-		a->let_go_ns = (uint64_t)(((double)a->let_go_ns * (double)a->asked +
-					   (double)b->let_go_ns * (double)b->asked) /
-					  (double)asked + 0.5);
-	a->asked = asked;
+	a->asked += b->asked;
 	a->let_go_frames += b->let_go_frames;
+	a->offered += b->offered;
+	a->unsent += b->unsent;
+	a->rate_fps += b->rate_fps;
+	a->let_go_ns = a->rate_fps > 0 ?
+		       (uint64_t)((double)a->let_go_frames * 1e9 / a->rate_fps + 0.5) : 0;
 }
 
 /* 2. What was sent: each queue's counters and what the workers handed to it. */

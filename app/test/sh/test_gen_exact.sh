@@ -265,7 +265,7 @@ for case in "60kpps 60000" "1234567pps 1234567" "1mpps 1000000"; do
 		short=0
 		[ "$asked" -gt "$gen_n" ] && short=1
 		said=0
-		grep -q "offered $gen_n of $asked asked: $lg let go" "$T/out" &&
+		grep -q "offered $gen_n of $asked asked: let go $lg " "$T/out" &&
 			grep -q "^note: port 0 offered" "$T/out" && said=1
 		what="9 --rate $rate --duration 1 ($load): asked $asked (want $want_n or one more), generated $gen_n + let go $lg + unsent $unsent, said $said (rc $rc)"
 		if [ "$rc" = 0 ] && [ "$asked" -ge "$want_n" ] && [ "$asked" -le $((want_n + 1)) ] &&
