@@ -497,8 +497,11 @@ if want C; then
 		eq "$(api POST /control/state '{"choice":"port","port":{"choice":"link","link":{"port_names":["p2"],"state":"down"}}}') $(api POST /control/state '{"choice":"port","port":{"choice":"link","link":{"port_names":["p2"],"state":"up"}}}')" "200 {} 200 {}"
 	check "api: resume f1, named 5000 times: 200 (each flow once)" eq "$(api POST /control/state \
 		"{\"choice\":\"traffic\",\"traffic\":{\"choice\":\"flow_transmit\",\"flow_transmit\":{\"flow_names\":[$(yes '"f1"' | head -5000 | paste -sd,)],\"state\":\"resume\"}}}")" "200 {}"
+	# f1 (357 frames left at 1 kpps) may have finished by now on a loaded
+	# machine, and the run with it (f2 and f3 are done): then the 409 says
+	# the run holds no flows; either way it is a 409 and nothing is paused.
 	check "api: pause f1 and f3 (stopped in this run): 409, and f1 is not paused" \
-		bash -c '[[ "$1" == "409 "*"flow f3 stopped in this run"* ]] && [ "$2" != "\"paused\"" ]' _ "$(api POST /control/state \
+		bash -c '[[ "$1" == "409 "*"flow f3 stopped in this run"* || "$1" == "409 "*"cannot hold single flows"* ]] && [ "$2" != "\"paused\"" ]' _ "$(api POST /control/state \
 		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f1","f3"],"state":"pause"}}}')" \
 		"$(fm '.flow_metrics[0].transmit')"
 	for _ in $(seq 200); do [ "$(fm '[.flow_metrics[].transmit] | unique')" = '["stopped"]' ] && break; sleep 0.1; done
