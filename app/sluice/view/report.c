@@ -308,7 +308,9 @@ sl_report_summary(const struct sl_app *app, const struct sl_results *r)
 			const struct sl_results_txq *x = &r->txq[rp->txq0 + q];
 			const struct sl_txq_stats st = x->st;
 
-			if (!x->exists || (st.tx_packets == 0 && st.dropped == 0))
+			/* A queue no lcore sends on, if it carried nothing (a mapped
+			 * one is shown even when a short run sent nothing yet). */
+			if (!x->exists || (x->nb_lcores == 0 && st.tx_packets == 0 && st.dropped == 0))
 				continue;
 			int col = printf("  txq %u %-9s", q, sl_txq_mode_name(x->mode));
 
