@@ -312,6 +312,16 @@ sl_pacer_skipped_frames(const struct sl_pacer *p, double unit_bits)
  * device full, the worker's array of kept bursts full): counted, never
  * silent. A pacer that has not started (t0 0) or is unpaced is left alone.
  */
+/* Count a lag of @p late (1/65536 cycles) let go, and move the next deadline to @p now. */
+static inline void
+sl_pacer_skip(struct sl_pacer *p, uint64_t late, uint64_t now)
+{
+	p->skipped += late;
+	/* late is in 1/65536 cycles, per_unit in 2^-32 cycles a unit */
+	p->skipped_units += (double)late * 65536.0 / (double)p->per_unit;
+	p->next = now;
+}
+
 static inline void
 sl_pacer_let_go(struct sl_pacer *p, uint64_t tsc)
 {
@@ -322,11 +332,8 @@ sl_pacer_let_go(struct sl_pacer *p, uint64_t tsc)
 		return;
 	now = (tsc - p->t0) << 16;
 	late = (int64_t)(now - p->next);
-	if (late <= 0)
-		return;
-	p->skipped += (uint64_t)late;
-	p->skipped_units += (double)late * 65536.0 / (double)p->per_unit;
-	p->next = now;
+	if (late > 0)
+		sl_pacer_skip(p, (uint64_t)late, now);
 }
 
 /** Time a pacer let go (sl_pacer.skipped), in TSC cycles. */
@@ -680,10 +687,7 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	if (unlikely(late > 0 && ((uint64_t)late >> 16) > p->lag_max))
 		p->lag_max = (uint64_t)late >> 16;
 	if (unlikely(late > 0 && (uint64_t)late > p->slack)) {
-		p->skipped += (uint64_t)late;
-		/* late is in 1/65536 cycles, per_unit in 2^-32 cycles a unit */
-		p->skipped_units += (double)late * 65536.0 / (double)p->per_unit;
-		p->next = now;
+		sl_pacer_skip(p, (uint64_t)late, now);
 	}
 	p->mark = p->next;
 	while (n < max && (int64_t)(now - p->next) >= 0) {
