@@ -2,15 +2,13 @@
 /*
  * The OTG REST API (api.h) on libmicrohttpd: POST /config, GET /config,
  * POST /control/state, POST /monitor/metrics, GET /capabilities/version.
- * The server's thread parses nothing of the program's: it hands each call
- * to the main lcore's loop through a pipe (a file event of the loop) and
- * waits for the loop to answer.
+ * Served by lib/web on the main lcore's loop: each call runs there, between
+ * the loop's other events, and reads and changes the program's state
+ * without a lock.
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +17,6 @@
 
 #include <arpa/inet.h>
 #include <jansson.h>
-#include <microhttpd.h>
 
 #include "api.h"
 #include "metrics.h"
@@ -29,6 +26,7 @@
 #include "sl_err.h"
 #include "sl_loop.h"
 #include "sl_otg.h"
+#include "sl_web.h"
 #include "worker.h"
 #include "sl_clock.h"
 
@@ -42,7 +40,6 @@ struct api_call {
 	size_t reply_len;      /* 0: strlen(reply) */
 	const char *ctype;     /* NULL: application/json */
 	uint64_t missed;       /* a capture's frames past its limits (a header says) */
-	bool done;
 };
 
 /* The rates since the last request (per flow, per port): its counts then, and when. */
@@ -54,13 +51,7 @@ struct api_prev {
 
 static struct {
 	struct sl_app *app;
-	struct MHD_Daemon *d;
-	int pipe[2];
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	pthread_mutex_t one;   /* one call at a time */
-	struct api_call *pending;
-	bool closing;
+	struct sl_web *web;
 	char *config;          /* the last configuration set (GET /config) */
 	char *cert, *key;      /* PEM, for https */
 	char token[256];       /* --api-token's; "": none asked */
@@ -70,8 +61,7 @@ static struct {
 	struct api_prev *prev; /* per flow */
 	uint16_t nb_prev;
 	struct api_prev prev_port[SL_MAX_PORTS];
-} A = { .pipe = { -1, -1 }, .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
-	.one = PTHREAD_MUTEX_INITIALIZER };
+} A;
 
 static int
 api_prev_grow(uint16_t n)
@@ -129,7 +119,7 @@ api_error(struct api_call *c, unsigned int status, const char *kind, const char 
 static int
 api_json(struct api_call *c, json_t *o)
 {
-	c->status = MHD_HTTP_OK;
+	c->status = 200;
 	c->reply = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	if (c->reply == NULL)
@@ -211,7 +201,7 @@ static int
 call_get_config(struct sl_app *app, struct api_call *c)
 {
 	RTE_SET_USED(app);
-	c->status = MHD_HTTP_OK;
+	c->status = 200;
 	c->reply = strdup(A.config != NULL ? A.config : "{}");
 	return 0;
 }
@@ -466,7 +456,7 @@ call_capture(struct sl_app *app, struct api_call *c)
 	ret = sl_capture_pcap(A.cap[p], &c->reply, &c->reply_len);
 	if (ret != 0)
 		return api_error(c, 500, "internal", "cannot write the pcap: %s", strerror(-ret));
-	c->status = MHD_HTTP_OK;
+	c->status = 200;
 	c->ctype = "application/octet-stream";
 	c->missed = A.cap[p]->missed;
 	if (c->missed != 0)
@@ -683,286 +673,103 @@ call_version(struct sl_app *app, struct api_call *c)
 				     "sdk_version", "", "app_version", SL_VERSION));
 }
 
-/* The loop's side: run the pending call, answer it. */
+/* An API error body, as the spec has it: {"code": N, "kind": "validation", "errors": [msg]}. */
 static void
-api_on_loop(struct sl_loop *l, int fd, unsigned int events, void *arg)
+api_web_error(unsigned int status, const char *msg, struct sl_web_reply *r)
 {
-	struct sl_app *app = arg;
-	struct api_call *c;
-	char b[64];
+	json_t *o = json_pack("{s:i, s:s, s:[s]}", "code", (int)status, "kind",
+			      status >= 500 ? "internal" : "validation", "errors", msg);
 
-	RTE_SET_USED(l);
-	RTE_SET_USED(events);
-	while (read(fd, b, sizeof(b)) > 0)
-		;
-	pthread_mutex_lock(&A.mu);
-	c = A.pending;
-	pthread_mutex_unlock(&A.mu);
-	if (c == NULL)
+	r->status = status;
+	r->body = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+	r->len = r->body != NULL ? strlen(r->body) : 0;
+	json_decref(o);
+}
+
+/* A route of the API: its call, run here on the loop, and its answer. */
+static void
+api_route(struct sl_app *app, const struct sl_web_req *q, struct sl_web_reply *r,
+	  int (*fn)(struct sl_app *app, struct api_call *c))
+{
+	struct api_call c = { .body = q->body, .len = q->len };
+
+	fn(app, &c);
+	r->status = c.status != 0 ? c.status : 500;
+	if (c.reply == NULL) {
+		r->body = strdup("{}");
+		r->len = r->body != NULL ? 2 : 0;
 		return;
-	c->fn(app, c);
-	pthread_mutex_lock(&A.mu);
-	c->done = true;
-	A.pending = NULL;
-	pthread_cond_broadcast(&A.cv);
-	pthread_mutex_unlock(&A.mu);
-}
-
-/* The server's side: hand c to the loop and wait for its answer (or the end). */
-static void
-api_call_loop(struct api_call *c)
-{
-	pthread_mutex_lock(&A.one);
-	pthread_mutex_lock(&A.mu);
-	if (!A.closing) {
-		A.pending = c;
-		if (write(A.pipe[1], "x", 1) != 1)
-			A.pending = NULL;
-		while (A.pending == c && !c->done && !A.closing)
-			pthread_cond_wait(&A.cv, &A.mu);
-		if (!c->done)
-			A.pending = NULL;
 	}
-	pthread_mutex_unlock(&A.mu);
-	pthread_mutex_unlock(&A.one);
-	if (!c->done)
-		api_error(c, 503, "execution", "the program is ending");
+	r->body = c.reply;
+	r->len = c.reply_len != 0 ? c.reply_len : strlen(c.reply);
+	if (c.ctype != NULL) {
+		r->ctype = c.ctype;
+		r->hdr = "X-Sluice-Capture-Missed";
+		snprintf(r->hdr_val, sizeof(r->hdr_val), "%" PRIu64, c.missed);
+	}
 }
 
-/* A request's body, as it arrives (bounded). */
-struct req {
-	char *buf;
-	size_t len;
-	bool too_big;
+#define API_ROUTE(name) \
+static void \
+route_##name(void *arg, const struct sl_web_req *q, struct sl_web_reply *r) \
+{ \
+	api_route(arg, q, r, call_##name); \
+}
+API_ROUTE(set_config)
+API_ROUTE(get_config)
+API_ROUTE(control_state)
+API_ROUTE(metrics)
+API_ROUTE(states)
+API_ROUTE(capture)
+API_ROUTE(version)
+
+static const struct sl_web_route api_routes[] = {
+	{ "POST", "/config", route_set_config },
+	{ "GET", "/config", route_get_config },
+	{ "POST", "/control/state", route_control_state },
+	{ "POST", "/monitor/metrics", route_metrics },
+	{ "POST", "/monitor/states", route_states },
+	{ "POST", "/monitor/capture", route_capture },
+	{ "GET", "/capabilities/version", route_version },
+	{ "GET", "/metrics", sl_metrics_route }, /* Prometheus, on the API's address too */
 };
-
-static enum MHD_Result
-reply_type(struct MHD_Connection *conn, unsigned int status, const char *body, size_t len,
-	   const char *ctype, uint64_t missed)
-{
-	char m[24];
-
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)body,
-								  MHD_RESPMEM_MUST_COPY);
-	enum MHD_Result ret;
-
-	if (r == NULL)
-		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", ctype);
-	snprintf(m, sizeof(m), "%" PRIu64, missed);
-	MHD_add_response_header(r, "X-Sluice-Capture-Missed", m);
-	ret = MHD_queue_response(conn, status, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-static enum MHD_Result
-reply(struct MHD_Connection *conn, unsigned int status, const char *body)
-{
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), (void *)body,
-								  MHD_RESPMEM_MUST_COPY);
-	enum MHD_Result ret;
-
-	if (r == NULL)
-		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", "application/json");
-	ret = MHD_queue_response(conn, status, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-/* The bearer token, compared in constant time. */
-static bool
-authorized(struct MHD_Connection *conn)
-{
-	const char *h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-						    MHD_HTTP_HEADER_AUTHORIZATION);
-	size_t n = strlen(A.token);
-	unsigned char d = 0;
-
-	if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0)
-		return false;
-	h += 7;
-	if (strlen(h) != n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		d |= (unsigned char)(h[i] ^ A.token[i]);
-	return d == 0;
-}
-
-static enum MHD_Result
-api_handler(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
-	    const char *version, const char *data, size_t *size, void **con_cls)
-{
-	static const struct {
-		const char *method, *url;
-		int (*fn)(struct sl_app *app, struct api_call *c);
-	} routes[] = {
-		{ "POST", "/config", call_set_config },
-		{ "GET", "/config", call_get_config },
-		{ "POST", "/control/state", call_control_state },
-		{ "POST", "/monitor/metrics", call_metrics },
-		{ "POST", "/monitor/states", call_states },
-		{ "POST", "/monitor/capture", call_capture },
-		{ "GET", "/capabilities/version", call_version },
-	};
-	struct req *q = *con_cls;
-	struct api_call c = { 0 };
-	enum MHD_Result ret;
-
-	RTE_SET_USED(cls);
-	RTE_SET_USED(version);
-	if (q == NULL && A.token[0] != '\0' && !authorized(conn))
-		return reply(conn, MHD_HTTP_UNAUTHORIZED, "{\"code\":401,\"kind\":\"validation\","
-			     "\"errors\":[\"give the header Authorization: Bearer TOKEN (the "
-			     "token of --api-token)\"]}");
-	if (q == NULL) {
-		q = calloc(1, sizeof(*q));
-		if (q == NULL)
-			return MHD_NO;
-		*con_cls = q;
-		return MHD_YES;
-	}
-	if (*size != 0) {
-		if (q->len + *size > SL_OTG_MAX_BYTES) {
-			q->too_big = true;
-		} else {
-			char *nb = realloc(q->buf, q->len + *size + 1);
-
-			if (nb == NULL) {
-				q->too_big = true;
-			} else {
-				q->buf = nb;
-				memcpy(q->buf + q->len, data, *size);
-				q->len += *size;
-			}
-		}
-		*size = 0;
-		return MHD_YES;
-	}
-	if (strcmp(method, "GET") == 0 && strcmp(url, "/metrics") == 0) {
-		/* Prometheus, on the API's server: read under tel_lock, off the loop. */
-		const char *acc = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept");
-		bool om = acc != NULL && strstr(acc, "application/openmetrics-text") != NULL;
-		size_t blen = 0;
-		char *body = sl_metrics_body(A.app, om, &blen);
-		struct MHD_Response *r;
-
-		if (body == NULL)
-			return reply(conn, 500, "{\"code\":500,\"kind\":\"internal\",\"errors\":"
-				     "[\"out of memory\"]}");
-		r = MHD_create_response_from_buffer(blen, body, MHD_RESPMEM_MUST_FREE);
-		if (r == NULL) {
-			free(body);
-			return MHD_NO;
-		}
-		MHD_add_response_header(r, "Content-Type", om ?
-					"application/openmetrics-text; version=1.0.0; charset=utf-8" :
-					"text/plain; version=0.0.4; charset=utf-8");
-		ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
-		MHD_destroy_response(r);
-		return ret;
-	}
-	if (q->too_big)
-		return reply(conn, 413, "{\"code\":413,\"kind\":\"validation\",\"errors\":[\"the "
-			     "body is over 4 MB\"]}");
-	for (size_t i = 0; i < RTE_DIM(routes); i++)
-		if (strcmp(method, routes[i].method) == 0 && strcmp(url, routes[i].url) == 0)
-			c.fn = routes[i].fn;
-	if (c.fn == NULL)
-		return reply(conn, 404, "{\"code\":404,\"kind\":\"validation\",\"errors\":[\"no such "
-			     "endpoint: POST /config, GET /config, POST /control/state, POST "
-			     "/monitor/metrics, POST /monitor/states, POST /monitor/capture, GET "
-			     "/capabilities/version, GET /metrics\"]}");
-	c.body = q->buf != NULL ? q->buf : "";
-	c.len = q->len;
-	api_call_loop(&c);
-	if (c.ctype != NULL && c.reply != NULL)
-		ret = reply_type(conn, c.status, c.reply, c.reply_len, c.ctype, c.missed);
-	else
-		ret = reply(conn, c.status, c.reply != NULL ? c.reply : "{}");
-	free(c.reply);
-	return ret;
-}
-
-static void
-api_done(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode t)
-{
-	struct req *q = *con_cls;
-
-	RTE_SET_USED(cls);
-	RTE_SET_USED(conn);
-	RTE_SET_USED(t);
-	if (q != NULL) {
-		free(q->buf);
-		free(q);
-	}
-	*con_cls = NULL;
-}
 
 int
 sl_api_start(struct sl_app *app, const struct sl_opts *o)
 {
-	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6, .sin6_port = htons(o->api_port) };
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(o->api_port) };
-	bool v6 = inet_pton(AF_INET6, o->api_host, &sa6.sin6_addr) == 1;
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
-	const union MHD_DaemonInfo *di;
+	struct sl_web_conf wc = {
+		.host = o->api_host, .port = o->api_port, .routes = api_routes,
+		.nb_routes = RTE_DIM(api_routes), .arg = app, .body_max = SL_OTG_MAX_BYTES,
+		.error = api_web_error,
+	};
+	bool v6 = strchr(o->api_host, ':') != NULL;
 	char err[256];
 
-	if (!v6 && inet_pton(AF_INET, o->api_host, &sa.sin_addr) != 1) {
-		sl_err("--api %s: give a numeric address (127.0.0.1 by default)", o->api_host);
-		return SL_EXIT_USAGE;
-	}
 	if (o->api_token[0] != '\0' &&
 	    sl_api_token(o->api_token, A.token, sizeof(A.token), err, sizeof(err)) != 0) {
 		sl_err("--api-token: %s", err);
 		return SL_EXIT_USAGE;
 	}
 	if (!o->api_plain) {
-		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
-			sl_err("--api: this libmicrohttpd has no TLS: serve http://%s:%u instead",
-			       o->api_host, o->api_port);
-			return SL_EXIT_USAGE;
-		}
 		if (sl_api_tls(o, &A.cert, &A.key, err, sizeof(err)) != 0) {
 			sl_err("--api%s: %s", o->api_cert[0] ? "-cert" : "", err);
 			return SL_EXIT_USAGE;
 		}
-		flags |= MHD_USE_TLS;
+		wc.cert = A.cert;
+		wc.key = A.key;
 	}
-	if (v6)
-		flags |= MHD_USE_IPv6;
-	if (pipe(A.pipe) != 0 || sl_loop_file_add(app->loop, A.pipe[0], SL_LOOP_READ, api_on_loop,
-						  app) != 0) {
-		sl_err("--api: cannot set up its pipe: %s", strerror(errno));
-		return SL_EXIT_RUNTIME;
-	}
-	/* The loop reads the pipe until it is empty: never block it. */
-	{
-		int fl = fcntl(A.pipe[0], F_GETFL);
-
-		fcntl(A.pipe[0], F_SETFL, fl | O_NONBLOCK);
-	}
+	wc.token = A.token;
 	A.app = app;
-	A.closing = false;
-	app->ses.hold_ctl = true; /* its runs' flows can be paused, resumed, stopped */
-	A.d = MHD_start_daemon(flags, o->api_port, NULL, NULL, api_handler, NULL,
-			       MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 :
-			       (struct sockaddr *)&sa,
-			       MHD_OPTION_NOTIFY_COMPLETED, api_done, NULL,
-			       MHD_OPTION_CONNECTION_LIMIT, 16u, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-			       A.cert != NULL ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, A.key,
-			       MHD_OPTION_HTTPS_MEM_CERT, A.cert, MHD_OPTION_END);
-	if (A.d == NULL) {
-		sl_err("--api %s:%u: cannot listen (in use? choose another port)", o->api_host,
-		       o->api_port);
-		return SL_EXIT_RUNTIME;
+	A.web = sl_web_create(app->loop, &wc, err, sizeof(err));
+	if (A.web == NULL) {
+		sl_err("--api %s:%u: %s", o->api_host, o->api_port, err);
+		sl_api_stop();
+		return strstr(err, "numeric") != NULL ? SL_EXIT_USAGE : SL_EXIT_RUNTIME;
 	}
-	di = MHD_get_daemon_info(A.d, MHD_DAEMON_INFO_BIND_PORT);
+	app->ses.hold_ctl = true; /* its runs' flows can be paused, resumed, stopped */
 	printf("api: %s://%s%s%s:%u/ (Open Traffic Generator: POST /config, /control/state, "
 	       "/monitor/metrics)%s%s\n", o->api_plain ? "http" : "https", v6 ? "[" : "",
-	       o->api_host, v6 ? "]" : "", di != NULL ? di->port : o->api_port,
+	       o->api_host, v6 ? "]" : "", sl_web_port(A.web),
 	       o->api_plain || o->api_cert[0] ? "" : ", a self-signed certificate",
 	       A.token[0] ? ", bearer token" : "");
 	if (!A.token[0] && strcmp(o->api_host, "127.0.0.1") != 0 && strcmp(o->api_host, "::1") != 0)
@@ -975,21 +782,8 @@ sl_api_start(struct sl_app *app, const struct sl_opts *o)
 void
 sl_api_stop(void)
 {
-	if (A.d != NULL) {
-		pthread_mutex_lock(&A.mu);
-		A.closing = true;
-		pthread_cond_broadcast(&A.cv);
-		pthread_mutex_unlock(&A.mu);
-		MHD_stop_daemon(A.d);
-		A.d = NULL;
-	}
-	if (A.pipe[0] >= 0) {
-		if (A.app != NULL && A.app->loop != NULL)
-			sl_loop_file_del(A.app->loop, A.pipe[0]);
-		close(A.pipe[0]);
-		close(A.pipe[1]);
-		A.pipe[0] = A.pipe[1] = -1;
-	}
+	sl_web_free(A.web);
+	A.web = NULL;
 	free(A.config);
 	A.config = NULL;
 	free(A.cert);

@@ -12,12 +12,14 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_common.h>
+
 #include "metrics.h"
 #include "report.h"
 #include "sl_err.h"
-#include "sl_http.h"
+#include "sl_web.h"
 
-static struct sl_http *metrics_srv;
+static struct sl_web *metrics_srv;
 
 /* One sample's labels and the struct its counters are read from. */
 struct sample {
@@ -301,18 +303,14 @@ sl_metrics_write(const struct sl_app *app, const struct sl_results *r, FILE *f, 
 		fprintf(f, "# EOF\n");
 }
 
-/* The HTTP server's body: the exposition, read under tel_lock (on the server's thread). */
+/* The exposition now: a snapshot taken on the loop's thread, written after. */
 char *
 sl_metrics_body(struct sl_app *app, bool om, size_t *len)
 {
-	struct sl_results *r;
+	struct sl_results *r = sl_results_take_opt(app, false);
 	char *buf = NULL;
 	FILE *f;
 
-	/* A snapshot under tel_lock (the run cannot be released meanwhile); written after. */
-	pthread_mutex_lock(&app->ses.tel_lock);
-	r = sl_results_take_opt(app, false);
-	pthread_mutex_unlock(&app->ses.tel_lock);
 	f = r != NULL ? open_memstream(&buf, len) : NULL;
 	if (f == NULL) {
 		sl_results_free(r);
@@ -327,31 +325,46 @@ sl_metrics_body(struct sl_app *app, bool om, size_t *len)
 	return buf;
 }
 
-static char *
-metrics_body(void *arg, bool om, size_t *len)
+void
+sl_metrics_route(void *arg, const struct sl_web_req *q, struct sl_web_reply *r)
 {
-	return sl_metrics_body(arg, om, len);
+	const char *acc = sl_web_header(q, "Accept");
+	bool om = acc != NULL && strstr(acc, "application/openmetrics-text") != NULL;
+
+	r->body = sl_metrics_body(arg, om, &r->len);
+	if (r->body == NULL) {
+		r->status = 500;
+		r->ctype = "text/plain; charset=utf-8";
+		r->body = strdup("out of memory\n");
+		r->len = r->body != NULL ? strlen(r->body) : 0;
+		return;
+	}
+	r->status = 200;
+	r->ctype = om ? "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+		"text/plain; version=0.0.4; charset=utf-8";
 }
 
 int
 sl_metrics_start(struct sl_app *app)
 {
-	struct sl_http_conf c = {
+	static const struct sl_web_route routes[] = { { "GET", "/metrics", sl_metrics_route } };
+	struct sl_web_conf c = {
 		.host = app->o.metrics_host, .port = app->o.metrics_port,
-		.path = "/metrics", .body = metrics_body, .arg = app,
+		.routes = routes, .nb_routes = RTE_DIM(routes), .arg = app,
+		.close = true, /* a scrape is a connection: none held between them */
 	};
 	char err[256];
 	bool v6 = strchr(c.host, ':') != NULL;
 
 	if (!app->o.metrics)
 		return 0;
-	metrics_srv = sl_http_create(&c, err, sizeof(err));
+	metrics_srv = sl_web_create(app->loop, &c, err, sizeof(err));
 	if (metrics_srv == NULL) {
 		sl_err("--metrics: %s", err);
 		return SL_EXIT_RUNTIME;
 	}
 	printf("metrics: http://%s%s%s:%u/metrics (Prometheus, OpenMetrics)\n", v6 ? "[" : "",
-	       c.host, v6 ? "]" : "", sl_http_port(metrics_srv));
+	       c.host, v6 ? "]" : "", sl_web_port(metrics_srv));
 	fflush(stdout);
 	return 0;
 }
@@ -359,6 +372,6 @@ sl_metrics_start(struct sl_app *app)
 void
 sl_metrics_stop(void)
 {
-	sl_http_free(metrics_srv);
+	sl_web_free(metrics_srv);
 	metrics_srv = NULL;
 }

@@ -6,8 +6,8 @@
  * Prometheus / OpenMetrics: every counter of the tables in counters.h (port,
  * receiving port, TX queue, stream), named sluice_[SCOPE_]NAME[_UNIT][_total]
  * with their help text and unit, served on GET /metrics by --metrics
- * [ADDR:]PORT (lib/http: a control thread, never a worker lcore) and printed
- * by the prompt's show metrics.
+ * [ADDR:]PORT (lib/web, on the main lcore's loop) and on the API's address,
+ * and printed by the prompt's show metrics.
  */
 
 #include <stdbool.h>
@@ -15,6 +15,8 @@
 
 struct sl_app;
 struct sl_results;
+struct sl_web_req;
+struct sl_web_reply;
 
 /*
  * Write the exposition of a results snapshot to f: OpenMetrics 1.0 (with
@@ -30,9 +32,11 @@ void sl_metrics_write(const struct sl_app *app, const struct sl_results *r, FILE
 int sl_metrics_start(struct sl_app *app);
 /*
  * The exposition now (OpenMetrics if om, else text 0.0.4), from a results
- * snapshot taken under tel_lock: any thread. malloc'd, or NULL.
+ * snapshot: on the loop's thread. malloc'd, or NULL.
  */
 char *sl_metrics_body(struct sl_app *app, bool om, size_t *len);
+/* The GET /metrics route of a lib/web server whose arg is the app (Accept: OpenMetrics). */
+void sl_metrics_route(void *arg, const struct sl_web_req *q, struct sl_web_reply *r);
 /* Stop serving (at exit, before the run is released); a no-op without --metrics. */
 void sl_metrics_stop(void);
 
