@@ -36,8 +36,8 @@ struct sl_live {
 
 /*
  * The run session (session.c): what a run builds from its configuration
- * and drives until its release. Written by the main lcore; telemetry reads
- * take tel_lock.
+ * and drives until its release. Written and read by the main lcore's thread
+ * only (telemetry reads a snapshot its loop publishes).
  */
 struct sl_session {
 	/* The configuration the current (or last) run started from: a copy, read-only
@@ -69,9 +69,6 @@ struct sl_session {
 	const uint8_t *hold_init;    /* the holds a start begins with (nb_streams), or NULL */
 	/* Each receiving port's capture, borrowed from a controller (the API); NULL: none. */
 	struct sl_capture *cap[SL_MAX_PORTS];
-	/* A sleeping lock: a start can hold it for a while (port setup, pool
-	 * filling), and a telemetry reader must not spin on a 2-CPU machine. */
-	pthread_mutex_t tel_lock;
 	unsigned int runs;           /* runs started */
 	uint8_t run_tag;             /* this run's tag in the signature */
 	/* The receive side of the run: an analyzer per receiving port, who polls it. */

@@ -397,7 +397,8 @@ main(int argc, char **argv)
 	/* A failed --json write on any path (a run, a stop at the prompt, a profile). */
 	if (code == SL_EXIT_OK)
 		code = app.exit_code;
-	sl_metrics_stop(); /* its thread reads the run: gone before the run is released */
+	sl_metrics_stop();
+	sl_telemetry_close(); /* telemetry's reads end before the ports close */
 	sl_session_close(&app);
 	{
 		struct sl_loop *l = app.loop;

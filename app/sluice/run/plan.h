@@ -4,8 +4,7 @@
 
 /*
  * The plan of a run, in the order the session builds it (session.h), from
- * the run's checked configuration (app->ses.run_cfg) and the ports, under
- * tel_lock:
+ * the run's checked configuration (app->ses.run_cfg) and the ports:
  *
  *   sl_plan_map()      lcores -> port.queue: each queue's lcores, each port's
  *                      queue count (a NUMA mismatch is said once per pair)

@@ -236,7 +236,6 @@ backlogs_drain(struct sl_app *app, uint64_t timeout_us)
 static void
 session_release(struct sl_app *app)
 {
-	pthread_mutex_lock(&app->ses.tel_lock);
 	sl_ports_txqs_free(&app->ports);
 	for (uint16_t r = 0; r < SL_MAX_PORTS; r++) {
 		sl_rx_free(app->ses.rx[r]);
@@ -271,10 +270,9 @@ session_release(struct sl_app *app)
 	app->ses.discarded = 0;
 	app->ses.pool_in_use = 0;
 	app->ses.start_tsc = app->ses.end_tsc = 0; /* show port stats: no run until the next start */
-	pthread_mutex_unlock(&app->ses.tel_lock);
 }
 
-/* Build a run: map, streams, ports, queues, workers. The caller holds tel_lock. */
+/* Build a run: map, streams, ports, queues, workers. */
 static int
 session_build(struct sl_app *app)
 {
@@ -329,7 +327,6 @@ sign_auto(struct sl_app *app)
 int
 sl_session_open(struct sl_app *app)
 {
-	pthread_mutex_init(&app->ses.tel_lock, NULL);
 	if (sl_ports_open(&app->ports, &app->cfg) != 0)
 		return SL_EXIT_RUNTIME;
 	sl_session_env(app);
@@ -354,7 +351,6 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 		sl_err("%s", e.msg);
 		return -EINVAL;
 	}
-	pthread_mutex_lock(&app->ses.tel_lock);
 	/* The run's own copy: nothing writes it while it runs. */
 	ret = sl_config_copy(&app->ses.run_cfg, c);
 	if (ret == 0 && app->ses.run_cfg.sign == SL_SIGN_AUTO)
@@ -364,7 +360,6 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 		ret = session_build(app);
 	else
 		sl_err("out of memory");
-	pthread_mutex_unlock(&app->ses.tel_lock);
 	if (ret != 0) {
 		session_release(app);
 		sl_ports_stop(&app->ports);
@@ -595,7 +590,5 @@ sl_session_close(struct sl_app *app)
 	if (app->ses.running)
 		sl_session_stop(app);
 	session_release(app);
-	pthread_mutex_lock(&app->ses.tel_lock);
 	sl_ports_close(&app->ports);
-	pthread_mutex_unlock(&app->ses.tel_lock);
 }

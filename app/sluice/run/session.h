@@ -26,14 +26,13 @@
  *            5. stop the devices (frees what their descriptors hold);
  *            6. count the mbufs not back in their pools;
  *            7. the summary and the JSON.
- *   release: 8. (at the next start or at close, under tel_lock) free the
+ *   release: 8. (at the next start or at close) free the
  *               queue objects, the analyzers, the workers and their pools.
  *   close:   9. release, then close every port.
  * A run stays inspectable (show, telemetry) from stop until its release.
  *
- * Telemetry reads (another thread) take tel_lock; so do start (while it
- * builds the run) and release (while it frees it): a reader sees no run, or
- * a whole one.
+ * Only the main lcore's thread reads a run's objects: telemetry (another
+ * thread) reads a snapshot its loop publishes (view/telemetry.c).
  */
 
 #include <stdbool.h>

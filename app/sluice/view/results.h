@@ -126,9 +126,8 @@ struct sl_results {
 };
 
 /*
- * Read the run's counters into a new snapshot (NULL: out of memory). The
- * caller holds what keeps the run from being released meanwhile (the main
- * lcore itself, or tel_lock on another thread). Free it with
+ * Read the run's counters into a new snapshot (NULL: out of memory), on
+ * the main lcore's thread (no other reads the run). Free it with
  * sl_results_free().
  */
 struct sl_results *sl_results_take(const struct sl_app *app);

@@ -2,8 +2,10 @@
 /*
  * Telemetry: the run's totals, ports and queues under /sluice/, beside
  * DPDK's /ethdev/ endpoints, read with dpdk-telemetry.py. Callbacks run on
- * DPDK's telemetry thread: counters are read with relaxed loads (they have
- * one writer each), and tel_lock keeps a run from being freed meanwhile.
+ * DPDK's telemetry thread and read only a snapshot the main lcore's loop
+ * publishes (a timer: every SL_TEL_PUBLISH_US while a run goes, once when
+ * it ends), never the run's objects. The published pointer is swapped and
+ * read under one short lock, the only one between the two threads.
  */
 
 #include <errno.h>
@@ -14,10 +16,23 @@
 #include <rte_telemetry.h>
 
 #include "report.h"
+#include "sl_err.h"
 #include "results.h"
+#include "sl_loop.h"
 #include "telemetry.h"
 
 static struct sl_app *tel_app;
+
+/* What the loop published, and what it published it from. */
+static struct {
+	pthread_mutex_t mu;       /* r, closed: the loop swaps, a reader formats under it */
+	struct sl_results *r;
+	unsigned int runs;        /* the snapshot's app->ses.runs */
+	bool closed;              /* the ports are closed: nothing to read */
+	long timer;
+	bool pub_running;         /* app->ses.running when r was taken */
+	uint64_t pub_end;         /* app->ses.end_tsc then */
+} P = { .mu = PTHREAD_MUTEX_INITIALIZER, .timer = -1 };
 
 static int
 tel_port(const char *params, int *port)
@@ -55,16 +70,48 @@ tel_table(struct rte_tel_data *d, const struct sl_counter *t, const void *base)
 	}
 }
 
-/* A results snapshot, taken under tel_lock (the run is not released meanwhile). */
+/* The published snapshot, P.mu held (tel_done() lets it go); NULL: none yet, or closed. */
 static struct sl_results *
 tel_results(void)
 {
-	struct sl_results *r;
+	pthread_mutex_lock(&P.mu);
+	if (P.r == NULL || P.closed) {
+		pthread_mutex_unlock(&P.mu);
+		return NULL;
+	}
+	return P.r;
+}
 
-	pthread_mutex_lock(&tel_app->ses.tel_lock);
-	r = sl_results_take_opt(tel_app, false);
-	pthread_mutex_unlock(&tel_app->ses.tel_lock);
-	return r;
+static void
+tel_done(struct sl_results *r)
+{
+	if (r != NULL)
+		pthread_mutex_unlock(&P.mu);
+}
+
+/* The loop's timer: a new snapshot while a run goes, and once after it changed. */
+static int64_t
+tel_publish(struct sl_loop *l, void *arg)
+{
+	struct sl_app *app = arg;
+	struct sl_results *r, *old;
+
+	RTE_SET_USED(l);
+	if (P.r != NULL && !app->ses.running && !P.pub_running && P.runs == app->ses.runs &&
+	    P.pub_end == app->ses.end_tsc)
+		return SL_TEL_PUBLISH_US;
+	r = sl_results_take_opt(app, false);
+	if (r == NULL)
+		return SL_TEL_PUBLISH_US;
+	pthread_mutex_lock(&P.mu);
+	old = P.r;
+	P.r = r;
+	P.runs = app->ses.runs;
+	pthread_mutex_unlock(&P.mu);
+	P.pub_running = app->ses.running;
+	P.pub_end = app->ses.end_tsc;
+	sl_results_free(old);
+	return SL_TEL_PUBLISH_US;
 }
 
 /*
@@ -79,7 +126,7 @@ tel_port_results(const char *params, struct rte_tel_data *d, int *port, struct s
 	if (tel_port(params, port) != 0)
 		return -EINVAL;
 	*r = tel_results();
-	return *r != NULL ? 0 : -ENOMEM;
+	return *r != NULL ? 0 : -EAGAIN;
 }
 
 static int
@@ -88,23 +135,27 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct sl_pace_totals pc;
 	struct sl_port_totals all;
 	struct sl_results *r;
+	unsigned int runs;
 	uint64_t in_use;
+	bool running;
 
 	RTE_SET_USED(cmd);
 	RTE_SET_USED(params);
 	r = tel_results();
 	if (r == NULL)
-		return -ENOMEM;
+		return -EAGAIN;
 	all = r->total;
 	pc = r->pace;
 	/* Running: the pools now (a gauge, for soaks); stopped: what the stop found. */
 	in_use = r->pool_in_use;
-	sl_results_free(r);
+	running = r->running;
+	runs = P.runs;
+	tel_done(r);
 	rte_tel_data_start_dict(d);
 	tel_table(d, sl_port_counters, &all);
 	tel_table(d, sl_pace_counters, &pc);
-	rte_tel_data_add_dict_u64(d, "running", tel_app->ses.running);
-	rte_tel_data_add_dict_u64(d, "runs", tel_app->ses.runs);
+	rte_tel_data_add_dict_u64(d, "running", running);
+	rte_tel_data_add_dict_u64(d, "runs", runs);
 	rte_tel_data_add_dict_u64(d, "mempool_in_use", in_use);
 	return 0;
 }
@@ -122,15 +173,15 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	ret = tel_port_results(params, d, &port, &r);
 	if (ret != 0)
 		return ret > 0 ? 0 : ret;
-	p = &tel_app->ports.p[port];
+	p = &tel_app->ports.p[port]; /* its ports close after P.closed is set: read under P.mu */
 	pt = r->port[port].tot;
 	pc = r->port[port].pace;
-	sl_results_free(r);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", p->info.name);
 	rte_tel_data_add_dict_string(d, "driver", p->info.driver);
 	rte_tel_data_add_dict_u64(d, "link_speed_mbps", p->info.speed_bps / 1000000);
 	rte_tel_data_add_dict_u64(d, "link_speed_bps", p->info.speed_bps);
+	tel_done(r);
 	tel_table(d, sl_port_counters, &pt);
 	tel_table(d, sl_pace_counters, &pc);
 	return 0;
@@ -163,7 +214,7 @@ tel_txqs(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(name, sizeof(name), "%u", q);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
-	sl_results_free(r);
+	tel_done(r);
 	return 0;
 }
 
@@ -200,7 +251,7 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(name, sizeof(name), "rx_port_%u", r);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
-	sl_results_free(rr);
+	tel_done(rr);
 	return 0;
 }
 
@@ -217,13 +268,13 @@ tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	RTE_SET_USED(cmd);
 	if (r == NULL)
-		return -ENOMEM;
+		return -EAGAIN;
 	if (params != NULL && *params != '\0') {
 		errno = 0;
 		id = strtoul(params, &end, 10);
 		if (*params < '0' || *params > '9' || *end != '\0' || errno != 0 ||
 		    id >= r->nb_flows) {
-			sl_results_free(r);
+			tel_done(r);
 			return -EINVAL;
 		}
 	}
@@ -235,7 +286,7 @@ tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 			snprintf(key, sizeof(key), "%u", f);
 			rte_tel_data_add_dict_string(d, key, r->flow[f].name);
 		}
-		sl_results_free(r);
+		tel_done(r);
 		return 0;
 	}
 	rte_tel_data_add_dict_string(d, "name", r->flow[id].name);
@@ -253,7 +304,7 @@ tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(name, sizeof(name), "rx_port_%u", p);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
-	sl_results_free(r);
+	tel_done(r);
 	return 0;
 }
 
@@ -261,6 +312,11 @@ void
 sl_telemetry_init(struct sl_app *app)
 {
 	tel_app = app;
+	if (app->loop != NULL && P.timer < 0) {
+		P.timer = sl_loop_timer_add(app->loop, 0, tel_publish, app);
+		if (P.timer < 0)
+			sl_err("telemetry: no timer left on the main loop: /sluice/ reads nothing");
+	}
 	rte_telemetry_register_cmd("/sluice/totals", tel_totals,
 				   "Sluice totals: generated, tx_packets, tx_bytes, dropped, backlog");
 	rte_telemetry_register_cmd("/sluice/ports", tel_ports,
@@ -274,4 +330,20 @@ sl_telemetry_init(struct sl_app *app)
 	rte_telemetry_register_cmd("/sluice/txqs", tel_txqs,
 				   "Sluice TX queues of a port: mode and counters (no port: the port ids). "
 				   "Parameters: int port_id");
+}
+
+void
+sl_telemetry_close(void)
+{
+	struct sl_results *r;
+
+	pthread_mutex_lock(&P.mu);
+	P.closed = true;
+	r = P.r;
+	P.r = NULL;
+	pthread_mutex_unlock(&P.mu);
+	sl_results_free(r);
+	if (tel_app != NULL && tel_app->loop != NULL && P.timer > 0)
+		sl_loop_timer_del(tel_app->loop, P.timer);
+	P.timer = -1;
 }

@@ -4,7 +4,16 @@
 
 struct sl_app;
 
-/* Register /sluice/totals, /sluice/ports, /sluice/txqs (reads take app->ses.tel_lock). */
+/* How often the main lcore's loop publishes a snapshot for telemetry while a run goes. */
+#define SL_TEL_PUBLISH_US 100000
+
+/*
+ * Register /sluice/totals, ports, streams, flows, txqs, and publish their
+ * snapshot from app->loop (a timer). The reads answer -EAGAIN until the
+ * first snapshot (at once after this call, on the loop's next turn).
+ */
 void sl_telemetry_init(struct sl_app *app);
+/* Before the ports close: nothing published any more, reads answer -EAGAIN. */
+void sl_telemetry_close(void);
 
 #endif /* SL_TELEMETRY_H */
