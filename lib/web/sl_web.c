@@ -44,6 +44,7 @@ struct web_conn {
 	bool shut;             /* shut down by the server: libmicrohttpd will free it */
 	/* the request in progress */
 	bool started;
+	bool too_big;          /* its body passed body_max: dropped, answered 413 */
 	const struct sl_web_route *route;
 	char *buf;
 	size_t len;
@@ -65,7 +66,7 @@ struct sl_web {
 	char token[256];
 	char *cert, *key;
 	char host[64];
-	char allow[160];       /* "GET, POST ..." of every route, for 404's message */
+	char allow[400];       /* "GET, POST ..." of every route, for 404's message */
 	struct sl_web_stats st;
 };
 
@@ -87,6 +88,15 @@ web_error(struct sl_web *w, unsigned int status, const char *msg, struct sl_web_
 	memset(r, 0, sizeof(*r));
 	(w->c.error != NULL ? w->c.error : web_default_error)(status, msg, r);
 	w->st.refused++;
+}
+
+static void
+web_too_big(struct sl_web *w, struct sl_web_reply *r)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof(msg), "the body is over %zu bytes", w->c.body_max);
+	web_error(w, MHD_HTTP_CONTENT_TOO_LARGE, msg, r);
 }
 
 static enum MHD_Result
@@ -213,6 +223,7 @@ web_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	c->buf = NULL;
 	c->len = 0;
 	c->started = false;
+	c->too_big = false;
 	c->route = NULL;
 	c->sending = false;
 	c->since_us = sl_loop_now_us(); /* the next request's time starts now */
@@ -252,7 +263,7 @@ web_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 			return web_queue(w, conn, &r);
 		}
 		if (c->route == NULL) {
-			char msg[320];
+			char msg[600];
 
 			if (path) {
 				snprintf(msg, sizeof(msg), "%s %s: not a method of this path", method,
@@ -271,19 +282,27 @@ web_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 			}
 			return web_queue(w, conn, &r);
 		}
+		/* A Content-Length past the bound: refused before a byte of it is read. */
+		{
+			const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+								     MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+			if (cl != NULL && strtoull(cl, NULL, 10) > w->c.body_max) {
+				web_too_big(w, &r);
+				return web_queue(w, conn, &r);
+			}
+		}
 		return MHD_YES;
 	}
 	if (*size != 0) {
-		char *nb;
+		char *nb = NULL;
 
-		if (c->len + *size > w->c.body_max ||
+		/* Chunked past the bound: the rest is read and dropped (its deadline bounds it). */
+		if (c->too_big || c->len + *size > w->c.body_max ||
 		    (nb = realloc(c->buf, c->len + *size + 1)) == NULL) {
-			char msg[96];
-
-			snprintf(msg, sizeof(msg), "the body is over %zu bytes", w->c.body_max);
-			web_error(w, MHD_HTTP_CONTENT_TOO_LARGE, msg, &r);
+			c->too_big = true;
 			*size = 0;
-			return web_queue(w, conn, &r);
+			return MHD_YES;
 		}
 		c->buf = nb;
 		memcpy(c->buf + c->len, data, *size);
@@ -295,6 +314,10 @@ web_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 	/* The whole request: its handler, then the answer goes. */
 	c->sending = true;
 	c->since_us = sl_loop_now_us();
+	if (c->too_big) {
+		web_too_big(w, &r);
+		return web_queue(w, conn, &r);
+	}
 	q = (struct sl_web_req){ .method = method, .path = url,
 				 .body = c->buf != NULL ? c->buf : "", .len = c->len, .conn = conn };
 	c->route->fn(w->c.arg, &q, &r);
