@@ -162,8 +162,8 @@ test_routes(void)
 				 "chunked\r\n\r\n41\r\n");
 
 		memset(ch + n, 'z', 65);
-		memcpy(ch + n + 65, "\r\n0\r\n\r\n", 9);
-		ask(l, port, ch, (size_t)n + 74, a, sizeof(a));
+		memcpy(ch + n + 65, "\r\n0\r\n\r\n", 7);
+		ask(l, port, ch, (size_t)n + 72, a, sizeof(a));
 		T(status_of(a) == 413, "a chunked body over body_max: %.200s", a);
 	}
 	T(calls == 2 && calls_off_loop == 0, "handlers: %d calls, %d off the loop's thread", calls,
