@@ -98,7 +98,10 @@ api_port_of(const struct sl_app *app, const char *name)
 	return UINT16_MAX;
 }
 
-/* The spec's error body: {"code": N, "kind": ..., "errors": [...]}. */
+/*
+ * The spec's error body: {"code": N, "kind": ..., "errors": [...]}, in place
+ * of any answer set before. Returns -1: a caller's error stops its caller.
+ */
 static int __attribute__((format(printf, 4, 5)))
 api_error(struct api_call *c, unsigned int status, const char *kind, const char *fmt, ...)
 {
@@ -110,15 +113,19 @@ api_error(struct api_call *c, unsigned int status, const char *kind, const char 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	o = json_pack("{s:i, s:s, s:[s]}", "code", (int)status, "kind", kind, "errors", msg);
+	free(c->reply);
 	c->status = status;
 	c->reply = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+	c->reply_len = 0;
+	c->ctype = NULL;
 	json_decref(o);
-	return 0;
+	return -1;
 }
 
 static int
 api_json(struct api_call *c, json_t *o)
 {
+	free(c->reply);
 	c->status = 200;
 	c->reply = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
@@ -265,6 +272,9 @@ flow_transmit(struct sl_app *app, struct api_call *c, const json_t *ft)
 			      strcmp(state, "pause") != 0 && strcmp(state, "resume") != 0))
 		return api_error(c, 400, "validation", "traffic.flow_transmit.state: give start, "
 				 "stop, pause or resume");
+	if (names != NULL && !json_is_array(names))
+		return api_error(c, 400, "validation", "traffic.flow_transmit.flow_names: give an "
+				 "array of flow names");
 	/* Stop of everything: whatever runs (flows of the API's or the options'). */
 	if (strcmp(state, "stop") == 0 && json_array_size(names) == 0) {
 		if (app->ses.running)
@@ -355,6 +365,9 @@ static int
 port_sel(const struct sl_app *app, const json_t *names, const char *path, bool capture,
 	 bool *want, struct api_call *c)
 {
+	if (names != NULL && !json_is_array(names))
+		return api_error(c, 400, "validation", "%s.port_names: give an array of port names",
+				 path);
 	for (size_t i = 0; i < json_array_size(names); i++) {
 		const char *nm = json_string_value(json_array_get(names, i));
 		uint16_t p = api_port_of(app, nm);
@@ -578,9 +591,11 @@ call_metrics(struct sl_app *app, struct api_call *c)
 	port = choice[0] == 'p';
 	names = json_object_get(json_object_get(root, choice), port ? "port_names" : "flow_names");
 	if (names != NULL && !json_is_array(names)) {
+		/* choice is root's: answered before root goes */
+		api_error(c, 400, "validation", "%s.%s: give an array of names", choice,
+			  port ? "port_names" : "flow_names");
 		json_decref(root);
-		return api_error(c, 400, "validation", "%s.%s: give an array of names", choice,
-				 port ? "port_names" : "flow_names");
+		return -1;
 	}
 	r = sl_results_take(app);
 	state = calloc(RTE_MAX(app->ses.nb_streams, 1), 1);
@@ -657,7 +672,7 @@ call_states(struct sl_app *app, struct api_call *c)
 	for (size_t i = 0; choice != NULL && i < RTE_DIM(known); i++)
 		if (strcmp(choice, known[i]) == 0)
 			ret = api_json(c, json_pack("{s:s, s:[]}", "choice", choice, choice));
-	if (ret != 0)
+	if (ret != 0 && c->status == 0) /* not api_json's own error (out of memory) */
 		api_error(c, 400, "validation", root == NULL ? "not JSON: %s" : "choice: give one "
 			  "of the spec's states (ipv4_neighbors, ...): %s", root == NULL ? je.text :
 			  "each is empty here, Sluice emulates no device");

@@ -3,8 +3,8 @@
  * Telemetry: the run's totals, ports and queues under /sluice/, beside
  * DPDK's /ethdev/ endpoints, read with dpdk-telemetry.py. Callbacks run on
  * DPDK's telemetry thread and read only a snapshot the main lcore's loop
- * publishes (a timer: every SL_TEL_PUBLISH_US while a run goes, once when
- * it ends), never the run's objects. The published pointer is swapped and
+ * publishes (before its next sleep when a run starts or stops, and every
+ * SL_TEL_PUBLISH_US while it goes), never the run's objects. The published pointer is swapped and
  * read under one short lock, the only one between the two threads.
  */
 
@@ -89,20 +89,15 @@ tel_done(struct sl_results *r)
 		pthread_mutex_unlock(&P.mu);
 }
 
-/* The loop's timer: a new snapshot while a run goes, and once after it changed. */
-static int64_t
-tel_publish(struct sl_loop *l, void *arg)
+/* A new snapshot, published. */
+static void
+tel_publish(struct sl_app *app)
 {
-	struct sl_app *app = arg;
 	struct sl_results *r, *old;
 
-	RTE_SET_USED(l);
-	if (P.r != NULL && !app->ses.running && !P.pub_running && P.runs == app->ses.runs &&
-	    P.pub_end == app->ses.end_tsc)
-		return SL_TEL_PUBLISH_US;
 	r = sl_results_take_opt(app, false);
 	if (r == NULL)
-		return SL_TEL_PUBLISH_US;
+		return;
 	pthread_mutex_lock(&P.mu);
 	old = P.r;
 	P.r = r;
@@ -111,6 +106,29 @@ tel_publish(struct sl_loop *l, void *arg)
 	P.pub_running = app->ses.running;
 	P.pub_end = app->ses.end_tsc;
 	sl_results_free(old);
+}
+
+/* Before each sleep of the loop: a start or a stop is published at once. */
+static void
+tel_step(struct sl_loop *l, void *arg)
+{
+	struct sl_app *app = arg;
+
+	RTE_SET_USED(l);
+	if (P.r == NULL || app->ses.running != P.pub_running || P.runs != app->ses.runs ||
+	    P.pub_end != app->ses.end_tsc)
+		tel_publish(app);
+}
+
+/* The loop's timer: a new snapshot every SL_TEL_PUBLISH_US while a run goes. */
+static int64_t
+tel_tick(struct sl_loop *l, void *arg)
+{
+	struct sl_app *app = arg;
+
+	RTE_SET_USED(l);
+	if (app->ses.running)
+		tel_publish(app);
 	return SL_TEL_PUBLISH_US;
 }
 
@@ -313,9 +331,10 @@ sl_telemetry_init(struct sl_app *app)
 {
 	tel_app = app;
 	if (app->loop != NULL && P.timer < 0) {
-		P.timer = sl_loop_timer_add(app->loop, 0, tel_publish, app);
+		P.timer = sl_loop_timer_add(app->loop, SL_TEL_PUBLISH_US, tel_tick, app);
 		if (P.timer < 0)
 			sl_err("telemetry: no timer left on the main loop: /sluice/ reads nothing");
+		sl_loop_before_sleep(app->loop, tel_step, app);
 	}
 	rte_telemetry_register_cmd("/sluice/totals", tel_totals,
 				   "Sluice totals: generated, tx_packets, tx_bytes, dropped, backlog");
@@ -343,7 +362,9 @@ sl_telemetry_close(void)
 	P.r = NULL;
 	pthread_mutex_unlock(&P.mu);
 	sl_results_free(r);
-	if (tel_app != NULL && tel_app->loop != NULL && P.timer > 0)
+	if (tel_app != NULL && tel_app->loop != NULL && P.timer > 0) {
 		sl_loop_timer_del(tel_app->loop, P.timer);
+		sl_loop_before_sleep(tel_app->loop, NULL, NULL);
+	}
 	P.timer = -1;
 }

@@ -9,8 +9,9 @@ struct sl_app;
 
 /*
  * Register /sluice/totals, ports, streams, flows, txqs, and publish their
- * snapshot from app->loop (a timer). The reads answer -EAGAIN until the
- * first snapshot (at once after this call, on the loop's next turn).
+ * snapshot from app->loop (its before-sleep step: at once after a start or
+ * a stop; its timer while a run goes). The reads answer -EAGAIN until the
+ * first snapshot (the loop's first turn).
  */
 void sl_telemetry_init(struct sl_app *app);
 /* Before the ports close: nothing published any more, reads answer -EAGAIN. */

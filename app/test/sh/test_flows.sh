@@ -520,6 +520,22 @@ if want C; then
 	check "api: port metrics: capture stopped, transmit stopped" \
 		eq "$(api POST /monitor/metrics '{"choice":"port","port":{"port_names":["p2"]}}' | cut -d' ' -f2- | jq -c '.port_metrics[0] | [.capture, .transmit, .frames_rx]')" '["stopped","stopped",1500]'
 	check "api: the run ended by itself: its summary has f3 with tx 0" grep -q "^flow f3: port 0 -> .*  tx 0 (generated 0)" "$T/c.out"
+	# Issue 49: an error inside a selection stops the call (it was answered 200 and
+	# f1 started alone), a name list of the wrong type is refused (it applied to
+	# every flow or port), and a refused port_names is named from memory still held.
+	check "api: start of f1 and nosuch: 400 naming nosuch, and nothing starts" \
+		bash -c '[[ "$1" == "400 "*"flow_names[1]: no flow named '"'"'nosuch'"'"'"* ]] && [ "$2" = "[\"stopped\"]" ]' _ \
+		"$(api POST /control/state '{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f1","nosuch"],"state":"start"}}}')" \
+		"$(sleep 0.3; fm '[.flow_metrics[].transmit] | unique')"
+	check "api: flow_names as a string: 400, an array asked" \
+		grep -q '^400 .*flow_transmit.flow_names: give an array of flow names' <<<"$(api POST /control/state \
+		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":"f1","state":"stop"}}}')"
+	check "api: port.link port_names as a string: 400, an array asked" \
+		grep -q '^400 .*port.link.port_names: give an array of port names' <<<"$(api POST /control/state \
+		'{"choice":"port","port":{"choice":"link","link":{"port_names":"p2","state":"down"}}}')"
+	check "api: metrics port_names as a string: 400 naming port.port_names (no freed bytes)" \
+		grep -q '^400 .*"port.port_names: give an array of names"' <<<"$(api POST /monitor/metrics \
+		'{"choice":"port","port":{"port_names":"p1"}}')"
 	kill -INT "$pid"
 	wait "$pid" && rc=0 || rc=$?
 	check "api: SIGINT ends it, exit 0" eq "$rc" 0
