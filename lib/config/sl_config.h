@@ -25,7 +25,7 @@
 #include <rte_ether.h>
 
 #include "sl_gen.h"
-#include "sl_port.h"
+#include "sl_drv_port.h"
 #include "sl_rate.h"
 #include "sl_xmit.h"
 
