@@ -151,10 +151,13 @@ test_routes(void)
 	  "404 names the routes: %.300s", a);
 	ASK("PUT /a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
 	T(status_of(a) == 405 && strstr(a, "Allow: GET, POST") != NULL, "405 with Allow: %.300s", a);
-	memset(big, 'x', sizeof(big));
-	snprintf(big, sizeof(big), "POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 65\r\n\r\n");
-	memset(big + strlen(big), 'y', 65);
-	ask(l, port, big, strlen(big) + 65, a, sizeof(a));
+	{
+		int n = snprintf(big, sizeof(big), "POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: "
+				 "65\r\n\r\n");
+
+		memset(big + n, 'y', 65);
+		ask(l, port, big, (size_t)n + 65, a, sizeof(a));
+	}
 	T(status_of(a) == 413, "a body over body_max: %.200s", a);
 	{
 		char ch[256];
