@@ -39,7 +39,23 @@ struct sl_live {
  * and drives until its release. Written and read by the main lcore's thread
  * only (telemetry reads a snapshot its loop publishes).
  */
+struct sl_results;
+
+/*
+ * What shows a run (view/), set by whoever runs the program: the session
+ * calls these at its moments and names no view. NULL: nothing shown.
+ */
+struct sl_run_show {
+	/* after a start: each port's queues, their modes and lcores */
+	void (*modes)(const struct sl_app *app, const struct sl_results *r);
+	/* every stats period while it runs, elapsed seconds since its start */
+	void (*live)(struct sl_app *app, const struct sl_results *r, double elapsed);
+	/* at its stop: the summary and what else is asked; 0, or -1 (an output not written) */
+	int (*end)(const struct sl_app *app, const struct sl_results *r);
+};
+
 struct sl_session {
+	const struct sl_run_show *show; /* NULL: a run shows nothing (tests, fuzzing) */
 	/* The configuration the current (or last) run started from: a copy, read-only
 	 * while it runs (a benchmark's trial runs its own, the user's stays as it was). */
 	struct sl_config run_cfg;

@@ -31,6 +31,7 @@
 #include "api.h"
 #include "bench.h"
 #include "eal_check.h"
+#include "report.h"
 #include "session.h"
 #include "metrics.h"
 #include "telemetry.h"
@@ -365,6 +366,7 @@ main(int argc, char **argv)
 		sl_err("packet capture (dpdk-dumpcap, dpdk-pdump) unavailable: %s",
 		       rte_strerror(rte_errno));
 
+	app.ses.show = &sl_report_show; /* the run's views: the live line, the summary, --json */
 	code = sl_session_open(&app);
 	if (code == SL_EXIT_OK) {
 		/* The main lcore's one loop: every wait of the main lcore is a turn of it. */

@@ -30,6 +30,7 @@
 #include "sl_otg.h"
 #include "sl_stack.h"
 #include "sl_wire.h"
+#include "sl_clock.h"
 
 static int pass, fail;
 
@@ -1142,9 +1143,9 @@ test_one_parser(void)
 	T(sl_config_port_parse("0", 0, &port, err, sizeof(err)) != 0 && strstr(err, "no ports"), "%s",
 	  err);
 	/* The longest duration in TSC cycles at 3 GHz: us * hz wrapped above ~6000 s. */
-	T(sl_session_us_tsc(64800000000ull, 3000000000ull) == 64800ull * 3000000000ull &&
-	  sl_session_us_tsc(1500000, 2000000000ull) == 3000000000ull &&
-	  sl_session_us_tsc(1, 3000000000ull) == 3000, "us to TSC");
+	T(sl_us_tsc(64800000000ull, 3000000000ull) == 64800ull * 3000000000ull &&
+	  sl_us_tsc(1500000, 2000000000ull) == 3000000000ull &&
+	  sl_us_tsc(1, 3000000000ull) == 3000, "us to TSC");
 }
 
 /* The text layouts of the port counters name counters that exist (counters.h). */

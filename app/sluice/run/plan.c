@@ -23,7 +23,6 @@
 
 #include "plan.h"
 #include "ports.h"
-#include "session.h"
 #include "sl_err.h"
 #include "sl_wire.h"
 #include "sl_clock.h"
@@ -318,11 +317,11 @@ target_replay(struct sl_app *app, struct sl_target *t, uint16_t id, uint64_t k, 
 	for (uint32_t i = 0; i < rp->r->nb; i++)
 		if (sl_replay_share(rp->r, i, (uint32_t)P) == k) {
 			tr->idx[tr->nb] = i;
-			tr->due[tr->nb++] = sl_session_us_tsc(rp->off[i] / 1000, hz) +
+			tr->due[tr->nb++] = sl_us_tsc(rp->off[i] / 1000, hz) +
 					     (rp->off[i] % 1000) * hz / 1000000000u;
 		}
 	tr->r = rp->r;
-	tr->period_tsc = sl_session_us_tsc(rp->period / 1000, hz) +
+	tr->period_tsc = sl_us_tsc(rp->period / 1000, hz) +
 			 (rp->period % 1000) * hz / 1000000000u;
 	tr->top = rp->top;
 	tr->sign = rp->sign;

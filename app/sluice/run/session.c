@@ -18,8 +18,7 @@
 #include <rte_random.h>
 
 #include "plan.h"
-#include "report.h"
-#include "results.h"
+#include "snapshot.h"
 #include "session.h"
 #include "sl_loop.h"
 #include "sl_err.h"
@@ -158,7 +157,7 @@ static void
 rx_drain(struct sl_app *app)
 {
 	uint64_t hz = sl_tsc_hz(), now = rte_rdtsc();
-	uint64_t end = now + sl_session_us_tsc(app->ses.run_cfg.drain_us, hz), next_check = now;
+	uint64_t end = now + sl_us_tsc(app->ses.run_cfg.drain_us, hz), next_check = now;
 	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t n = 0;
 
@@ -365,11 +364,11 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 		sl_ports_stop(&app->ports);
 		return ret;
 	}
-	if (!app->ses.quiet) {
+	if (!app->ses.quiet && app->ses.show != NULL) {
 		struct sl_results *r = sl_results_take_opt(app, false);
 
 		if (r != NULL)
-			sl_report_modes(app, r);
+			app->ses.show->modes(app, r);
 		sl_results_free(r);
 	}
 	sl_run_rearm(); /* a new run clears the last stop, not a signal's */
@@ -378,10 +377,10 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 	 * launched and woken: each waits for it, and its pacers count from it
 	 * (worker.c), so the window is offered from its first instant.
 	 */
-	app->ses.start_tsc = rte_rdtsc() + sl_session_us_tsc(SL_SESSION_LEAD_US, hz);
+	app->ses.start_tsc = rte_rdtsc() + sl_us_tsc(SL_SESSION_LEAD_US, hz);
 	app->ses.end_tsc = 0;
 	if (o->duration_us != 0)
-		deadline = app->ses.start_tsc + sl_session_us_tsc(o->duration_us, hz);
+		deadline = app->ses.start_tsc + sl_us_tsc(o->duration_us, hz);
 	app->views.next_stats = app->ses.start_tsc + (uint64_t)(app->o.stats_period * (double)hz);
 	memset(&app->views.live, 0, sizeof(app->views.live));
 	for (uint16_t i = 0; i < SL_MAX_PORTS; i++)
@@ -437,13 +436,14 @@ sl_session_poll(struct sl_app *app)
 	for (uint16_t i = 0; i < app->ports.n; i++)
 		for (uint16_t q = 0; q < app->ports.p[i].nb_txq; q++)
 			sl_txq_poll(app->ports.p[i].txqs[q].txq);
-	if (app->o.stats_period != 0 && !app->ses.quiet && now >= app->views.next_stats) {
+	if (app->o.stats_period != 0 && !app->ses.quiet && app->ses.show != NULL &&
+	    now >= app->views.next_stats) {
 		if (app->output_hook != NULL)
 			app->output_hook(app, true);
 		struct sl_results *r = sl_results_take_opt(app, false);
 
 		if (r != NULL)
-			sl_report_live(app, r, (double)(now - app->ses.start_tsc) / hz);
+			app->ses.show->live(app, r, (double)(now - app->ses.start_tsc) / hz);
 		sl_results_free(r);
 		if (app->output_hook != NULL)
 			app->output_hook(app, false);
@@ -554,8 +554,7 @@ sl_session_stop(struct sl_app *app)
 		app->exit_code = SL_EXIT_RUNTIME;
 		return SL_EXIT_RUNTIME;
 	}
-	sl_report_summary(app, r);
-	if (app->o.json != NULL && sl_report_json(app, r, &app->ses.run_cfg, app->o.json) != 0) {
+	if (app->ses.show != NULL && app->ses.show->end(app, r) != 0) {
 		sl_results_free(r);
 		app->exit_code = SL_EXIT_RUNTIME;
 		return SL_EXIT_RUNTIME;

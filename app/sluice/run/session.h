@@ -60,16 +60,6 @@
 /* The run's turn while nothing runs (a start makes it due at once). */
 #define SL_SESSION_IDLE_US 50000
 
-/*
- * Microseconds as TSC cycles at hz, without overflowing for any duration up
- * to SL_MAX_SECONDS (us * hz does above about 6000 s at 3 GHz).
- */
-static inline uint64_t
-sl_session_us_tsc(uint64_t us, uint64_t hz)
-{
-	return us / 1000000 * hz + us % 1000000 * hz / 1000000;
-}
-
 /* Open the ports; 0, or an exit code (message printed). */
 int sl_session_open(struct sl_app *app);
 /*

@@ -72,29 +72,6 @@ const struct sl_counter *sl_counter_find(const struct sl_counter *table, const c
 int sl_counter_print(const struct sl_counter *table, const struct sl_counter_fmt *fmt,
 		     const void *base);
 
-/* What a port (or all ports) sent, summed over its queues and producers. */
-struct sl_port_totals {
-	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;
-};
-
-/*
- * What the pacers of a queue, a port or the run asked and let go. asked is
- * what their rates asked over the run's window (offered + unsent +
- * let_go_frames; with --count, never more than the count); offered is what
- * the paced traffic handed to the engine; let_go_frames what the time they
- * let go (a lag past the catch-up bound: the lcore did not run) would have
- * sent; let_go_ns that time at the queue's (port's, run's) rate:
- * let_go_frames over the sum of its pacers' rates, so it only grows while
- * the rates hold. Unpaced traffic asks nothing.
- */
-struct sl_pace_totals {
-	uint64_t asked, let_go_frames, let_go_ns;
-	/* Not in the table: the paced traffic's own share of generated, its
-	 * frames made but not sent, and its rate (frames a second). */
-	uint64_t offered, unsent;
-	double rate_fps;
-};
-
 /* Of a queue, a port and the totals, over struct sl_pace_totals; NULL-terminated. */
 extern const struct sl_counter sl_pace_counters[];
 

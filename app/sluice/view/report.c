@@ -935,3 +935,19 @@ sl_report_json(const struct sl_app *app, const struct sl_results *r, const struc
 	sigaction(SIGPIPE, &old, NULL);
 	return ret;
 }
+
+/* The end of a run: the summary, then the JSON if --json asked (-1: not written). */
+static int
+report_end(const struct sl_app *app, const struct sl_results *r)
+{
+	sl_report_summary(app, r);
+	if (app->o.json != NULL)
+		return sl_report_json(app, r, &app->ses.run_cfg, app->o.json) != 0 ? -1 : 0;
+	return 0;
+}
+
+const struct sl_run_show sl_report_show = {
+	.modes = sl_report_modes,
+	.live = sl_report_live,
+	.end = report_end,
+};

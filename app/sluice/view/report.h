@@ -30,4 +30,7 @@ void sl_report_summary(const struct sl_app *app, const struct sl_results *r);
 int sl_report_json(const struct sl_app *app, const struct sl_results *r,
 		   const struct sl_config *cfg, const char *path);
 
+/* The run's views as the session calls them: modes, live, and summary + --json at the end. */
+extern const struct sl_run_show sl_report_show;
+
 #endif /* SL_REPORT_H */

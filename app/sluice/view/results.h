@@ -3,137 +3,14 @@
 #define SL_RESULTS_H
 
 /*
- * A run's results at one moment: every counter the views show, read once
- * from their single writers (the workers' counters, the queues', the
- * analyzers', the drivers'), receive side first, so that a read during a
- * run never shows more arrived than was sent. The live line, the summary,
- * the JSON, Prometheus, telemetry, show ... stats and a benchmark's trial
- * read a snapshot, never the run's objects. The receive side's per-stream
- * records are keyed by the signature's stream id (today a sending port's
- * id: its one flow).
+ * Reading a results snapshot (run/snapshot.h): a stream's or a flow's
+ * figures where they arrived. Pure functions of the snapshot.
  */
 
-#include <stdbool.h>
 #include <stdint.h>
 
-#include "app.h"
-#include "counters.h"
-#include "sl_port.h"
-#include "sl_rx.h"
-#include "sl_xmit.h"
+#include "snapshot.h"
 
-/* A stream's results where it is received (the definitions are sl_rx.h's). */
-struct sl_stream_result {
-	uint16_t stream;            /* its id: the sending port */
-	int rx_port;                /* where these rx figures come from; -1: nowhere */
-	uint64_t tx;                /* signed frames the sending port's driver took (what can arrive) */
-	uint64_t tx_all;            /* every frame it took, signed or too short to be */
-	uint64_t unique;            /* distinct frames received, over every receiving port */
-	int64_t lost;               /* tx - unique (negative: more arrived than sent) */
-	double loss_ratio;
-	struct sl_rx_stream_stats st; /* at rx_port */
-};
-
-/*
- * A stream of the run (a flow of the table, or a port's default flow) over
- * every receiving port. tx is exact when the engine dropped nothing on its
- * port, or the port sends this stream alone: drops on a queue that several
- * streams share cannot be split among them (docs/generator.md).
- */
-struct sl_results_flow {
-	uint16_t id, port;
-	char name[SL_FLOW_NAME_MAX];
-	int to;                     /* the port it is addressed to (flow ... to), or -1 */
-	uint64_t generated;         /* frames its targets handed to the engine */
-	uint64_t tx;                /* signed frames its port's driver took (see exact) */
-	bool exact;
-	uint64_t unique;            /* distinct frames received, over every receiving port */
-	int64_t lost;               /* tx - unique */
-	bool seen;                  /* it arrived somewhere */
-};
-
-/* One TX queue of the run. */
-struct sl_results_txq {
-	uint16_t port, queue, nb_lcores;
-	bool exists;                /* the engine's queue object exists (a run built it) */
-	char lcores[96];            /* "1,2", "-": who sends on it */
-	enum sl_txq_mode mode;
-	struct sl_txq_stats st;     /* the engine's counters */
-	struct sl_txq_stats base;   /* at the port's last clear port stats */
-	uint64_t generated;         /* what the workers handed to it */
-	struct sl_pace_totals pace; /* what its pacers asked and let go */
-};
-
-struct sl_results_port {
-	struct sl_port_totals tot;  /* since the run's start */
-	struct sl_port_totals view; /* since the last clear port stats (gauges as they are) */
-	uint16_t txq0, nb_txq;      /* its queues: txq[txq0 .. txq0 + nb_txq) */
-	bool rx_on;                 /* it receives in this run (it has an analyzer) */
-	struct sl_rx_port_stats rx;
-	struct sl_port_rx_drops drops;
-	bool has_wire;              /* its driver models a wire (the sim) */
-	struct sl_port_wire wire;
-	bool verifies, verified;    /* a verifier (the sim's), with results */
-	struct sl_port_verify verify;
-	uint64_t signed_tx;         /* its stream's signed frames its driver took */
-	bool all_signed;            /* every size carries a signature */
-	bool has_dut;               /* its driver models a DUT behind it (the sim's) */
-	struct sl_port_dut dut;
-	/* Its pacers (one per lcore-queue pair, which share the rate equally). */
-	uint64_t pacer_lag_max;     /* TSC cycles the latest ran behind */
-	uint64_t pacer_skipped;     /* TSC cycles let go, summed over them */
-	uint32_t nb_pacers;
-	uint64_t pool_empty;        /* bursts that found the pool empty */
-	struct sl_pace_totals pace; /* its queues' */
-};
-
-/* Stream s at receiving port r: the analyzer's figures, its latency histogram. */
-struct sl_results_rx {
-	bool on;                    /* r receives and knows s */
-	struct sl_rx_stream_stats st;
-	uint64_t *hist;             /* SL_HIST_BUCKETS, when st.rx != 0; else NULL */
-};
-
-struct sl_results {
-	bool running;
-	uint64_t hz, start_tsc, end_tsc, now_tsc;
-	double elapsed_s;           /* the run's seconds (until now while running) */
-	uint64_t pool_in_use, discarded;
-	uint64_t gen_first_tsc, gen_last_tsc; /* the workers' first send to their last (0: none) */
-	uint16_t nb_ports;
-	struct sl_results_port port[SL_MAX_PORTS];
-	struct sl_port_totals total;
-	struct sl_pace_totals pace;     /* the ports' */
-	uint16_t nb_txq;
-	struct sl_results_txq *txq;
-	/* The streams (s) at the receiving ports (r): rx[s * nb_ports + r]. */
-	struct sl_results_rx *rx;
-	uint64_t unique[SL_MAX_PORTS];  /* distinct frames of s over every receiving port */
-	bool seen[SL_MAX_PORTS];        /* s arrived somewhere */
-	bool measured[SL_MAX_PORTS];    /* s is judged (sl_results_take()) */
-	bool rx_any;                    /* some port receives */
-	unsigned int nb_measured, not_conserved;
-	uint64_t lost;                  /* over the measured streams */
-	bool all_arrived;               /* every measured stream arrived whole */
-	/*
-	 * The run's streams (the flows) by id: the port-level records above
-	 * (rx[], unique[]) are the sums of each port's streams.
-	 */
-	uint16_t nb_flows;
-	bool table;                     /* the streams are a flow table's (else one per port) */
-	struct sl_results_flow *flow;
-	struct sl_results_rx *frx;      /* flow f at receiving port r: frx[f * nb_ports + r] */
-};
-
-/*
- * Read the run's counters into a new snapshot (NULL: out of memory), on
- * the main lcore's thread (no other reads the run). Free it with
- * sl_results_free().
- */
-struct sl_results *sl_results_take(const struct sl_app *app);
-/* The same without the latency histograms (cheaper: a drain's check, a live line). */
-struct sl_results *sl_results_take_opt(const struct sl_app *app, bool hist);
-void sl_results_free(struct sl_results *r);
 /* Stream s's results at receiving port r (-1: over every port, its rx figures zero). */
 void sl_results_stream(const struct sl_results *r, uint16_t s, int rx_port,
 		       struct sl_stream_result *res);
@@ -151,8 +28,5 @@ const struct sl_results_rx *sl_results_flow_rx(const struct sl_results *r, uint1
 
 /* Flow f's receive-side figures summed over every port where it arrived (jitter: the worst). */
 void sl_results_flow_sum(const struct sl_results *r, uint16_t f, struct sl_rx_stream_stats *sum);
-
-/* The counter views of port pid count from zero again, now (clear port stats). */
-void sl_results_clear(struct sl_app *app, uint16_t pid);
 
 #endif /* SL_RESULTS_H */
