@@ -59,10 +59,23 @@ echo(void *arg, const struct sl_web_req *q, struct sl_web_reply *r)
 	r->len = r->body != NULL ? strlen(r->body) : 0;
 }
 
+static struct sl_web *dying;
+
+/* A handler that frees its own server (sl_web.h: when libmicrohttpd's turn returns). */
+static void
+suicide(void *arg, const struct sl_web_req *q, struct sl_web_reply *r)
+{
+	(void)arg;
+	(void)q;
+	sl_web_free(dying);
+	r->status = 200;
+}
+
 static const struct sl_web_route routes[] = {
 	{ "GET", "/a", echo },
 	{ "POST", "/a", echo },
 	{ "POST", "/b", echo },
+	{ "GET", "/die", suicide },
 };
 
 static int
@@ -171,12 +184,30 @@ test_routes(void)
 	}
 	T(calls == 2 && calls_off_loop == 0, "handlers: %d calls, %d off the loop's thread", calls,
 	  calls_off_loop);
+	{
+		static char head[9300];
+		int n = snprintf(head, sizeof(head), "GET /a HTTP/1.1\r\nHost: x\r\nX-Pad: ");
+
+		memset(head + n, 'p', 9000);
+		memcpy(head + n + 9000, "\r\n\r\n", 4);
+		ask(l, port, head, (size_t)n + 9004, a, sizeof(a));
+		T(status_of(a) == 431, "a 9 KB head: %.100s", a);
+	}
 	/* Past the limit the oldest idle connection goes; a real request is answered. */
 	{
 		struct sl_web_stats st;
 		int idle[SL_WEB_CONN_MAX + 8];
 		int n = 0;
 
+		/* a request with its head and half its body: not the one to go */
+		int half = client(port);
+		const char *hb = "POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nhe";
+
+		for (int i = 0; i < 20; i++) {
+			if (i == 2 && half >= 0 && send(half, hb, strlen(hb), MSG_NOSIGNAL) < 0)
+				break;
+			sl_loop_once(l, 1000);
+		}
 		for (; n < SL_WEB_CONN_MAX + 8; n++) {
 			idle[n] = client(port);
 			if (idle[n] < 0)
@@ -192,6 +223,29 @@ test_routes(void)
 		  "%d idle connections, %" PRIu64 " evicted", n, st.evicted);
 		for (int i = 0; i < n; i++)
 			close(idle[i]);
+		{
+			size_t got = 0;
+			uint64_t end = sl_loop_now_us() + 2000000;
+
+			a[0] = '\0';
+			if (half >= 0 && send(half, "ll", 2, MSG_NOSIGNAL) == 2)
+				while (sl_loop_now_us() < end) {
+					ssize_t k;
+
+					sl_loop_once(l, 1000);
+					k = recv(half, a + got, sizeof(a) - 1 - got, 0);
+					if (k == 0)
+						break; /* the answer is whole: Connection: close */
+					if (k > 0) {
+						got += (size_t)k;
+						a[got] = '\0';
+					}
+				}
+			T(status_of(a) == 200 && strstr(a, "POST /b 4 -|hell") != NULL,
+			  "a request half sent while %d idle ones came: %.300s", n, a);
+			if (half >= 0)
+				close(half);
+		}
 	}
 	c.token = "s3cret";
 	c.port = 0;
@@ -217,6 +271,17 @@ test_routes(void)
 	c.host = "localhost";
 	T(sl_web_create(l, &c, err, sizeof(err)) == NULL && strstr(err, "numeric"),
 	  "a name for an address: %s", err);
+	/* A handler that frees its server: no use after free (ASan in CI). */
+	c.nb_routes = 4;
+	c.port = 0;
+	c.host = "127.0.0.1";
+	dying = sl_web_create(l, &c, err, sizeof(err));
+	if (dying != NULL) {
+		uint16_t pd = sl_web_port(dying);
+
+		ask(l, pd, "GET /die HTTP/1.1\r\nHost: x\r\n\r\n", 31, a, sizeof(a));
+		T(status_of(a) == 200, "the handler that frees its server answered: %.100s", a);
+	}
 	sl_web_free(w);
 	{
 		int fd = client(port);

@@ -42,6 +42,7 @@ struct web_conn {
 	uint64_t since_us;     /* when this phase began */
 	bool sending;          /* the request is whole: its answer is going */
 	bool shut;             /* shut down by the server: libmicrohttpd will free it */
+	struct web_out *out;   /* the answer being sent, or NULL */
 	/* the request in progress */
 	bool started;
 	bool too_big;          /* its body passed body_max: dropped, answered 413 */
@@ -52,6 +53,14 @@ struct web_conn {
 
 TAILQ_HEAD(web_conns, web_conn);
 
+/* An answer's body as libmicrohttpd reads it (web_read): each block read is progress. */
+struct web_out {
+	struct sl_web *w;
+	struct web_conn *c;    /* NULL once its connection is gone */
+	char *body;
+	size_t len;
+};
+
 struct sl_web {
 	struct sl_loop *loop;
 	struct MHD_Daemon *d;
@@ -59,6 +68,9 @@ struct sl_web {
 	int efd;               /* libmicrohttpd's epoll descriptor */
 	long timer;
 	bool in_run;
+	bool dying;            /* sl_web_free() from a handler: freed when MHD_run() returns */
+	unsigned int closed;   /* connections libmicrohttpd has freed */
+	uint64_t out_bytes;    /* answers' bodies held until sent (SL_WEB_OUT_MAX) */
 	uint16_t port;
 	unsigned int conn_max; /* SL_WEB_CONN_MAX, or fewer with few descriptors */
 	unsigned int nb_conns;
@@ -99,19 +111,73 @@ web_too_big(struct sl_web *w, struct sl_web_reply *r)
 	web_error(w, MHD_HTTP_CONTENT_TOO_LARGE, msg, r);
 }
 
-static enum MHD_Result
-web_queue(const struct sl_web *w, struct MHD_Connection *conn, struct sl_web_reply *r)
+static ssize_t
+web_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
+	struct web_out *o = cls;
+	size_t n;
+
+	if (pos >= o->len)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	n = o->len - pos < max ? o->len - pos : max;
+	memcpy(buf, o->body + pos, n);
+	if (o->c != NULL)
+		o->c->since_us = sl_loop_now_us(); /* SL_WEB_SEND_MS counts from the last progress */
+	return (ssize_t)n;
+}
+
+static void
+web_out_free(void *cls)
+{
+	struct web_out *o = cls;
+
+	o->w->out_bytes -= o->len;
+	if (o->c != NULL && o->c->out == o)
+		o->c->out = NULL;
+	free(o->body);
+	free(o);
+}
+
+/* Queue r on conn; r->body is the server's now. Past SL_WEB_OUT_MAX held: 503. */
+static enum MHD_Result
+web_queue(struct sl_web *w, struct MHD_Connection *conn, struct sl_web_reply *r)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct web_conn *c = ci != NULL ? ci->socket_context : NULL;
 	struct MHD_Response *resp;
+	struct web_out *o = NULL;
 	enum MHD_Result ret;
 
-	if (r->body != NULL)
-		resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
-	else
-		resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-	if (resp == NULL) {
+	if (r->body != NULL && w->out_bytes + r->len > SL_WEB_OUT_MAX) {
+		free(r->body);
+		web_error(w, MHD_HTTP_SERVICE_UNAVAILABLE, "too many answers being sent: try again "
+			  "in a second", r);
+		r->hdr = MHD_HTTP_HEADER_RETRY_AFTER;
+		snprintf(r->hdr_val, sizeof(r->hdr_val), "1");
+	}
+	if (r->body != NULL && (o = calloc(1, sizeof(*o))) == NULL) {
 		free(r->body);
 		return MHD_NO;
+	}
+	if (o != NULL) {
+		*o = (struct web_out){ .w = w, .c = c, .body = r->body, .len = r->len };
+		w->out_bytes += r->len;
+		if (c != NULL) {
+			if (c->out != NULL)
+				c->out->c = NULL; /* the last answer's, if still held */
+			c->out = o;
+		}
+		resp = MHD_create_response_from_callback(r->len, 32 * 1024, web_read, o,
+							 web_out_free);
+		if (resp == NULL) {
+			web_out_free(o);
+			return MHD_NO;
+		}
+	} else {
+		resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+		if (resp == NULL)
+			return MHD_NO;
 	}
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
 				r->ctype != NULL ? r->ctype : "application/json");
@@ -155,7 +221,10 @@ conn_shut(struct sl_web *w, struct web_conn *c, uint64_t *counter)
 	shutdown(c->fd, SHUT_RDWR);
 }
 
-/* Make room: the connection waiting longest for its request (not @p keep). */
+/*
+ * Make room (not @p keep): the connection waiting longest for its request's
+ * head; without one, the one waiting longest for the rest of its body.
+ */
 static void
 web_evict(struct sl_web *w, const struct web_conn *keep)
 {
@@ -166,7 +235,10 @@ web_evict(struct sl_web *w, const struct web_conn *keep)
 		if (c->shut)
 			continue;
 		live++;
-		if (c != keep && !c->sending && (old == NULL || c->since_us < old->since_us))
+		if (c == keep || c->sending)
+			continue;
+		if (old == NULL || (old->started && !c->started) ||
+		    (old->started == c->started && c->since_us < old->since_us))
 			old = c;
 	}
 	if (live > w->conn_max && old != NULL)
@@ -203,6 +275,9 @@ web_notify_conn(void *cls, struct MHD_Connection *conn, void **socket_context,
 		return;
 	TAILQ_REMOVE(&w->conns, c, next);
 	w->nb_conns--;
+	w->closed++;
+	if (c->out != NULL)
+		c->out->c = NULL;
 	free(c->buf);
 	free(c);
 	*socket_context = NULL;
@@ -228,6 +303,26 @@ web_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	c->sending = false;
 	c->since_us = sl_loop_now_us(); /* the next request's time starts now */
 	*con_cls = NULL;
+}
+
+static enum MHD_Result
+web_head_add(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	size_t *n = cls;
+
+	(void)kind;
+	*n += strlen(key) + (value != NULL ? strlen(value) : 0) + 4; /* ": ", CRLF */
+	return MHD_YES;
+}
+
+/* The request head's bytes, as it came (near enough: the line and each header). */
+static size_t
+web_head_len(struct MHD_Connection *conn, const char *url, const char *method)
+{
+	size_t n = strlen(method) + strlen(url) + 12;
+
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, web_head_add, &n);
+	return n;
 }
 
 static enum MHD_Result
@@ -257,6 +352,11 @@ web_handler(void *cls, struct MHD_Connection *conn, const char *url, const char 
 				if (strcmp(method, w->c.routes[i].method) == 0)
 					c->route = &w->c.routes[i];
 			}
+		if (web_head_len(conn, url, method) > SL_WEB_HEAD_MAX) {
+			web_error(w, MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE, "the request's head is "
+				  "over 8 KB", &r);
+			return web_queue(w, conn, &r);
+		}
 		if (!web_authorized(w, conn)) {
 			web_error(w, MHD_HTTP_UNAUTHORIZED, "give the header Authorization: Bearer "
 				  "TOKEN (the server's token)", &r);
@@ -344,8 +444,13 @@ web_sweep(struct sl_web *w)
 			conn_shut(w, c, &w->st.timed_out);
 }
 
-/* libmicrohttpd's turn; the microseconds until it wants the next. */
-static uint64_t
+static void web_release(struct sl_web *w);
+
+/*
+ * libmicrohttpd's turn; the microseconds until it wants the next, or -1:
+ * the server was freed meanwhile (by a handler), touch nothing.
+ */
+static int64_t
 web_run(struct sl_web *w)
 {
 	MHD_UNSIGNED_LONG_LONG ms;
@@ -353,12 +458,28 @@ web_run(struct sl_web *w)
 	if (!w->in_run) {
 		w->in_run = true;
 		sl_loop_file_del(w->loop, w->efd);
-		MHD_run(w->d);
-		sl_loop_file_add(w->loop, w->efd, SL_LOOP_READ, web_on_file, w);
+		/*
+		 * At its connection limit libmicrohttpd takes its listening socket
+		 * out of epoll and puts it back only at its next run: a run that
+		 * freed connections is followed by another, so the waiting ones
+		 * are taken now, not a timer later.
+		 */
+		for (int i = 0; i < 16; i++) {
+			unsigned int before = w->closed;
+
+			MHD_run(w->d);
+			if (w->closed == before || w->dying)
+				break;
+		}
 		w->in_run = false;
+		if (w->dying) {
+			web_release(w);
+			return -1;
+		}
+		sl_loop_file_add(w->loop, w->efd, SL_LOOP_READ, web_on_file, w);
 	}
 	if (MHD_get_timeout(w->d, &ms) == MHD_YES && ms * 1000 < WEB_SWEEP_US)
-		return ms * 1000;
+		return (int64_t)ms * 1000;
 	return WEB_SWEEP_US;
 }
 
@@ -366,23 +487,25 @@ static int64_t
 web_on_timer(struct sl_loop *l, void *arg)
 {
 	struct sl_web *w = arg;
+	int64_t next;
 
 	(void)l;
 	web_sweep(w);
-	return (int64_t)web_run(w);
+	next = web_run(w);
+	return next < 0 ? SL_LOOP_NOMORE : next;
 }
 
 static void
 web_on_file(struct sl_loop *l, int fd, unsigned int events, void *arg)
 {
 	struct sl_web *w = arg;
-	uint64_t next;
+	int64_t next;
 
 	(void)fd;
 	(void)events;
 	next = web_run(w);
-	if (next < WEB_SWEEP_US)
-		sl_loop_timer_set(l, w->timer, next);
+	if (next >= 0 && next < WEB_SWEEP_US)
+		sl_loop_timer_set(l, w->timer, (uint64_t)next);
 }
 
 static int
@@ -484,6 +607,9 @@ sl_web_create(struct sl_loop *l, const struct sl_web_conf *c, char *err, size_t 
 		goto fail;
 	w->conn_max = web_conn_max();
 	{
+		int fd = lfd;
+
+		lfd = -1; /* libmicrohttpd's from here, even when it fails (it closes it) */
 		struct MHD_OptionItem tls[] = {
 			{ w->cert != NULL ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, w->key },
 			{ MHD_OPTION_HTTPS_MEM_CERT, 0, w->cert },
@@ -492,12 +618,13 @@ sl_web_create(struct sl_loop *l, const struct sl_web_conf *c, char *err, size_t 
 
 		/* Its own limit above ours: the one to evict is ours to choose. */
 		w->d = MHD_start_daemon(flags, w->port, NULL, NULL, web_handler, w,
-					MHD_OPTION_LISTEN_SOCKET, lfd,
+					MHD_OPTION_LISTEN_SOCKET, fd,
 					MHD_OPTION_NOTIFY_CONNECTION, web_notify_conn, w,
 					MHD_OPTION_NOTIFY_COMPLETED, web_completed, w,
 					MHD_OPTION_CONNECTION_LIMIT, w->conn_max + 4,
 					MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)(SL_WEB_SEND_MS / 1000) * 2,
-					MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SL_WEB_HEAD_MAX,
+					MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+					(size_t)SL_WEB_HEAD_MAX * 2,
 					MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
 	}
 	if (w->d == NULL) {
@@ -505,7 +632,6 @@ sl_web_create(struct sl_loop *l, const struct sl_web_conf *c, char *err, size_t 
 			 w->host, w->port);
 		goto fail;
 	}
-	lfd = -1; /* libmicrohttpd's now: it closes it */
 	di = MHD_get_daemon_info(w->d, MHD_DAEMON_INFO_EPOLL_FD);
 	w->efd = di != NULL ? di->epoll_fd : -1;
 	if (w->efd < 0 || sl_loop_file_add(l, w->efd, SL_LOOP_READ, web_on_file, w) != 0 ||
@@ -533,11 +659,9 @@ sl_web_stats(const struct sl_web *w, struct sl_web_stats *st)
 	*st = w->st;
 }
 
-void
-sl_web_free(struct sl_web *w)
+static void
+web_release(struct sl_web *w)
 {
-	if (w == NULL)
-		return;
 	if (w->d != NULL) {
 		if (w->efd >= 0)
 			sl_loop_file_del(w->loop, w->efd);
@@ -549,4 +673,16 @@ sl_web_free(struct sl_web *w)
 	free(w->key);
 	memset(w->token, 0, sizeof(w->token));
 	free(w);
+}
+
+void
+sl_web_free(struct sl_web *w)
+{
+	if (w == NULL)
+		return;
+	if (w->in_run) {
+		w->dying = true; /* from a handler: when libmicrohttpd's run returns */
+		return;
+	}
+	web_release(w);
 }

@@ -18,11 +18,15 @@
  *   with Allow; a head longer than SL_WEB_HEAD_MAX: 431; a body longer than
  *   the server's body_max: 413;
  * - a slow client: a request (head and body) not whole SL_WEB_REQ_MS after
- *   its connection opened or its last answer went, or an answer not taken
- *   in SL_WEB_SEND_MS, is closed (a byte a second does not keep it open);
+ *   its connection opened or its last answer went is closed (a byte a
+ *   second does not keep it open); so is an answer of which nothing was
+ *   taken for SL_WEB_SEND_MS;
  * - more than SL_WEB_CONN_MAX connections: the one waiting longest for its
- *   request is closed to make room, so a flood of idle connections cannot
- *   lock out a real client; with few file descriptors left, fewer.
+ *   request's head (else for its body) is closed to make room, so a flood
+ *   of idle connections cannot lock out a real client; with few file
+ *   descriptors left, fewer;
+ * - answers held for clients that do not read them: past SL_WEB_OUT_MAX
+ *   bytes in all, 503 with Retry-After.
  */
 
 #include <stdbool.h>
@@ -33,6 +37,8 @@
 #define SL_WEB_HEAD_MAX 8192
 #define SL_WEB_REQ_MS 5000
 #define SL_WEB_SEND_MS 30000
+/** Bytes of answers held until their clients take them, over every connection. */
+#define SL_WEB_OUT_MAX (256u << 20)
 
 struct sl_loop;
 struct sl_web;
@@ -102,7 +108,10 @@ uint16_t sl_web_port(const struct sl_web *w);
 /** The value of request header @p name, or NULL. */
 const char *sl_web_header(const struct sl_web_req *q, const char *name);
 void sl_web_stats(const struct sl_web *w, struct sl_web_stats *st);
-/** Close every connection and the socket; off the loop. NULL is a no-op. */
+/**
+ * Close every connection and the socket. NULL is a no-op. From a handler
+ * (or a loop run inside one), when libmicrohttpd's turn has returned.
+ */
 void sl_web_free(struct sl_web *w);
 
 #endif /* SL_WEB_H */

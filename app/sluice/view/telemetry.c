@@ -139,12 +139,20 @@ tel_tick(struct sl_loop *l, void *arg)
 static int
 tel_port_results(const char *params, struct rte_tel_data *d, int *port, struct sl_results **r)
 {
-	if (params == NULL || *params == '\0')
-		return tel_ids(d) == 0 ? 1 : -EINVAL; /* no id given: the ids there are */
-	if (tel_port(params, port) != 0)
-		return -EINVAL;
+	/* First the snapshot: P.mu held, the ports are not closed meanwhile. */
 	*r = tel_results();
-	return *r != NULL ? 0 : -EAGAIN;
+	if (*r == NULL)
+		return -EAGAIN;
+	if (params == NULL || *params == '\0' || tel_port(params, port) != 0) {
+		/* no id given: the ids there are */
+		int ret = params == NULL || *params == '\0' ? (tel_ids(d) == 0 ? 1 : -EINVAL) :
+			  -EINVAL;
+
+		tel_done(*r);
+		*r = NULL;
+		return ret;
+	}
+	return 0;
 }
 
 static int
