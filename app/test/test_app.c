@@ -31,20 +31,8 @@
 #include "sl_stack.h"
 #include "sl_wire.h"
 #include "sl_clock.h"
+#include "test_count.h"
 
-static int pass, fail;
-
-#define T(cond, ...)                                                           \
-	do {                                                                   \
-		if (cond) {                                                    \
-			pass++;                                                \
-		} else {                                                       \
-			fail++;                                                \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			printf(__VA_ARGS__);                                   \
-			printf("\n");                                          \
-		}                                                              \
-	} while (0)
 
 static void
 test_numbers(void)

@@ -24,20 +24,8 @@
 
 #include "sl_loop.h"
 #include "sl_web.h"
+#include "test_count.h"
 
-static int pass, fail;
-
-#define T(cond, ...)                                                           \
-	do {                                                                   \
-		if (cond) {                                                    \
-			pass++;                                                \
-		} else {                                                       \
-			fail++;                                                \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			printf(__VA_ARGS__);                                   \
-			printf("\n");                                          \
-		}                                                              \
-	} while (0)
 
 static pthread_t loop_thread;
 static int calls_off_loop, calls;

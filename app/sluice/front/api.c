@@ -221,6 +221,55 @@ api_run_end(struct sl_app *app, void *arg)
 	sl_session_stop(app);
 }
 
+/* Names sorted with their index: a request naming n of m flows costs n log m, not n m. */
+struct name_ix {
+	const char *name;
+	uint16_t i;
+};
+
+static int
+name_ix_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct name_ix *)a)->name, ((const struct name_ix *)b)->name);
+}
+
+/* An index of n names (name(arg, i)), sorted; NULL: out of memory. */
+static struct name_ix *
+name_ix_make(uint16_t n, const char *(*name)(const void *arg, uint16_t i), const void *arg)
+{
+	struct name_ix *ix = malloc((n != 0 ? n : 1) * sizeof(*ix));
+
+	if (ix == NULL)
+		return NULL;
+	for (uint16_t i = 0; i < n; i++)
+		ix[i] = (struct name_ix){ name(arg, i), i };
+	qsort(ix, n, sizeof(*ix), name_ix_cmp);
+	return ix;
+}
+
+/* The index of @p name in ix (n entries), or -1. */
+static int
+name_ix_find(const struct name_ix *ix, uint16_t n, const char *name)
+{
+	struct name_ix key = { name, 0 };
+	const struct name_ix *x = name != NULL ? bsearch(&key, ix, n, sizeof(*ix), name_ix_cmp) :
+				  NULL;
+
+	return x != NULL ? x->i : -1;
+}
+
+static const char *
+cfg_flow_name(const void *arg, uint16_t i)
+{
+	return ((const struct sl_config *)arg)->flows[i].name;
+}
+
+static const char *
+res_flow_name(const void *arg, uint16_t i)
+{
+	return ((const struct sl_results *)arg)->flow[i].name;
+}
+
 /*
  * Names (a JSON array) as a selection of flows, sel[f] true for each flow
  * named (repeats once); every flow when there is none. *all: every flow
@@ -230,21 +279,29 @@ static int
 flow_sel(const struct sl_config *cfg, const json_t *names, const char *path, bool *sel,
 	 bool *all, struct api_call *c)
 {
+	struct name_ix *ix;
 	uint16_t n = 0;
 
 	memset(sel, 0, cfg->nb_flows * sizeof(*sel));
 	if (names != NULL && !json_is_array(names))
 		return api_error(c, 400, "validation", "%s: give an array of flow names", path);
+	ix = json_array_size(names) != 0 ? name_ix_make(cfg->nb_flows, cfg_flow_name, cfg) : NULL;
+	if (json_array_size(names) != 0 && ix == NULL)
+		return api_error(c, 500, "internal", "out of memory");
 	for (size_t i = 0; i < json_array_size(names); i++) {
 		const char *nm = json_string_value(json_array_get(names, i));
-		int f = nm != NULL ? sl_config_flow_find(cfg, nm) : -1;
+		int f = name_ix_find(ix, cfg->nb_flows, nm);
 
-		if (f < 0)
-			return api_error(c, 400, "validation", "%s[%zu]: no flow named '%s' in the "
-					 "configuration", path, i, nm != NULL ? nm : "(not a string)");
+		if (f < 0) {
+			api_error(c, 400, "validation", "%s[%zu]: no flow named '%s' in the "
+				  "configuration", path, i, nm != NULL ? nm : "(not a string)");
+			free(ix);
+			return -1;
+		}
 		n += !sel[f];
 		sel[f] = true;
 	}
+	free(ix);
 	if (json_array_size(names) == 0) {
 		for (uint16_t f = 0; f < cfg->nb_flows; f++)
 			sel[f] = true;
@@ -641,11 +698,34 @@ call_metrics(struct sl_app *app, struct api_call *c)
 			json_array_append_new(arr, o);
 		}
 	} else {
+		/* The flows named (each once, in the table's order); a name of no flow, none. */
+		bool *want = calloc(RTE_MAX(r->nb_flows, 1), sizeof(*want));
+		struct name_ix *ix = json_array_size(names) != 0 ?
+				     name_ix_make(r->nb_flows, res_flow_name, r) : NULL;
+
+		if (want == NULL || (json_array_size(names) != 0 && ix == NULL)) {
+			free(want);
+			free(ix);
+			sl_results_free(r);
+			free(state);
+			json_decref(arr);
+			json_decref(root);
+			return api_error(c, 500, "internal", "out of memory");
+		}
+		for (size_t i = 0; i < json_array_size(names); i++) {
+			int f = name_ix_find(ix, r->nb_flows,
+					     json_string_value(json_array_get(names, i)));
+
+			if (f >= 0)
+				want[f] = true;
+		}
 		for (uint16_t f = 0; f < r->nb_flows; f++)
-			if (named(names, r->flow[f].name))
+			if (json_array_size(names) == 0 || want[f])
 				json_array_append_new(arr, flow_metrics(app, r, f,
 					f < app->ses.nb_streams ? state[f] : SL_TX_STOPPED,
 					&A.prev[f]));
+		free(want);
+		free(ix);
 	}
 	sl_results_free(r);
 	free(state);

@@ -533,6 +533,9 @@ if want C; then
 	check "api: port.link port_names as a string: 400, an array asked" \
 		grep -q '^400 .*port.link.port_names: give an array of port names' <<<"$(api POST /control/state \
 		'{"choice":"port","port":{"choice":"link","link":{"port_names":"p2","state":"down"}}}')"
+	check "api: flow metrics of f3, f1, nosuch, f1: f1 and f3 once each, in the table's order" \
+		eq "$(api POST /monitor/metrics '{"choice":"flow","flow":{"flow_names":["f3","f1","nosuch","f1"]}}' |
+			cut -d' ' -f2- | jq -c '[.flow_metrics[].name]')" '["f1","f3"]'
 	check "api: metrics port_names as a string: 400 naming port.port_names (no freed bytes)" \
 		grep -q '^400 .*"port.port_names: give an array of names"' <<<"$(api POST /monitor/metrics \
 		'{"choice":"port","port":{"port_names":"p1"}}')"
