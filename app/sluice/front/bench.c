@@ -16,6 +16,7 @@
 #include <rte_cycles.h>
 
 #include "bench.h"
+#include "bench_report.h"
 #include "report.h"
 #include "plan.h"
 #include "session.h"
@@ -27,71 +28,14 @@
 #include "worker.h"
 
 #define BENCH_MAX_SIZES 9
-#define BENCH_MIN_S 0.001      /* the shortest trial: a duration of 0 would mean "no end" */
-#define BENCH_TRIAL_S 10.0     /* bench trial's duration when trial= is not given */
-static const double lat_fracs[] = { 0, 0.1, 0.5, 0.9 };
-static const char *const lat_names[] = { "0%", "10%", "50%", "90%" };
-#define NB_LAT 4
-
-struct bench_lat {
-	bool valid;
-	uint64_t min, p50, p90, p99, p99_9, max;
-	uint64_t backwards;         /* arrived before they were sent, by the clocks */
-	double mean;
-};
-
-/* One direction of a trial: what one sending port's stream did. */
-struct bench_dir {
-	uint16_t tx_port;
-	int rx_port;                /* -1: nowhere it could be counted */
-	uint64_t tx, rx, lost;
-	struct bench_lat lat;
-};
-
-struct bench_trial {
-	unsigned int size;          /* index in results */
-	const char *kind;           /* "search", "final", "latency", "trial" */
-	unsigned int goal;
-	double load;                /* pps per port, asked */
-	double paced;               /* pps per port the pacer was set to (load / compensation) */
-	double duration_s;          /* asked */
-	bool fell_short;            /* the generator offered less than the load (lib/bench's
-				       tolerance): a lower bound counts at what it offered */
-	bool interrupted;           /* stopped before its end: shown, not counted */
-	double offered_pps, tx_pps, rx_pps, fwd_pps, loss_ratio, eff_s;
-	uint64_t tx, rx, lost, dropped, backlog, rx_drops;
-	uint64_t let_go_frames, let_go_ns; /* what its pacers let go (its sending ports') */
-	struct bench_lat lat;
-	double lo, hi;              /* the search's bounds after this trial (goal) */
-	double counted;             /* the load it counted at (0: not counted: interrupted, or
-				       a stall run again) */
-	unsigned int nb_dirs;       /* sending ports, in port order */
-	struct bench_dir dirs[SL_MAX_PORTS];
-};
-
-struct bench_result {
-	char name[16];              /* "64", "imix" */
-	double mean_l1;             /* bits per frame on the wire */
-	double line_pps;            /* aggregate line rate, pps */
-	unsigned int nb_tx;         /* sending ports */
-	/* per goal: sl_search_result() (per sending port) */
-	struct sl_bench_result goal[SL_BENCH_MAX_GOALS];
-	bool gen_limited, done;
-	double gen_ceiling;         /* per port: what the generator achieved at its ceiling */
-	unsigned int trials, shorts; /* the search's trials, those short of their load */
-	double spent_s;             /* the search's trial time */
-	const char *why;            /* why the search ended early; NULL: it did not */
-	struct bench_lat lat[NB_LAT];
-	double lat_load[NB_LAT];
-	unsigned int lat_trial[NB_LAT]; /* the latency trials (their directions) */
-};
+static const double lat_fracs[SL_BENCH_NB_LAT] = { 0, 0.1, 0.5, 0.9 };
 
 static struct {
 	bool ran, running, interrupted, warned;
 	struct sl_bench_conf c;
-	struct bench_trial *trials;
+	struct sl_bench_trial *trials;
 	unsigned int nb_trials, cap_trials;
-	struct bench_result res[BENCH_MAX_SIZES];
+	struct sl_bench_size res[BENCH_MAX_SIZES];
 	unsigned int nb_sizes, cur_size;
 	char sizes[BENCH_MAX_SIZES][16];
 	char status[256];
@@ -115,237 +59,12 @@ static struct {
 	bool said_ceiling;
 	unsigned int lat_k;
 	double lat_load;
-	struct bench_trial *t;      /* the trial in flight */
+	struct sl_bench_trial *t;      /* the trial in flight */
 	double t_load, t_pace, t_dur, t_tol; /* what it was asked */
 	int code;
 	void (*done)(struct sl_app *app, int code, void *arg);
 	void *done_arg;
 } B;
-
-/* ---- parsing ---- */
-
-static int
-parse_dbl(const char *v, double lo, double hi, double *out)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(v, &end);
-	if (*v == '\0' || *end != '\0' || errno != 0 || !(d >= lo && d <= hi))
-		return -1;
-	*out = d;
-	return 0;
-}
-
-int
-sl_bench_parse(const char *method, const char *params, struct sl_bench_conf *c, char *err,
-	       size_t len)
-{
-	char buf[512], *save = NULL, *tok;
-	const char *search_key = NULL; /* a search's key given to trial */
-	bool load_seen = false;
-	enum sl_bench_method m;
-
-	memset(c, 0, sizeof(*c));
-	if (strcmp(method, "mlr") == 0)
-		m = SL_BENCH_MLR;
-	else if (strcmp(method, "rfc2544") == 0 || strcmp(method, "trial") == 0)
-		m = SL_BENCH_RFC2544;
-	else {
-		snprintf(err, len, "'%s' is not a method (mlr, rfc2544 or trial)", method);
-		return -EINVAL;
-	}
-	sl_bench_params_default(&c->p, m);
-	c->min = (struct sl_rate){ SL_RATE_PCT, 0.1 };
-	c->max = (struct sl_rate){ SL_RATE_PCT, 100 };
-	c->lat_s = 5;
-	c->single = strcmp(method, "trial") == 0;
-	if (c->single)
-		c->trial_s = BENCH_TRIAL_S;
-	if (params == NULL)
-		goto check;
-	if (strlen(params) >= sizeof(buf)) {
-		snprintf(err, len, "parameters too long");
-		return -EINVAL;
-	}
-	strcpy(buf, params);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		char *v = strchr(tok, '=');
-		double d;
-
-		if (v == NULL) {
-			snprintf(err, len, "'%s' is not key=value", tok);
-			return -EINVAL;
-		}
-		*v++ = '\0';
-		if (c->single && search_key == NULL &&
-		    (strcmp(tok, "min") == 0 || strcmp(tok, "max") == 0 ||
-		     strcmp(tok, "width") == 0 || strcmp(tok, "loss") == 0 ||
-		     strcmp(tok, "exceed") == 0 || strcmp(tok, "initial") == 0 ||
-		     strcmp(tok, "final") == 0 || strcmp(tok, "sum") == 0 || strcmp(tok, "lat") == 0 ||
-		     strcmp(tok, "budget") == 0 || strcmp(tok, "max-trials") == 0))
-			search_key = tok;
-		if (strcmp(tok, "min") == 0 || strcmp(tok, "max") == 0) {
-			struct sl_rate r;
-
-			if (sl_rate_parse(v, &r) != 0 || r.unit == SL_RATE_NONE || !(r.value > 0)) {
-				snprintf(err, len, "%s: '%s' is not a load (%s)", tok, v,
-					 SL_RATE_SYNTAX);
-				return -EINVAL;
-			}
-			*(tok[1] == 'i' ? &c->min : &c->max) = r;
-		} else if (strcmp(tok, "load") == 0 || strcmp(tok, "total") == 0) {
-			if (!c->single) {
-				snprintf(err, len, "%s: only for 'trial' (a search sets the loads)",
-					 tok);
-				return -EINVAL;
-			}
-			if (load_seen) {
-				snprintf(err, len, "%s: give load= or total=, once", tok);
-				return -EINVAL;
-			}
-			load_seen = true;
-			if (sl_rate_parse(v, &c->load) != 0 || c->load.unit == SL_RATE_NONE ||
-			    !(c->load.value > 0)) {
-				snprintf(err, len, "%s: '%s' is not a load (%s)", tok, v,
-					 SL_RATE_SYNTAX);
-				return -EINVAL;
-			}
-			c->load_total = tok[0] == 't';
-		} else if (strcmp(tok, "width") == 0) {
-			if (parse_dbl(v, -1e9, 1e9, &d) != 0 || !(d > 0 && d < 1)) {
-				snprintf(err, len, "width: '%s' is not a relative goal width above 0 "
-					 "and below 1 (such as 0.005)", v);
-				return -EINVAL;
-			}
-			for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++)
-				c->p.goals[i].width = d;
-		} else if (strcmp(tok, "loss") == 0) {
-			/* rfc2544: the tolerance; mlr: the goals' loss ratios, NDR first */
-			char *s2 = NULL, *x;
-			unsigned int n = 0;
-			struct sl_bench_goal g0 = c->p.goals[0];
-
-			for (x = strtok_r(v, ":", &s2); x != NULL; x = strtok_r(NULL, ":", &s2)) {
-				if (parse_dbl(x, -1e9, 1e9, &d) != 0 || !(d >= 0 && d <= 1)) {
-					snprintf(err, len, "loss: goal loss ratio '%s' is not from 0 to "
-						 "1 (such as 0 or 0.005)", x);
-					return -EINVAL;
-				}
-				if (n == SL_BENCH_MAX_GOALS || (m == SL_BENCH_RFC2544 && n == 1)) {
-					snprintf(err, len, "loss: at most %d goals",
-						 m == SL_BENCH_RFC2544 ? 1 : SL_BENCH_MAX_GOALS);
-					return -EINVAL;
-				}
-				c->p.goals[n] = g0;
-				c->p.goals[n].loss_ratio = d;
-				snprintf(c->p.goals[n].name, sizeof(c->p.goals[n].name), "%s",
-					 d == 0 ? "NDR" : n == 0 ? "LR" : "PDR");
-				n++;
-			}
-			if (n == 0) {
-				snprintf(err, len, "loss: no goal loss ratio");
-				return -EINVAL;
-			}
-			c->p.nb_goals = n;
-		} else if (strcmp(tok, "exceed") == 0 || strcmp(tok, "initial") == 0 ||
-			   strcmp(tok, "final") == 0 || strcmp(tok, "sum") == 0 ||
-			   strcmp(tok, "trial") == 0 || strcmp(tok, "lat") == 0) {
-			bool ratio = tok[0] == 'e';
-			uint64_t us;
-
-			if (ratio ? parse_dbl(v, 0, 1, &d) != 0 || d == 1 :
-			    sl_parse_seconds(v, &us, err, len) != 0 || us < BENCH_MIN_S * 1e6) {
-				snprintf(err, len, ratio ? "%s: '%s' is not a ratio from 0 to 1 "
-					 "(1 excluded)" : "%s: '%s' is not a duration from %g s to %d s; "
-					 "a unit may follow: s, ms, us", tok, v, BENCH_MIN_S,
-					 SL_MAX_SECONDS);
-				return -EINVAL;
-			}
-			if (!ratio)
-				d = us / 1e6;
-			for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++) {
-				struct sl_bench_goal *g = &c->p.goals[i];
-
-				if (tok[0] == 'e')
-					g->exceed_ratio = d;
-				else if (tok[0] == 'i')
-					g->initial_s = d;
-				else if (tok[0] == 'f')
-					g->final_s = d, g->sum_s = fmax(g->sum_s, d);
-				else if (tok[0] == 's')
-					g->sum_s = d;
-				else if (tok[0] == 't')
-					g->initial_s = g->final_s = g->sum_s = d;
-			}
-			if (tok[0] == 'l')
-				c->lat_s = d;
-			if (tok[0] == 't')
-				c->trial_s = d;
-		} else if (strcmp(tok, "budget") == 0) {
-			uint64_t us;
-
-			if (sl_parse_seconds(v, &us, err, len) != 0 || us < 1000000) {
-				snprintf(err, len, "budget: '%s' is not a duration from 1 s to %d s "
-					 "(the trial time a size's search may use)", v, SL_MAX_SECONDS);
-				return -EINVAL;
-			}
-			c->p.max_seconds = us / 1e6;
-		} else if (strcmp(tok, "max-trials") == 0) {
-			uint64_t n;
-
-			if (sl_parse_u64(v, 1, SL_BENCH_MAX_TRIALS, &n, err, len) != 0) {
-				snprintf(err, len, "max-trials: '%s' is not a number of trials from 1 to "
-					 "%d", v, SL_BENCH_MAX_TRIALS);
-				return -EINVAL;
-			}
-			c->p.max_trials = (unsigned int)n;
-		} else if (strcmp(tok, "sizes") == 0) {
-			snprintf(c->sizes, sizeof(c->sizes), "%s",
-				 strcmp(v, "rfc2544") == 0 ? "64:128:256:512:1024:1280:1518:imix" : v);
-		} else if (strcmp(tok, "tx") == 0) {
-			char *s2 = NULL, *x;
-
-			for (x = strtok_r(v, ":", &s2); x != NULL; x = strtok_r(NULL, ":", &s2)) {
-				uint64_t pid;
-
-				if (sl_parse_u64(x, 0, SL_MAX_PORTS - 1, &pid, err, len) != 0) {
-					snprintf(err, len, "tx: '%s' is not a port number", x);
-					return -EINVAL;
-				}
-				c->tx[pid] = true;
-				c->tx_given = true;
-			}
-		} else {
-			snprintf(err, len, "unknown parameter '%s' (min, max, width, loss, exceed, "
-				 "initial, final, sum, trial, lat, budget, max-trials, sizes, tx; "
-				 "trial: load, total)", tok);
-			return -EINVAL;
-		}
-	}
-check:
-	if (search_key != NULL) {
-		snprintf(err, len, "%s: a search's parameter; a trial takes load= or total=, "
-			 "trial=, sizes= and tx=", search_key);
-		return -EINVAL;
-	}
-	if (c->single && c->load.unit == SL_RATE_NONE) {
-		snprintf(err, len, "trial: give the load: load=RATE (each sending port) or "
-			 "total=RATE (shared by them), and trial=SECONDS (default %g)",
-			 BENCH_TRIAL_S);
-		return -EINVAL;
-	}
-	/* The sum only matters in mlr; keep it consistent with the final duration. */
-	for (unsigned int i = 0; i < SL_BENCH_MAX_GOALS; i++)
-		if (c->p.goals[i].sum_s < c->p.goals[i].final_s)
-			c->p.goals[i].sum_s = c->p.goals[i].final_s;
-	if (c->min.unit == c->max.unit && c->min.value > c->max.value) {
-		snprintf(err, len, "min: the minimum load is above max");
-		return -EINVAL;
-	}
-	return 0;
-}
 
 /* ---- the trial ---- */
 
@@ -375,7 +94,7 @@ rx_of(const struct sl_app *app, const struct sl_results *res, uint16_t s)
 }
 
 static void
-lat_from_hist(const uint64_t *h, struct bench_lat *l)
+lat_from_hist(const uint64_t *h, struct sl_bench_lat *l)
 {
 	uint64_t n = 0;
 	double sum = 0;
@@ -396,7 +115,7 @@ lat_from_hist(const uint64_t *h, struct bench_lat *l)
 
 /* The histogram's quantiles are bucket bounds: keep them within the exact min and max. */
 static void
-lat_clamp(struct bench_lat *l)
+lat_clamp(struct sl_bench_lat *l)
 {
 	uint64_t *q[] = { &l->p50, &l->p90, &l->p99, &l->p99_9 };
 
@@ -490,7 +209,7 @@ bench_cfg(struct sl_config *dst, const struct sl_config *src, const struct sl_st
 
 static int
 trial_start(struct sl_app *app, double load, double pace, double duration_s, double tol,
-	    struct bench_trial *t)
+	    struct sl_bench_trial *t)
 {
 	struct sl_config *o = &B.trial_cfg;
 	int ret;
@@ -530,7 +249,7 @@ static int
 trial_collect(struct sl_app *app)
 {
 	const bool *tx = B.tx;
-	struct bench_trial *t = B.t;
+	struct sl_bench_trial *t = B.t;
 	double load = B.t_load, pace = B.t_pace, duration_s = B.t_dur, tol = B.t_tol;
 	uint64_t *hist = calloc(SL_HIST_BUCKETS, sizeof(*hist));
 	unsigned int nb_tx = 0;
@@ -555,7 +274,7 @@ trial_collect(struct sl_app *app)
 	for (uint16_t s = 0; s < app->ports.n; s++) {
 		const struct sl_results_rx *x;
 		struct sl_stream_result res;
-		struct bench_dir *d;
+		struct sl_bench_dir *d;
 		int r;
 
 		if (!tx[s])
@@ -659,6 +378,18 @@ method_name(const struct sl_bench_conf *c)
 	return c->single ? "trial" : sl_bench_method_name(c->p.method);
 }
 
+/* The benchmark as its views read it (view/bench_report.h). */
+static struct sl_bench_record
+bench_record(void)
+{
+	return (struct sl_bench_record){
+		.method = method_name(&B.c), .single = B.c.single, .interrupted = B.interrupted,
+		.p = &B.c.p, .load = B.c.load, .load_total = B.c.load_total,
+		.trial_s = B.c.trial_s, .lat_s = B.c.lat_s, .trials = B.trials,
+		.nb_trials = B.nb_trials, .res = B.res, .nb_sizes = B.nb_sizes,
+	};
+}
+
 /* bench trial's load on each sending port: load=, or total= shared by nb_tx. */
 static struct sl_rate
 trial_rate(const struct sl_bench_conf *c, unsigned int nb_tx)
@@ -679,12 +410,12 @@ rxmap_names(const struct sl_config *o, uint16_t r)
 	return false;
 }
 
-static struct bench_trial *
+static struct sl_bench_trial *
 trial_slot(void)
 {
 	if (B.nb_trials == B.cap_trials) {
 		unsigned int n = B.cap_trials ? 2 * B.cap_trials : 256;
-		struct bench_trial *x = realloc(B.trials, n * sizeof(*x));
+		struct sl_bench_trial *x = realloc(B.trials, n * sizeof(*x));
 
 		if (x == NULL)
 			return NULL;
@@ -711,161 +442,8 @@ rate_pps(const struct sl_rate *r, double line_bps, double l1, double l2)
 	}
 }
 
-/* With several sending ports, each direction's loss (and latency) too. */
 static void
-print_dirs(const struct bench_trial *t)
-{
-	if (t->nb_dirs < 2)
-		return;
-	for (unsigned int k = 0; k < t->nb_dirs; k++) {
-		const struct bench_dir *d = &t->dirs[k];
-
-		printf("%s%u->", k == 0 ? " [" : ", ", d->tx_port);
-		if (d->rx_port >= 0)
-			printf("%d", d->rx_port);
-		else
-			printf("?");
-		printf(" loss %.4g%%", d->tx != 0 ? 100.0 * (double)d->lost / (double)d->tx : 0);
-		if (d->lat.valid)
-			printf(" p99 %.1f us", d->lat.p99 / 1e3);
-	}
-	printf("]");
-}
-
-/* A trial's outcome on its progress line (after "..."). */
-static void
-print_outcome(const struct bench_trial *t, unsigned int nb_tx)
-{
-	printf(" loss %.4g%% (tx %" PRIu64 " rx %" PRIu64 ")", 100 * t->loss_ratio, t->tx, t->rx);
-	print_dirs(t);
-	if (t->fell_short)
-		printf("; short: %.6g pps a port offered, %.2f %% of the load", t->tx_pps / nb_tx,
-		       t->offered_pps > 0 ? 100 * t->tx_pps / t->offered_pps : 0);
-	if (t->let_go_frames != 0)
-		printf("; let go %" PRIu64 " frames (%.3f ms: its lcore did not run)",
-		       t->let_go_frames, t->let_go_ns / 1e6);
-	if (t->interrupted)
-		printf(" (interrupted: not counted)");
-}
-
-/* bench trial's report: each trial's measurer outputs (RFC 9971 section 5). */
-static void
-print_trials(void)
-{
-	printf("\nbench trial%s: %u trial(s) (rates aggregate over the sending ports)\n",
-	       B.interrupted ? " (interrupted: partial)" : "", B.nb_trials);
-	printf("%-6s %10s %10s %10s %10s %9s %8s %8s %9s %9s %9s\n", "size", "offered", "tx",
-	       "rx", "forwarded", "loss", "eff", "rxdrops", "lat p50", "p99", "max");
-	printf("%-6s %10s %10s %10s %10s %9s %8s %8s %9s %9s %9s\n", "", "Mpps", "Mpps", "Mpps",
-	       "Mpps", "%", "s", "", "us", "us", "us");
-	for (unsigned int k = 0; k < B.nb_trials; k++) {
-		const struct bench_trial *t = &B.trials[k];
-
-		printf("%-6s %10.4f %10.4f %10.4f %10.4f %9.4g %8.3f %8" PRIu64, B.res[t->size].name,
-		       t->offered_pps / 1e6, t->tx_pps / 1e6, t->rx_pps / 1e6, t->fwd_pps / 1e6,
-		       100 * t->loss_ratio, t->eff_s, t->rx_drops);
-		if (t->lat.valid)
-			printf(" %9.1f %9.1f %9.1f", t->lat.p50 / 1e3, t->lat.p99 / 1e3,
-			       t->lat.max / 1e3);
-		else
-			printf(" %9s %9s %9s", "-", "-", "-");
-		printf("%s%s\n", t->fell_short ? "  short (the generator offered less)" : "",
-		       t->interrupted ? "  interrupted" : "");
-	}
-}
-
-/* The goals' column title: rfc2544's one goal is the throughput. */
-static const char *
-goal_title(unsigned int g)
-{
-	return B.c.p.method == SL_BENCH_RFC2544 ? "thru" : B.c.p.goals[g].name;
-}
-
-static void
-print_table(void)
-{
-	const struct sl_bench_params *p = &B.c.p;
-	bool unconverged = false, ceiling = false;
-
-	if (B.c.single) {
-		print_trials();
-		return;
-	}
-	printf("\nbench %s%s: results (per size; aggregate over %u sending port(s))\n",
-	       method_name(&B.c), B.interrupted ? " (interrupted: partial)" : "",
-	       B.res[0].nb_tx);
-	printf("%-6s", "size");
-	for (unsigned int g = 0; g < p->nb_goals; g++)
-		printf(" %5s(%-5g) Mpps    Gb/s  %%line", goal_title(g), p->goals[g].loss_ratio);
-	printf("   lat p50/p99 us at 0%%  10%%  50%%  90%%\n");
-	for (unsigned int i = 0; i < B.nb_sizes; i++) {
-		const struct bench_result *r = &B.res[i];
-
-		if (!r->done && !(B.interrupted && r->trials != 0))
-			continue;
-		printf("%-6s", r->name);
-		for (unsigned int g = 0; g < p->nb_goals; g++) {
-			const struct sl_bench_result *x = &r->goal[g];
-			double pps = x->achieved * r->nb_tx;
-			const char *mark = !x->converged ? "?" : x->at_ceiling ? ">" : " ";
-
-			printf(" %12.4f%s %7.3f %6.2f", pps / 1e6, mark, pps * r->mean_l1 / 1e9,
-			       r->line_pps > 0 ? 100 * pps / r->line_pps : 0);
-			unconverged |= !x->converged;
-			ceiling |= x->converged && x->at_ceiling;
-		}
-		printf("  ");
-		for (unsigned int k = 0; k < NB_LAT; k++)
-			if (r->lat[k].valid)
-				printf(" %.1f/%.1f", r->lat[k].p50 / 1e3, r->lat[k].p99 / 1e3);
-			else
-				printf(" -");
-		printf("\n");
-		/* Each direction's latency at the same loads, under the aggregate. */
-		for (unsigned int d = 0; r->nb_tx > 1 && d < r->nb_tx; d++) {
-			const struct bench_dir *x = NULL;
-
-			for (unsigned int k = 0; k < NB_LAT; k++)
-				if (r->lat[k].valid) {
-					x = &B.trials[r->lat_trial[k]].dirs[d];
-					break;
-				}
-			if (x == NULL)
-				break;
-			if (x->rx_port >= 0)
-				printf("  %2u->%-2d", x->tx_port, x->rx_port);
-			else
-				printf("  %2u->? ", x->tx_port);
-			printf("%*s", (int)(p->nb_goals * 29 + 2) - 8, "");
-			for (unsigned int k = 0; k < NB_LAT; k++) {
-				const struct bench_lat *l = &B.trials[r->lat_trial[k]].dirs[d].lat;
-
-				if (r->lat[k].valid && l->valid)
-					printf(" %.1f/%.1f", l->p50 / 1e3, l->p99 / 1e3);
-				else
-					printf(" -");
-			}
-			printf("\n");
-		}
-		printf("  %u trial(s), %.1f s of trial time (budget %u trials, %g s)%s%s", r->trials,
-		       r->spent_s, p->max_trials != 0 ? p->max_trials : SL_BENCH_MAX_TRIALS,
-		       p->max_seconds > 0 ? p->max_seconds : SL_BENCH_MAX_SECONDS,
-		       r->why != NULL ? "; ended: " : "", r->why != NULL ? r->why : "");
-		printf("; the generator fell short in %u\n", r->shorts);
-		if (r->gen_limited)
-			printf("  generator-limited at %.4f Mpps (%.6g pps a port): the loads searched "
-			       "stop there\n", r->gen_ceiling * r->nb_tx / 1e6, r->gen_ceiling);
-	}
-	if (unconverged)
-		printf("(? : the search ended before the goal width: the lower bound so far; "
-		       "show bench)\n");
-	if (ceiling)
-		printf("(> : the generator's ceiling: the DUT forwarded all the generator could "
-		       "offer; its own result is at least that)\n");
-}
-
-static void
-record(struct bench_trial *t, unsigned int size, const char *kind, unsigned int goal)
+record(struct sl_bench_trial *t, unsigned int size, const char *kind, unsigned int goal)
 {
 	t->size = size;
 	t->kind = kind;
@@ -875,7 +453,7 @@ record(struct bench_trial *t, unsigned int size, const char *kind, unsigned int 
 
 /* Once per benchmark: frames went out and not one came back anywhere. */
 static void
-warn_nothing_back(const struct bench_trial *t)
+warn_nothing_back(const struct sl_bench_trial *t)
 {
 	if (t->tx == 0 || t->rx != 0 || B.warned)
 		return;
@@ -928,7 +506,9 @@ bench_end(struct sl_app *app)
 	B.running = false;
 	B.interrupted = sl_interrupted();
 	if (code == SL_EXIT_OK) {
-		print_table();
+		struct sl_bench_record rec = bench_record();
+
+		sl_bench_report_table(&rec);
 		/* A search that ended without its goal says so in its exit code. */
 		if (!conf->single) {
 			bool reached = !B.interrupted;
@@ -969,7 +549,7 @@ static void
 size_begin(struct sl_app *app)
 {
 	unsigned int i = B.cur_size;
-	struct bench_result *r = &B.res[i];
+	struct sl_bench_size *r = &B.res[i];
 	char err[256];
 
 	B.cfg.sc = B.base_sc;
@@ -1011,9 +591,9 @@ single_start(struct sl_app *app)
 {
 	unsigned int i = B.cur_size, nb = B.nb_sizes;
 	const struct sl_bench_conf *conf = &B.c;
-	struct bench_result *r = &B.res[i];
+	struct sl_bench_size *r = &B.res[i];
 	struct sl_rate rr = trial_rate(conf, B.nb_tx);
-	struct bench_trial *t = trial_slot();
+	struct sl_bench_trial *t = trial_slot();
 	double load = 1e18;
 
 	if (t == NULL)
@@ -1032,8 +612,8 @@ static void
 single_end(struct sl_app *app)
 {
 	unsigned int i = B.cur_size;
-	struct bench_result *r = &B.res[i];
-	struct bench_trial *t = B.t;
+	struct sl_bench_size *r = &B.res[i];
+	struct sl_bench_trial *t = B.t;
 
 	record(t, i, "trial", 0);
 	r->trials = 1;
@@ -1041,7 +621,7 @@ single_end(struct sl_app *app)
 	r->shorts = t->fell_short;
 	warn_nothing_back(t);
 	trial_line(app);
-	print_outcome(t, B.nb_tx);
+	sl_bench_report_outcome(t, B.nb_tx);
 	printf("\n");
 	snprintf(B.status, sizeof(B.status), "size %s (%u/%u), one trial", r->name, i + 1,
 		 B.nb_sizes);
@@ -1053,8 +633,8 @@ search_start(struct sl_app *app)
 {
 	const struct sl_bench_params *p = &B.p;
 	struct sl_search *s = B.s;
-	struct bench_result *r = &B.res[B.cur_size];
-	struct bench_trial *t;
+	struct sl_bench_size *r = &B.res[B.cur_size];
+	struct sl_bench_trial *t;
 	const char *gname;
 	double top, pace;
 	int ret;
@@ -1085,8 +665,8 @@ search_end_trial(struct sl_app *app)
 {
 	const struct sl_bench_params *p = &B.p;
 	struct sl_search *s = B.s;
-	struct bench_result *r = &B.res[B.cur_size];
-	struct bench_trial *t = B.t;
+	struct sl_bench_size *r = &B.res[B.cur_size];
+	struct sl_bench_trial *t = B.t;
 	const struct sl_trial_req *q = &B.q;
 	const char *gname = B.c.p.method == SL_BENCH_RFC2544 ? "throughput" :
 			    p->goals[q->goal].name;
@@ -1099,7 +679,7 @@ search_end_trial(struct sl_app *app)
 		record(t, i, q->final ? "final" : "search", q->goal);
 		t->lo = t->hi = t->counted = 0;
 		trial_line(app);
-		print_outcome(t, nb_tx);
+		sl_bench_report_outcome(t, nb_tx);
 		printf("\n");
 		return;
 	}
@@ -1115,7 +695,7 @@ search_end_trial(struct sl_app *app)
 	record(t, i, q->final ? "final" : "search", q->goal);
 	warn_nothing_back(t);
 	trial_line(app);
-	print_outcome(t, nb_tx);
+	sl_bench_report_outcome(t, nb_tx);
 	if (s->last_retry)
 		printf("; short: run again, this one not counted");
 	else if (s->last_at != q->load)
@@ -1137,7 +717,7 @@ static void
 search_end(void)
 {
 	struct sl_search *s = B.s;
-	struct bench_result *r = &B.res[B.cur_size];
+	struct sl_bench_size *r = &B.res[B.cur_size];
 
 	for (unsigned int g = 0; g < B.p.nb_goals; g++)
 		sl_search_result(s, g, &r->goal[g]);
@@ -1162,19 +742,21 @@ static int
 lat_start(struct sl_app *app)
 {
 	const struct sl_bench_params *p = &B.p;
-	struct bench_result *r = &B.res[B.cur_size];
+	struct sl_bench_size *r = &B.res[B.cur_size];
 	double ref = r->goal[p->nb_goals - 1].achieved;
+	struct sl_bench_record rec = bench_record();
 	unsigned int k = B.lat_k;
-	struct bench_trial *t;
+	struct sl_bench_trial *t;
 
-	if (k >= NB_LAT || ref <= 0 || sl_interrupted())
+	if (k >= SL_BENCH_NB_LAT || ref <= 0 || sl_interrupted())
 		return 0;
 	t = trial_slot();
 	if (t == NULL)
 		return 0;
 	B.lat_load = k == 0 ? fmin(p->min_load, ref / 100) : ref * lat_fracs[k];
 	printf("bench: size %s latency at %s of %s: %.6g pps x %u for %g s ...", r->name,
-	       lat_names[k], goal_title(p->nb_goals - 1), B.lat_load, B.nb_tx, B.c.lat_s);
+	       sl_bench_lat_names[k], sl_bench_report_goal(&rec, p->nb_goals - 1), B.lat_load,
+	       B.nb_tx, B.c.lat_s);
 	trial_begun(app);
 	/* One that cannot start ends the latency trials (as the last one would). */
 	return trial_start(app, B.lat_load, B.lat_load, B.c.lat_s, shortfall_tol(p), t) == 0;
@@ -1184,15 +766,15 @@ static void
 lat_end(struct sl_app *app)
 {
 	const struct sl_bench_params *p = &B.p;
-	struct bench_result *r = &B.res[B.cur_size];
-	struct bench_trial *t = B.t;
+	struct sl_bench_size *r = &B.res[B.cur_size];
+	struct sl_bench_trial *t = B.t;
 	unsigned int k = B.lat_k++;
 
 	r->lat_trial[k] = B.nb_trials;
 	record(t, B.cur_size, "latency", p->nb_goals - 1);
 	trial_line(app);
 	if (t->interrupted) {
-		print_outcome(t, B.nb_tx);
+		sl_bench_report_outcome(t, B.nb_tx);
 		printf("\n");
 		return;
 	}
@@ -1204,7 +786,7 @@ lat_end(struct sl_app *app)
 		printf(" no latency sample,");
 	if (t->lat.backwards != 0)
 		printf(" %" PRIu64 " ran backwards (docs/measure.md),", t->lat.backwards);
-	print_outcome(t, B.nb_tx);
+	sl_bench_report_outcome(t, B.nb_tx);
 	printf("\n");
 }
 
@@ -1333,7 +915,7 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 	const struct sl_config_env *env = sl_session_env(app);
 	struct sl_config_err e;
 	char err[256], names[BENCH_MAX_SIZES][16];
-	struct bench_result res[BENCH_MAX_SIZES];
+	struct sl_bench_size res[BENCH_MAX_SIZES];
 	unsigned int nb = 0, nb_tx = 0;
 	bool tx[SL_MAX_PORTS] = { false };
 	char list[128];
@@ -1431,7 +1013,7 @@ sl_bench_start(struct sl_app *app, const struct sl_bench_conf *conf,
 	memset(res, 0, sizeof(res));
 	for (unsigned int i = 0; i < nb; i++) {
 		struct sl_stream_conf sc = o->sc;
-		struct bench_result *r = &res[i];
+		struct sl_bench_size *r = &res[i];
 		double l1, l2, line = 0, mn, mx;
 		struct sl_bench_params p = conf->p;
 
@@ -1532,195 +1114,21 @@ sl_bench_show(void)
 	       B.running ? "running" : B.interrupted ? "interrupted" : "done", B.nb_trials);
 	if (B.status[0] != '\0')
 		printf("  last: %s\n", B.status);
-	if (!B.running)
-		print_table();
-}
+	if (!B.running) {
+		struct sl_bench_record rec = bench_record();
 
-static void
-json_lat(struct sl_json *j, const char *key, const struct bench_lat *l)
-{
-	sl_json_obj_open(j, key);
-	if (l->valid) {
-		sl_json_u64(j, "min", l->min);
-		sl_json_dbl(j, "mean", l->mean);
-		sl_json_u64(j, "p50", l->p50);
-		sl_json_u64(j, "p90", l->p90);
-		sl_json_u64(j, "p99", l->p99);
-		sl_json_u64(j, "p99_9", l->p99_9);
-		sl_json_u64(j, "max", l->max);
+		sl_bench_report_table(&rec);
 	}
-	sl_json_u64(j, "backwards", l->backwards); /* not samples: docs/measure.md */
-	sl_json_obj_close(j);
-}
-
-/* "directions": what each sending port's stream did in trial t. */
-static void
-json_dirs(struct sl_json *j, const struct bench_trial *t)
-{
-	sl_json_arr_open(j, "directions");
-	for (unsigned int k = 0; k < t->nb_dirs; k++) {
-		const struct bench_dir *d = &t->dirs[k];
-
-		sl_json_obj_open(j, NULL);
-		sl_json_u64(j, "tx_port", d->tx_port);
-		sl_json_i64(j, "rx_port", d->rx_port); /* -1: counted nowhere */
-		sl_json_u64(j, "tx_packets", d->tx);
-		sl_json_u64(j, "rx_packets", d->rx);
-		sl_json_u64(j, "lost", d->lost);
-		sl_json_dbl(j, "loss_ratio", d->tx != 0 ? (double)d->lost / (double)d->tx : 0);
-		if (d->lat.valid || d->lat.backwards != 0)
-			json_lat(j, "latency_ns", &d->lat);
-		sl_json_obj_close(j);
-	}
-	sl_json_arr_close(j);
 }
 
 void
 sl_bench_json(struct sl_json *j)
 {
-	const struct sl_bench_params *p = &B.c.p;
+	struct sl_bench_record rec;
 
 	if (!B.ran)
 		return;
-	sl_json_obj_open(j, "bench");
-	sl_json_str(j, "method", method_name(&B.c));
-	sl_json_bool(j, "interrupted", B.interrupted);
-	sl_json_obj_open(j, "params");
-	if (B.c.single) {
-		char rate[64];
-
-		sl_rate_str(&B.c.load, rate, sizeof(rate));
-		sl_json_str(j, B.c.load_total ? "total" : "load", rate);
-		sl_json_dbl(j, "trial_s", B.c.trial_s);
-		sl_json_obj_close(j);
-		goto trials;
-	}
-	sl_json_dbl(j, "width", p->goals[0].width);
-	sl_json_dbl(j, "initial_s", p->goals[0].initial_s);
-	sl_json_dbl(j, "final_s", p->goals[0].final_s);
-	sl_json_dbl(j, "sum_s", p->goals[0].sum_s);
-	sl_json_dbl(j, "exceed_ratio", p->goals[0].exceed_ratio);
-	sl_json_dbl(j, "latency_s", B.c.lat_s);
-	sl_json_u64(j, "budget_trials", p->max_trials != 0 ? p->max_trials : SL_BENCH_MAX_TRIALS);
-	sl_json_dbl(j, "budget_s", p->max_seconds > 0 ? p->max_seconds : SL_BENCH_MAX_SECONDS);
-	sl_json_arr_open(j, "goals");
-	for (unsigned int g = 0; g < p->nb_goals; g++) {
-		sl_json_obj_open(j, NULL);
-		sl_json_str(j, "name", p->goals[g].name);
-		sl_json_dbl(j, "loss_ratio", p->goals[g].loss_ratio);
-		sl_json_obj_close(j);
-	}
-	sl_json_arr_close(j);
-	sl_json_obj_close(j);
-trials:
-	sl_json_arr_open(j, "trials");
-	for (unsigned int i = 0; i < B.nb_trials; i++) {
-		const struct bench_trial *t = &B.trials[i];
-
-		sl_json_obj_open(j, NULL);
-		sl_json_u64(j, "n", i);
-		sl_json_str(j, "size", B.res[t->size].name);
-		sl_json_str(j, "kind", t->kind);
-		if (!B.c.single)
-			sl_json_str(j, "goal", p->goals[t->goal].name);
-		sl_json_dbl(j, "load_pps", t->load);
-		sl_json_dbl(j, "paced_pps", t->paced);  /* the pacer's rate: load / compensation */
-		sl_json_dbl(j, "duration_s", t->duration_s);
-		sl_json_bool(j, "short", t->fell_short);   /* the generator offered less */
-		sl_json_u64(j, "let_go_frames", t->let_go_frames); /* what its pacers let go */
-		sl_json_u64(j, "let_go_ns", t->let_go_ns);
-		sl_json_bool(j, "interrupted", t->interrupted); /* not counted */
-		sl_json_dbl(j, "offered_pps", t->offered_pps);
-		sl_json_dbl(j, "tx_pps", t->tx_pps);
-		sl_json_dbl(j, "rx_pps", t->rx_pps);
-		sl_json_dbl(j, "forwarding_pps", t->fwd_pps);
-		sl_json_dbl(j, "loss_ratio", t->loss_ratio);
-		sl_json_dbl(j, "effective_s", t->eff_s);
-		sl_json_u64(j, "tx_packets", t->tx);
-		sl_json_u64(j, "rx_packets", t->rx);
-		sl_json_u64(j, "lost", t->lost);
-		sl_json_u64(j, "gen_dropped", t->dropped);
-		sl_json_u64(j, "gen_backlog", t->backlog);
-		sl_json_u64(j, "rx_port_drops", t->rx_drops);
-		if (t->lat.valid || t->lat.backwards != 0)
-			json_lat(j, "latency_ns", &t->lat);
-		if (strcmp(t->kind, "latency") != 0 && !B.c.single) {
-			sl_json_dbl(j, "counted_pps", t->counted); /* 0: not counted */
-			sl_json_dbl(j, "lower_pps", t->lo);
-			sl_json_dbl(j, "upper_pps", t->hi);
-		}
-		json_dirs(j, t);
-		sl_json_obj_close(j);
-	}
-	sl_json_arr_close(j);
-	sl_json_arr_open(j, "results");
-	for (unsigned int i = 0; i < B.nb_sizes; i++) {
-		const struct bench_result *r = &B.res[i];
-		char k[32];
-
-		sl_json_obj_open(j, NULL);
-		if (strcmp(r->name, "imix") == 0 || strcmp(r->name, "given") == 0)
-			sl_json_str(j, "size", r->name);
-		else
-			sl_json_u64(j, "size", strtoul(r->name, NULL, 10));
-		sl_json_bool(j, "complete", r->done);
-		sl_json_u64(j, "ports", r->nb_tx);
-		sl_json_dbl(j, "mean_l1_bits", r->mean_l1);
-		sl_json_dbl(j, "line_pps", r->line_pps);
-		sl_json_bool(j, "generator_limited", r->gen_limited);
-		if (r->gen_limited)
-			sl_json_dbl(j, "generator_ceiling_pps", r->gen_ceiling * r->nb_tx);
-		sl_json_u64(j, "trials", r->trials);
-		sl_json_u64(j, "short_trials", r->shorts);
-		sl_json_dbl(j, "trial_s", r->spent_s);
-		if (r->why != NULL)
-			sl_json_str(j, "ended", r->why);
-		if (B.c.single) {
-			/* One trial per size, in size order: its n. */
-			if (i < B.nb_trials)
-				sl_json_u64(j, "trial", i);
-			sl_json_obj_close(j);
-			continue;
-		}
-		for (unsigned int g = 0; g < p->nb_goals; g++) {
-			const char *nm = p->method == SL_BENCH_RFC2544 ? "ndr" :
-					 g == 0 ? "ndr" : g == 1 ? "pdr" : NULL;
-			const struct sl_bench_result *x = &r->goal[g];
-			double pps = x->achieved * r->nb_tx;
-			char nb[16];
-
-			if (nm == NULL) {
-				snprintf(nb, sizeof(nb), "goal%u", g);
-				nm = nb;
-			}
-			/* The result: what the DUT was seen to forward, the load really offered. */
-			snprintf(k, sizeof(k), "%s_pps", nm);
-			sl_json_dbl(j, k, pps);
-			snprintf(k, sizeof(k), "%s_bps_l1", nm);
-			sl_json_dbl(j, k, pps * r->mean_l1);
-			snprintf(k, sizeof(k), "%s_pct_line", nm);
-			sl_json_dbl(j, k, r->line_pps > 0 ? 100 * pps / r->line_pps : 0);
-			snprintf(k, sizeof(k), "%s_lower_pps", nm); /* the load asked there */
-			sl_json_dbl(j, k, x->lower * r->nb_tx);
-			snprintf(k, sizeof(k), "%s_upper_pps", nm);
-			sl_json_dbl(j, k, x->upper * r->nb_tx);
-			snprintf(k, sizeof(k), "%s_converged", nm);
-			sl_json_bool(j, k, x->converged);
-			snprintf(k, sizeof(k), "%s_at_ceiling", nm);
-			sl_json_bool(j, k, x->at_ceiling);
-		}
-		sl_json_obj_open(j, "latency_at");
-		for (unsigned int l = 0; l < NB_LAT; l++)
-			if (r->lat[l].valid) {
-				sl_json_obj_open(j, lat_names[l]);
-				sl_json_dbl(j, "load_pps", r->lat_load[l] * r->nb_tx);
-				json_lat(j, "latency_ns", &r->lat[l]);
-				json_dirs(j, &B.trials[r->lat_trial[l]]);
-				sl_json_obj_close(j);
-			}
-		sl_json_obj_close(j);
-		sl_json_obj_close(j);
-	}
-	sl_json_arr_close(j);
-	sl_json_obj_close(j);
+	rec = bench_record();
+	sl_bench_report_json(j, &rec);
 }
+
