@@ -148,9 +148,23 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 	return 0;
 }
 
+/* The run's own frames that have arrived (unique: foreign frames do not count). */
+static uint64_t
+rx_mine(const struct sl_results *r)
+{
+	uint64_t n = 0;
+
+	for (uint16_t s = 0; s < r->nb_ports; s++)
+		n += r->unique[s];
+	return n;
+}
+
 /*
  * Step 4: the main lcore receives on every receiving port until every frame
- * sent has arrived, or --drain ends, or a signal. What is already waiting is
+ * sent has arrived, or a signal, or --drain has passed and the run's own
+ * frames have stopped arriving (none for SL_DRAIN_QUIET_US), at most
+ * SL_DRAIN_MORE_US past --drain: frames still in flight (a DUT's queue, its
+ * delay) are waited for, not counted lost. What is already waiting is
  * collected even with --drain 0 (until a round brings nothing).
  */
 static void
@@ -158,6 +172,8 @@ rx_drain(struct sl_app *app)
 {
 	uint64_t hz = sl_tsc_hz(), now = rte_rdtsc();
 	uint64_t end = now + sl_us_tsc(app->ses.run_cfg.drain_us, hz), next_check = now;
+	uint64_t hard = end + sl_us_tsc(SL_DRAIN_MORE_US, hz), quiet = sl_us_tsc(SL_DRAIN_QUIET_US, hz);
+	uint64_t mine = UINT64_MAX, moved = now;
 	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t n = 0;
 
@@ -169,15 +185,21 @@ rx_drain(struct sl_app *app)
 		bool got = sl_worker_rx(rxp, n);
 
 		now = rte_rdtsc();
-		if (!got && now >= end)
+		if (!got && now >= end && app->ses.run_cfg.drain_us == 0)
 			break;
-		if (now >= end && app->ses.run_cfg.drain_us != 0)
+		/* quiet only after an empty round: a stall of this lcore is no silence */
+		if (now >= end && app->ses.run_cfg.drain_us != 0 &&
+		    (now >= hard || (!got && now - moved >= quiet)))
 			break;
 		/* Every millisecond, even while frames keep coming (foreign ones do). */
 		if (now >= next_check) {
 			struct sl_results *r = sl_results_take_opt(app, false);
 			bool arrived = r != NULL && r->all_arrived;
 
+			if (r != NULL && rx_mine(r) != mine) {
+				mine = rx_mine(r);
+				moved = now;
+			}
 			sl_results_free(r);
 			if (arrived || sl_interrupted())
 				break;

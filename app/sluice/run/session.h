@@ -57,6 +57,13 @@
  */
 #define SL_SESSION_LEAD_US 2000
 #define SL_SESSION_POLL_US 1000
+/*
+ * The drain (step 4) goes on past --drain while the run's own frames still
+ * arrive: until none came for SL_DRAIN_QUIET_US, at most SL_DRAIN_MORE_US.
+ */
+#define SL_DRAIN_QUIET_US 20000
+#define SL_DRAIN_MORE_US 2000000
+
 /* The run's turn while nothing runs (a start makes it due at once). */
 #define SL_SESSION_IDLE_US 50000
 
