@@ -153,11 +153,12 @@ call_set_config(struct sl_app *app, struct api_call *c)
 	if (sl_config_copy(&cand, &app->cfg) != 0)
 		return api_error(c, 500, "internal", "out of memory");
 	ret = sl_otg_config(c->body, c->len, sl_session_env(app), &cand, &e);
-	if (ret == 0 && sl_config_check(&cand, sl_session_env(app),
-					SL_CHECK_STREAMS | SL_CHECK_RATES, &ce) != 0) {
-		snprintf(e.path, sizeof(e.path), "flows");
-		snprintf(e.msg, sizeof(e.msg), "%.300s", ce.msg + (ce.opt != NULL &&
-			 strcmp(ce.opt, "--flow") == 0 ? ce.detail + 2 : 0));
+	/* Checked as a start checks it: a Config taken is one that starts. */
+	if (ret == 0 && sl_session_check(app, &cand, SL_CHECK_ALL, &ce) != 0) {
+		bool flow = ce.opt != NULL && strcmp(ce.opt, "--flow") == 0;
+
+		snprintf(e.path, sizeof(e.path), "%s", flow ? "flows" : "");
+		snprintf(e.msg, sizeof(e.msg), "%.300s", ce.msg + (flow ? ce.detail + 2 : 0));
 		ret = -EINVAL;
 	}
 	if (ret != 0) {
@@ -362,12 +363,21 @@ flow_transmit(struct sl_app *app, struct api_call *c, const json_t *ft)
 		}
 		for (uint16_t f = 0; f < cfg->nb_flows; f++)
 			init[f] = sel[f] ? SL_HOLD_NONE : SL_HOLD_STOP;
+		/* What a start would refuse, refused here with its reason. */
+		{
+			struct sl_config_err ce;
+
+			if (sl_session_check(app, &app->cfg, SL_CHECK_ALL, &ce) != 0) {
+				api_error(c, 400, "execution", "the start failed: %s", ce.msg);
+				goto out;
+			}
+		}
 		app->ses.hold_init = init;
 		ret = sl_session_start(app, &app->cfg, false);
 		app->ses.hold_init = NULL;
 		if (ret != 0) {
 			api_error(c, ret == -EINVAL ? 400 : 500, "execution", "the start failed: "
-				  "see the program's output");
+				  "see the program's output (its ports or memory)");
 			goto out;
 		}
 		sl_session_on_end(app, api_run_end, NULL);

@@ -536,6 +536,9 @@ if want C; then
 	check "api: flow metrics of f3, f1, nosuch, f1: f1 and f3 once each, in the table's order" \
 		eq "$(api POST /monitor/metrics '{"choice":"flow","flow":{"flow_names":["f3","f1","nosuch","f1"]}}' |
 			cut -d' ' -f2- | jq -c '[.flow_metrics[].name]')" '["f1","f3"]'
+	bad_rate=$(jq -c '.flows[0].rate = {"choice": "pps", "pps": 0.99}' "$top/config/otg/two-port.json")
+	check "api: a Config that could not start (0.99 pps): 400 with the reason, as a start says it" \
+		grep -q '^400 .*flows: flow f1: its rate .* is below 1 per second' <<<"$(api POST /config "$bad_rate")"
 	check "api: metrics port_names as a string: 400 naming port.port_names (no freed bytes)" \
 		grep -q '^400 .*"port.port_names: give an array of names"' <<<"$(api POST /monitor/metrics \
 		'{"choice":"port","port":{"port_names":"p1"}}')"
