@@ -376,6 +376,23 @@ header(const json_t *h, const char *path, unsigned int *count, char *text, size_
 	return 0;
 }
 
+/*
+ * A location as Ixia-c writes a test port's: HOST:PORT or HOST:PORT;ID (a
+ * name or an address, then a TCP port of digits). A PCI address
+ * (0000:01:00.0) is not one: its part after the last ':' is no TCP port.
+ */
+static bool
+loc_is_host(const char *loc)
+{
+	const char *c = strrchr(loc, ':'), *semi = strchr(loc, ';');
+	size_t digits;
+
+	if (c == NULL || c == loc || (semi != NULL && semi < c))
+		return false;
+	digits = strspn(c + 1, "0123456789");
+	return digits >= 1 && digits <= 5 && (c[1 + digits] == '\0' || c[1 + digits] == ';');
+}
+
 /* A port by its OTG name: its location is a port id or a DPDK port name. */
 static int
 port_of(const json_t *ports, const struct sl_config_env *env, const char *name, const char *path,
@@ -405,6 +422,12 @@ port_of(const json_t *ports, const struct sl_config_env *env, const char *name, 
 			snprintf(e->port_name[*pid], sizeof(e->port_name[0]), "%s", name);
 			return 0;
 		}
+		/* Ixia-c's HOST:PORT[;ID] (a test port's agent), or a DPDK name: neither is here. */
+		if (loc_is_host(loc))
+			return errf(e, path, "port %s: location '%s' names a host (HOST:PORT[;ID], "
+				    "as Ixia-c writes a test port's): Sluice drives the ports of "
+				    "its own host only; give a port id (\"0\") or a DPDK port name",
+				    name, loc);
 		return errf(e, path, "port %s: location '%s' is no port here (ports 0..%u, by id or "
 			    "DPDK name)", name, loc, env->nb_ports ? env->nb_ports - 1 : 0);
 	}
@@ -878,6 +901,11 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 			errf(e, p, "give name and location (strings)");
 			goto out;
 		}
+		if (strlen(n) >= sizeof(e->port_name[0])) {
+			errf(e, p, "name '%.20s...': at most %zu characters", n,
+			     sizeof(e->port_name[0]) - 1);
+			goto out;
+		}
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(json_string_value(json_object_get(json_array_get(ports, j),
 								     "name")), n) == 0) {
@@ -896,11 +924,18 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 
 		snprintf(p, sizeof(p), "ports[%zu]", i);
 		if (port_of(ports, env, json_string_value(json_object_get(json_array_get(ports, i),
-									  "name")), p, &pid, &scratch) == 0)
+									  "name")), p, &pid, &scratch) == 0) {
+			if (e->port_name[pid][0] != '\0') {
+				errf(e, p, "location '%s' is port %u, which %s is already: give each "
+				     "port its own", json_string_value(json_object_get(
+				     json_array_get(ports, i), "location")), pid, e->port_name[pid]);
+				goto out;
+			}
 			snprintf(e->port_name[pid], sizeof(e->port_name[0]), "%s",
 				 scratch.port_name[pid]);
-		else
+		} else {
 			warnf(e, p, "%s: unused here", scratch.msg);
+		}
 	}
 	if (captures(json_object_get(root, "captures"), ports, env, e) != 0)
 		goto out;

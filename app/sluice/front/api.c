@@ -839,6 +839,18 @@ static const struct sl_web_route api_routes[] = {
 	{ "GET", "/metrics", sl_metrics_route }, /* Prometheus, on the API's address too */
 };
 
+/* A loopback address (127.0.0.0/8, ::1): only this host reaches it. */
+static bool
+loopback(const char *host)
+{
+	struct in6_addr a6;
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, host, &a) == 1)
+		return (ntohl(a.s_addr) >> 24) == 127;
+	return inet_pton(AF_INET6, host, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+}
+
 int
 sl_api_start(struct sl_app *app, const struct sl_opts *o)
 {
@@ -877,7 +889,7 @@ sl_api_start(struct sl_app *app, const struct sl_opts *o)
 	       o->api_host, v6 ? "]" : "", sl_web_port(A.web),
 	       o->api_plain || o->api_cert[0] ? "" : ", a self-signed certificate",
 	       A.token[0] ? ", bearer token" : "");
-	if (!A.token[0] && strcmp(o->api_host, "127.0.0.1") != 0 && strcmp(o->api_host, "::1") != 0)
+	if (!A.token[0] && !loopback(o->api_host))
 		printf("api: warning: %s is reachable from other hosts and no --api-token is "
 		       "asked: anyone there can drive the traffic\n", o->api_host);
 	fflush(stdout);

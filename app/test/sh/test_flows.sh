@@ -422,6 +422,11 @@ if want A; then
 	out=$(timeout 40 "$PY" "$top/app/test/py/otg_client.py" "$url" "$top/config/otg/two-port.json" 20 2>&1)
 	bad_cfg=$(curl -s --max-time 5 -X POST -d '{"ports":[],"flows":[],"devices":[{"name":"d"}]}' "${url}config")
 	bad_ep=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "${url}nothing")
+	two=$top/config/otg/two-port.json
+	bad_loc=$(jq -c '.ports[0].location = "localhost:5555;1"' "$two" |
+		curl -s --max-time 5 -X POST --data-binary @- "${url}config")
+	same_loc=$(jq -c '.ports[1].location = "0"' "$two" | curl -s --max-time 5 -X POST --data-binary @- "${url}config")
+	long_name=$(jq -c '.ports[0].name = ("p" * 60)' "$two" | curl -s --max-time 5 -X POST --data-binary @- "${url}config")
 	prom=$(curl -s --max-time 5 "${url}metrics")
 	om=$(curl -s --max-time 5 -D - -H 'Accept: application/openmetrics-text;version=1.0.0' "${url}metrics")
 	kill -INT "$pid"
@@ -438,6 +443,12 @@ sys.exit(not (m["f1"]["frames_tx"] == 3000 and m["f2"]["frames_tx"] == 2000 and
 	check "api: an unsupported config is the spec's error body, naming devices" \
 		grep -q '"code":400,"kind":"validation","errors":\["devices: not supported' <<<"$bad_cfg"
 	check "api: an unknown endpoint is 404" eq "$bad_ep" 404
+	check "api: an Ixia-c location (HOST:PORT;ID) of a port a flow uses: 400 saying so" \
+		grep -q '"code":400.*location .localhost:5555;1. names a host (HOST:PORT\[;ID\]' <<<"$bad_loc"
+	check "api: two ports at one location: 400, each its own" \
+		grep -q '"code":400.*ports\[1\]: location .0. is port 0, which p1 is already' <<<"$same_loc"
+	check "api: a port name of 60 characters: 400, at most 47 (it was cut without a word)" \
+		grep -q '"code":400.*ports\[0\]: name .*at most 47 characters' <<<"$long_name"
 	check "api: GET /metrics: Prometheus on the same server, f1's 3000 frames" \
 		grep -qE '^sluice_flow_generated_packets_total\{flow="f1",tx_port="0"\} 3000 ' <<<"$prom"
 	check "api: GET /metrics: OpenMetrics when asked, ending in # EOF" \
