@@ -566,6 +566,8 @@ test_stack_otg(void)
 	struct sl_config *c = calloc(1, sizeof(*c));
 	uint8_t tmpl[SL_STACK_HDR_MAX + 16];
 	struct sl_stack_field sf;
+	struct sl_hdrs hs, hs2;
+	char text[SL_STACK_TEXT_MAX * 2];
 	struct sl_stack_rt rt;
 	struct sl_otg_err e;
 	uint16_t hl = 0;
@@ -583,31 +585,81 @@ test_stack_otg(void)
 		T(false, "out of memory");
 		goto out;
 	}
+#define COMPILE(text) (sl_stack_parse(text, &hs, err, sizeof(err)) != 0 ? -EINVAL : \
+		       sl_stack_compile(&hs, &d, tmpl, &hl, &rt, err, sizeof(err)))
+#define FIND(text, path) (sl_stack_parse(text, &hs, err, sizeof(err)) != 0 ? -EINVAL : \
+			  sl_stack_field_find(&hs, path, &sf, err, sizeof(err)))
 	/* VXLAN: 14 + 20 + 8 + 8 + 14 + 20 + 8; outer dport 4789, the VNI flag. */
-	T(sl_stack_compile("eth/ipv4/udp/vxlan(vni=5000)/eth/ipv4/udp", &d, tmpl, &hl, &rt, err,
-			   sizeof(err)) == 0 && hl == 92, "vxlan: %s %u", err, hl);
+	T(COMPILE("eth/ipv4/udp/vxlan(vni=5000)/eth/ipv4/udp") == 0 && hl == 92, "vxlan: %s %u",
+	  err, hl);
 	T(tmpl[12] == 0x08 && tmpl[13] == 0x00 && tmpl[14 + 9] == 17 &&
 	  (tmpl[34 + 2] << 8 | tmpl[34 + 3]) == 4789 && tmpl[42] == 0x08 &&
 	  (tmpl[46] << 16 | tmpl[47] << 8 | tmpl[48]) == 5000, "vxlan's filled fields");
 	T(rt.nb_ip4 == 2 && rt.nb_l4 == 2 && rt.l4[0].off == 84 && rt.l4[1].off == 34 &&
 	  rt.nb_len == 4 && rt.extra_tags == 0, "vxlan: 2 IPv4 sums, L4 innermost first, 4 lengths");
 	/* QinQ: the outer TPID 0x88a8, two tags count against the MTU. */
-	T(sl_stack_compile("eth/vlan(id=10)/vlan(id=20)/ipv4/tcp", &d, tmpl, &hl, &rt, err,
-			   sizeof(err)) == 0 && tmpl[12] == 0x88 && tmpl[13] == 0xa8 &&
+	T(COMPILE("eth/vlan(id=10)/vlan(id=20)/ipv4/tcp") == 0 && tmpl[12] == 0x88 &&
+	  tmpl[13] == 0xa8 &&
 	  tmpl[16] == 0x81 && rt.extra_tags == 2, "qinq: %s", err);
-	T(sl_stack_field_find("eth/ipv4/udp/vxlan/eth/ipv4/udp", "ipv4.2.src", &sf, err,
-			      sizeof(err)) == 0 && sf.off == 64 + 12 && sf.win == 4 && sf.bits == 32,
+	T(FIND("eth/ipv4/udp/vxlan/eth/ipv4/udp", "ipv4.2.src") == 0 && sf.off == 64 + 12 &&
+	  sf.win == 4 && sf.bits == 32,
 	  "ipv4.2.src at %u", sf.off);
-	T(sl_stack_field_find("eth/ipv4/udp/vxlan/eth/ipv4/udp", "vxlan.vni", &sf, err,
-			      sizeof(err)) == 0 && sf.off == 46 && sf.shift == 8 && sf.bits == 24,
+	T(FIND("eth/ipv4/udp/vxlan/eth/ipv4/udp", "vxlan.vni") == 0 && sf.off == 46 &&
+	  sf.shift == 8 && sf.bits == 24,
 	  "vxlan.vni");
-	T(sl_stack_field_find("eth/ipv4/udp", "ipv4.csum", &sf, err, sizeof(err)) != 0 &&
+	T(FIND("eth/ipv4/udp", "ipv4.csum") != 0 &&
 	  strstr(err, "computed for every frame") != NULL, "a checksum cannot vary: %s", err);
-	T(sl_stack_compile("eth/ipv4/tcp/udp", &d, tmpl, &hl, &rt, err, sizeof(err)) != 0 &&
+	T(COMPILE("eth/ipv4/tcp/udp") != 0 &&
 	  strstr(err, "tcp cannot be followed by udp") != NULL, "%s", err);
-	T(sl_stack_compile("eth/vlan/vlan/vlan/vlan/vlan/ipv4/udp", &d, tmpl, &hl, &rt, err,
-			   sizeof(err)) != 0 && strstr(err, "5 VLAN tags") != NULL, "%s", err);
-	T(sl_stack_compile("eth//ipv4/udp", &d, tmpl, &hl, &rt, err, sizeof(err)) != 0, "empty");
+	T(COMPILE("eth/vlan/vlan/vlan/vlan/vlan/ipv4/udp") != 0 && strstr(err, "5 VLAN tags") != NULL,
+	  "%s", err);
+	T(COMPILE("eth//ipv4/udp") != 0, "empty");
+	/*
+	 * The stack is data: read once, written back as text that reads back
+	 * to the same data (MACs, addresses, a TPID, numbers), and built a
+	 * header and a value at a time as the OTG reader builds it.
+	 */
+	{
+		static const char *const texts[] = {
+			"eth(src=02:00:00:00:00:0a)/vlan(tpid=0x88a8,id=7)/vlan(id=9)/ipv6(src=2001:2::1,"
+			"hlim=9)/udp(dport=4789)/vxlan(vni=16777215)/eth/ipv4(src=10.1.2.3,dst=4)/tcp",
+			"eth/mpls(label=100,ttl=3)/ipv4(tos=0x10,ttl=1)/gre/eth/ipv4/icmp(type=0)",
+		};
+		uint8_t t2[SL_STACK_HDR_MAX + 16];
+
+		for (size_t i = 0; i < RTE_DIM(texts); i++) {
+			int n = sl_stack_parse(texts[i], &hs, err, sizeof(err)) == 0 ?
+				sl_stack_str(&hs, text, sizeof(text)) : -1;
+
+			T(n > 0 && sl_stack_parse(text, &hs2, err, sizeof(err)) == 0 &&
+			  hs2.n == hs.n && hs2.nb_vals == hs.nb_vals &&
+			  memcmp(hs.kind, hs2.kind, hs.n) == 0 &&
+			  memcmp(hs.val, hs2.val, hs.nb_vals * sizeof(hs.val[0])) == 0,
+			  "round trip of '%s': '%s' (%s)", texts[i], text, err);
+			memset(tmpl, 0, SL_STACK_HDR_MAX);
+			memset(t2, 0, SL_STACK_HDR_MAX);
+			T(sl_stack_compile(&hs, &d, tmpl, &hl, &rt, err, sizeof(err)) == 0 &&
+			  sl_stack_compile(&hs2, &d, t2, &hl, &rt, err, sizeof(err)) == 0 &&
+			  memcmp(tmpl, t2, hl) == 0, "the text written back compiles to the same "
+			  "headers: %s", err);
+		}
+		T(sl_stack_parse(texts[0], &hs, err, sizeof(err)) == 0 &&
+		  sl_stack_compile(&hs, &d, tmpl, &hl, &rt, err, sizeof(err)) == 0 &&
+		  tmpl[12] == 0x88 && tmpl[13] == 0xa8 && tmpl[6 + 5] == 0x0a,
+		  "tpid=0x88a8 is eth's type: %02x%02x", tmpl[12], tmpl[13]);
+		memset(&hs2, 0, sizeof(hs2));
+		T(sl_hdrs_push(&hs2, "eth", err, sizeof(err)) == 0 &&
+		  sl_hdrs_push(&hs2, "ipv4", err, sizeof(err)) == 0 &&
+		  sl_hdrs_set(&hs2, "dst", "10.0.0.1", err, sizeof(err)) == 0 &&
+		  sl_hdrs_push(&hs2, "udp", err, sizeof(err)) == 0 &&
+		  sl_stack_str(&hs2, text, sizeof(text)) > 0 &&
+		  strcmp(text, "eth/ipv4(dst=10.0.0.1)/udp") == 0, "built: '%s'", text);
+		T(sl_hdrs_set(&hs2, "vni", "1", err, sizeof(err)) != 0 &&
+		  strstr(err, "udp: 'vni=1' is not FIELD=VALUE") != NULL, "%s", err);
+		T(sl_hdrs_push(&hs2, "ipx", err, sizeof(err)) != 0 &&
+		  strstr(err, "'ipx': not a header") != NULL, "%s", err);
+		T(sl_stack_str(&hs2, text, 8) == -ENOSPC, "a text that does not fit says so");
+	}
 	/* The OTG reader, on two ports (sim0, sim1). */
 	env->nb_ports = 2;
 	env->nb_lcores = 2;
@@ -631,8 +683,9 @@ test_stack_otg(void)
 		  f->sc.sizes[0] == 128 && f->sc.nb_fields == 1 &&
 		  f->sc.fields[0].start == 0x0a000001 && f->sc.fields[0].step == 2 &&
 		  f->sc.fields[0].count == 4 && strcmp(f->sc.fields[0].path, "ipv4.1.dst") == 0 &&
-		  strcmp(f->sc.stack, "eth/ipv4(dst=10.0.0.1)/udp") == 0 &&
-		  strcmp(e.port_name[1], "p2") == 0, "otg flow: stack '%s'", f->sc.stack);
+		  sl_stack_str(&f->sc.hdrs, text, sizeof(text)) > 0 &&
+		  strcmp(text, "eth/ipv4(dst=10.0.0.1)/udp") == 0 &&
+		  strcmp(e.port_name[1], "p2") == 0, "otg flow: stack '%s'", text);
 	}
 	/* A refused Config leaves the table as it was, and names its path. */
 	T(sl_otg_config("{\"ports\":[],\"flows\":[{}]}", strlen("{\"ports\":[],\"flows\":[{}]}"),

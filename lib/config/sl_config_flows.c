@@ -125,7 +125,7 @@ sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uin
 	f = &c->flows[id];
 	pid = f->port;
 	*out = f->sc;
-	if (out->stack[0] != '\0') {
+	if (out->hdrs.n != 0) {
 		/* A stack says its tags itself; by default its smallest signed frame. */
 		if (!f->size_given && out->nb_sizes != 0 && out->size_max == 0) {
 			uint8_t tmpl[SL_STACK_HDR_MAX + 16];
@@ -134,7 +134,7 @@ sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uin
 			uint16_t hl = 0;
 			char err[8];
 
-			if (sl_stack_compile(out->stack, &d, tmpl, &hl, &rt, err, sizeof(err)) == 0 &&
+			if (sl_stack_compile(&out->hdrs, &d, tmpl, &hl, &rt, err, sizeof(err)) == 0 &&
 			    out->sizes[0] < hl + SL_SIG_LEN + SL_WIRE_FCS)
 				out->sizes[0] = hl + SL_SIG_LEN + SL_WIRE_FCS;
 		}

@@ -280,7 +280,7 @@ stack_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stre
 				 (unsigned int)fc->kind < SL_FIELD_KINDS ? sl_field_names[fc->kind] : "?");
 			return -EINVAL;
 		}
-		if (sl_stack_field_find(c->stack, fc->path, &sf, e->msg, sizeof(e->msg)) != 0)
+		if (sl_stack_field_find(&c->hdrs, fc->path, &sf, e->msg, sizeof(e->msg)) != 0)
 			return -EINVAL;
 		for (uint16_t j = 0; j < i; j++) {
 			/* The bits each writes, from the frame's start: no two may share one. */
@@ -357,11 +357,6 @@ stream_stack(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stre
 	memcpy(d.src_ip6, c->src_ip6, 16);
 	memcpy(d.dst_ip6, c->dst_ip6, 16);
 	e->part = SL_STREAM_PART_STACK;
-	if (memchr(c->stack, '\0', sizeof(c->stack)) == NULL) {
-		snprintf(e->msg, sizeof(e->msg), "stack: longer than %d characters",
-			 SL_STACK_TEXT_MAX - 1);
-		return -EINVAL;
-	}
 	if (c->flows > 1) {
 		snprintf(e->msg, sizeof(e->msg), "flows %u varies the classic headers: with a stack, "
 			 "vary a header's field (field ipv4.src=inc:198.18.0.1,%u)", c->flows,
@@ -377,7 +372,7 @@ stream_stack(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stre
 	s->ipv6 = false;
 	s->tcp = false;
 	memset(s->tmpl, 0, sizeof(s->tmpl));
-	if (sl_stack_compile(c->stack, &d, s->tmpl, &s->hdr_len, &s->st, e->msg,
+	if (sl_stack_compile(&c->hdrs, &d, s->tmpl, &s->hdr_len, &s->st, e->msg,
 			     sizeof(e->msg)) != 0)
 		return -EINVAL;
 	return stack_fields(s, c, e);
@@ -474,7 +469,7 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 		snprintf(e->msg, sizeof(e->msg), "VLAN id %u: give 1..4094", c->vlan);
 		return -EINVAL;
 	}
-	if (c->stack[0] != '\0' ? stream_stack(s, c, e) != 0 : stream_fields(s, c, e) != 0)
+	if (c->hdrs.n != 0 ? stream_stack(s, c, e) != 0 : stream_fields(s, c, e) != 0)
 		return -EINVAL;
 	e->part = SL_STREAM_PART_SIZE;
 	min_frame = RTE_MAX(SL_GEN_MIN_FRAME, s->hdr_len + RTE_ETHER_CRC_LEN);

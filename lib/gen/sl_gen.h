@@ -112,12 +112,13 @@ struct sl_stream_conf {
 	uint16_t size_min, size_max, size_step;
 	uint16_t id;                      /**< stream id in the signature */
 	/**
-	 * A header stack (sl_stack.h), or "" for the classic headers above
-	 * (Ethernet, VLAN, IPv4/IPv6, UDP/TCP). With a stack, the MACs,
-	 * addresses and ports above are its defaults; vlan, tcp and flows
-	 * are not used (the stack says them; fields vary any header).
+	 * A header stack as data (sl_stack.h), or none (hdrs.n == 0) for the
+	 * classic headers above (Ethernet, VLAN, IPv4/IPv6, UDP/TCP). With a
+	 * stack, the MACs, addresses and ports above are its defaults; vlan,
+	 * tcp and flows are not used (the stack says them; fields vary any
+	 * header).
 	 */
-	char stack[SL_STACK_TEXT_MAX];
+	struct sl_hdrs hdrs;
 	/** No signature in any frame (--sign off): nothing reads them. */
 	bool nosig;
 };

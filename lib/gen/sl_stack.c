@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Header stacks (sl_stack.h): the text parsed, the headers laid into a
+ * Header stacks (sl_stack.h): the text parsed into data and written back,
+ * the data's headers laid into a
  * template, what is not given filled in, and the places a frame writes
  * per size (lengths) and per frame (checksums) recorded.
  */
@@ -116,11 +117,12 @@ field_names(enum hdr k, char *buf, size_t len)
 					hdefs[k].f[i].name);
 }
 
-/* A value for field f of header k at p: a number, or an address where the field is one. */
+/* A value for field f of header k, parsed: a number, or an address where the field is one. */
 static int
-set_value(uint8_t *hp, enum hdr k, const struct fdef *f, const char *v, char *err, size_t len)
+val_parse(enum hdr k, const struct fdef *f, const char *v, struct sl_hdr_val *x, char *err,
+	  size_t len)
 {
-	unsigned long long x;
+	unsigned long long n;
 	struct in_addr a4;
 	char *end;
 
@@ -132,17 +134,20 @@ set_value(uint8_t *hp, enum hdr k, const struct fdef *f, const char *v, char *er
 				 hdefs[k].name, f->name, v);
 			return -EINVAL;
 		}
-		memcpy(hp + f->off, mac.addr_bytes, 6);
+		x->len = 6;
+		memcpy(x->b, mac.addr_bytes, 6);
 		return 0;
 	}
 	if (f->big == 16) {
-		if (inet_pton(AF_INET6, v, hp + f->off) != 1) {
+		if (inet_pton(AF_INET6, v, x->b) != 1) {
 			snprintf(err, len, "%s.%s=%s: give an IPv6 address (such as 2001:2::1)",
 				 hdefs[k].name, f->name, v);
 			return -EINVAL;
 		}
+		x->len = 16;
 		return 0;
 	}
+	x->len = 4;
 	if (f->bits == 32 && strchr(v, '.') != NULL && (strcmp(f->name, "src") == 0 ||
 							 strcmp(f->name, "dst") == 0)) {
 		if (inet_pton(AF_INET, v, &a4) != 1) {
@@ -150,34 +155,110 @@ set_value(uint8_t *hp, enum hdr k, const struct fdef *f, const char *v, char *er
 				 hdefs[k].name, f->name, v);
 			return -EINVAL;
 		}
-		put(hp, f, ntohl(a4.s_addr));
+		x->v32 = ntohl(a4.s_addr);
 		return 0;
 	}
 	errno = 0;
-	x = strtoull(v, &end, 0);
+	n = strtoull(v, &end, 0);
 	if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 ||
-	    (f->bits < 32 && x >> f->bits != 0) || x > UINT32_MAX) {
+	    (f->bits < 32 && n >> f->bits != 0) || n > UINT32_MAX) {
 		snprintf(err, len, "%s.%s=%s: give a whole number from 0 to %llu", hdefs[k].name,
 			 f->name, v, f->bits == 32 ? (unsigned long long)UINT32_MAX :
 			 (1ull << f->bits) - 1);
 		return -EINVAL;
 	}
-	put(hp, f, (uint32_t)x);
+	x->v32 = (uint32_t)n;
 	return 0;
 }
 
-/*
- * Parse text into headers at tmpl: their kinds and offsets (*nb of them),
- * the values given. Headers are laid zeroed first.
- */
-static int
-parse(const char *text, uint8_t *tmpl, struct hdr_at *h, int *nb, uint16_t *total, char *err,
-      size_t len)
+/* Write value x of field f into the header at hp. */
+static void
+val_put(uint8_t *hp, const struct fdef *f, const struct sl_hdr_val *x)
+{
+	if (x->len == 4)
+		put(hp, f, x->v32);
+	else
+		memcpy(hp + f->off, x->b, x->len);
+}
+
+/* The TPID a vlan's tpid= sets: the type field of the header before it. */
+static const struct fdef tpid_def = { "tpid", 0, 2, 0, 16, 0 };
+
+const char *
+sl_stack_kind_name(unsigned int k)
+{
+	return k < H_KINDS ? hdefs[k].name : NULL;
+}
+
+int
+sl_hdrs_push(struct sl_hdrs *s, const char *kind, char *err, size_t len)
+{
+	int k = find_kind(kind, strlen(kind));
+	uint16_t bytes = 0;
+
+	if (k < 0) {
+		snprintf(err, len, "'%s': not a header (give %s)", kind, kinds_list);
+		return -EINVAL;
+	}
+	for (uint8_t i = 0; i < s->n; i++)
+		bytes += hdefs[s->kind[i]].len;
+	if (s->n == SL_STACK_MAX || bytes + hdefs[k].len > SL_STACK_HDR_MAX) {
+		snprintf(err, len, "more than %d headers or %d bytes of them", SL_STACK_MAX,
+			 SL_STACK_HDR_MAX);
+		return -EINVAL;
+	}
+	s->kind[s->n++] = (uint8_t)k;
+	return 0;
+}
+
+int
+sl_hdrs_set(struct sl_hdrs *s, const char *field, const char *value, char *err, size_t len)
+{
+	struct sl_hdr_val x = { 0 };
+	enum hdr k;
+	int fi;
+
+	if (s->n == 0) {
+		snprintf(err, len, "%s=%s: no header to give it to", field, value);
+		return -EINVAL;
+	}
+	k = (enum hdr)s->kind[s->n - 1];
+	fi = find_field(k, field);
+	if (fi < 0) {
+		char names[160];
+
+		field_names(k, names, sizeof(names));
+		snprintf(err, len, "%s: '%s=%s' is not FIELD=VALUE with a field of %s (%s)",
+			 hdefs[k].name, field, value, hdefs[k].name, names);
+		return -EINVAL;
+	}
+	if (s->nb_vals == SL_STACK_VALS_MAX) {
+		snprintf(err, len, "more than %d values in one stack", SL_STACK_VALS_MAX);
+		return -EINVAL;
+	}
+	x.hdr = (uint8_t)(s->n - 1);
+	x.field = (uint8_t)fi;
+	if (k == H_VLAN && strcmp(field, "tpid") == 0) {
+		if (s->n < 2 || (s->kind[s->n - 2] != H_ETH && s->kind[s->n - 2] != H_VLAN)) {
+			snprintf(err, len, "vlan: a tag follows eth or vlan");
+			return -EINVAL;
+		}
+		x.field = SL_HDR_TPID;
+		if (val_parse(H_VLAN, &tpid_def, value, &x, err, len) != 0)
+			return -EINVAL;
+	} else if (val_parse(k, &hdefs[k].f[fi], value, &x, err, len) != 0) {
+		return -EINVAL;
+	}
+	s->val[s->nb_vals++] = x;
+	return 0;
+}
+
+int
+sl_stack_parse(const char *text, struct sl_hdrs *s, char *err, size_t len)
 {
 	char buf[SL_STACK_TEXT_MAX], *save = NULL, *tok;
-	uint16_t off = 0;
-	int n = 0;
 
+	memset(s, 0, sizeof(*s));
 	if (strlen(text) >= sizeof(buf)) {
 		snprintf(err, len, "longer than %d characters", SL_STACK_TEXT_MAX - 1);
 		return -EINVAL;
@@ -191,75 +272,143 @@ parse(const char *text, uint8_t *tmpl, struct hdr_at *h, int *nb, uint16_t *tota
 	}
 	for (tok = strtok_r(buf, "/", &save); tok != NULL; tok = strtok_r(NULL, "/", &save)) {
 		char *args = strchr(tok, '('), *a, *asave = NULL;
-		int k = find_kind(tok, args != NULL ? (size_t)(args - tok) : strlen(tok));
+		size_t al;
+		enum hdr k;
 
-		if (k < 0) {
-			if (args != NULL)
-				*args = '\0';
-			snprintf(err, len, "'%s': not a header (give %s)", tok, kinds_list);
+		if (args != NULL)
+			*args = '\0';
+		if (sl_hdrs_push(s, tok, err, len) != 0)
+			return -EINVAL;
+		k = (enum hdr)s->kind[s->n - 1];
+		if (args == NULL)
+			continue;
+		*args = '(';
+		al = strlen(args);
+		if (al < 2 || args[al - 1] != ')') {
+			snprintf(err, len, "%s: '%s' lacks its ')' (give %s(FIELD=VALUE,...))",
+				 hdefs[k].name, args, hdefs[k].name);
 			return -EINVAL;
 		}
-		if (n == SL_STACK_MAX || off + hdefs[k].len > SL_STACK_HDR_MAX) {
+		args[al - 1] = '\0';
+		for (a = strtok_r(args + 1, ",", &asave); a != NULL; a = strtok_r(NULL, ",", &asave)) {
+			char *eq = strchr(a, '=');
+
+			if (eq == NULL) {
+				char names[160];
+
+				field_names(k, names, sizeof(names));
+				snprintf(err, len, "%s: '%s' is not FIELD=VALUE with a field of %s (%s)",
+					 hdefs[k].name, a, hdefs[k].name, names);
+				return -EINVAL;
+			}
+			*eq = '\0';
+			if (sl_hdrs_set(s, a, eq + 1, err, len) != 0)
+				return -EINVAL;
+		}
+	}
+	if (s->n == 0) {
+		snprintf(err, len, "no header (give e.g. eth/ipv4/udp)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+sl_stack_str(const struct sl_hdrs *s, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (len != 0)
+		buf[0] = '\0';
+	for (uint8_t i = 0; i < s->n && s->kind[i] < H_KINDS; i++) {
+		const struct hdef *h = &hdefs[s->kind[i]];
+		bool first = true;
+
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s", i ? "/" : "",
+					h->name);
+		for (uint8_t v = 0; v < s->nb_vals; v++) {
+			const struct sl_hdr_val *x = &s->val[v];
+			const struct fdef *f;
+			char val[INET6_ADDRSTRLEN];
+
+			if (x->hdr != i || (x->field != SL_HDR_TPID && x->field >= 12))
+				continue;
+			f = x->field == SL_HDR_TPID ? &tpid_def : &h->f[x->field];
+			if (x->len == 6) {
+				rte_ether_format_addr(val, sizeof(val),
+						      (const struct rte_ether_addr *)x->b);
+			} else if (x->len == 16) {
+				inet_ntop(AF_INET6, x->b, val, sizeof(val));
+			} else if (f->bits == 32 && (strcmp(f->name, "src") == 0 ||
+						     strcmp(f->name, "dst") == 0)) {
+				uint32_t be = htonl(x->v32);
+
+				inet_ntop(AF_INET, &be, val, sizeof(val));
+			} else {
+				snprintf(val, sizeof(val), x->field == SL_HDR_TPID ? "0x%04x" : "%u",
+					 x->v32);
+			}
+			off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s=%s",
+						first ? "(" : ",", f->name, val);
+			first = false;
+		}
+		if (!first)
+			off += (size_t)snprintf(buf + off, off < len ? len - off : 0, ")");
+	}
+	return off < len ? (int)off : -ENOSPC;
+}
+
+/*
+ * Lay s's headers into tmpl: each zeroed at its offset, then the values
+ * given; their kinds, offsets and given fields into h (*nb of them).
+ */
+static int
+lay(const struct sl_hdrs *s, uint8_t *tmpl, struct hdr_at *h, int *nb, uint16_t *total,
+    char *err, size_t len)
+{
+	uint16_t off = 0;
+
+	if (s->n == 0 || s->n > SL_STACK_MAX || s->nb_vals > SL_STACK_VALS_MAX) {
+		snprintf(err, len, "no header (give e.g. eth/ipv4/udp)");
+		return -EINVAL;
+	}
+	for (uint8_t i = 0; i < s->n; i++) {
+		if (s->kind[i] >= H_KINDS || off + hdefs[s->kind[i]].len > SL_STACK_HDR_MAX) {
 			snprintf(err, len, "more than %d headers or %d bytes of them", SL_STACK_MAX,
 				 SL_STACK_HDR_MAX);
 			return -EINVAL;
 		}
-		h[n] = (struct hdr_at){ (enum hdr)k, off, 0 };
-		memset(tmpl + off, 0, hdefs[k].len);
-		if (args != NULL) {
-			size_t al = strlen(args);
+		h[i] = (struct hdr_at){ (enum hdr)s->kind[i], off, 0 };
+		memset(tmpl + off, 0, hdefs[s->kind[i]].len);
+		off += hdefs[s->kind[i]].len;
+	}
+	for (uint8_t v = 0; v < s->nb_vals; v++) {
+		const struct sl_hdr_val *x = &s->val[v];
+		struct hdr_at *at;
 
-			if (al < 2 || args[al - 1] != ')') {
-				snprintf(err, len, "%s: '%s' lacks its ')' (give %s(FIELD=VALUE,...))",
-					 hdefs[k].name, args, hdefs[k].name);
+		if (x->hdr >= s->n)
+			continue;
+		at = &h[x->hdr];
+		if (x->field == SL_HDR_TPID) {
+			/* The tag's TPID is the type field before it. */
+			struct fdef t = tpid_def;
+			struct hdr_at *prev = x->hdr > 0 ? &h[x->hdr - 1] : NULL;
+
+			if (prev == NULL || (prev->kind != H_ETH && prev->kind != H_VLAN)) {
+				snprintf(err, len, "vlan: a tag follows eth or vlan");
 				return -EINVAL;
 			}
-			args[al - 1] = '\0';
-			for (a = strtok_r(args + 1, ",", &asave); a != NULL;
-			     a = strtok_r(NULL, ",", &asave)) {
-				char *eq = strchr(a, '='), names[160];
-				int fi;
-
-				if (eq != NULL)
-					*eq = '\0';
-				fi = find_field((enum hdr)k, a);
-				field_names((enum hdr)k, names, sizeof(names));
-				if (eq == NULL || fi < 0) {
-					snprintf(err, len, "%s: '%s%s%s' is not FIELD=VALUE with a field "
-						 "of %s (%s)", hdefs[k].name, a, eq != NULL ? "=" : "",
-						 eq != NULL ? eq + 1 : "", hdefs[k].name, names);
-					return -EINVAL;
-				}
-				if (k == H_VLAN && strcmp(a, "tpid") == 0) {
-					/* The tag's TPID is the type field before it. */
-					struct fdef t = { "tpid", 0, 2, 0, 16, 0 };
-
-					if (n == 0 || (h[n - 1].kind != H_ETH &&
-						       h[n - 1].kind != H_VLAN)) {
-						snprintf(err, len, "vlan: a tag follows eth or vlan");
-						return -EINVAL;
-					}
-					t.off = h[n - 1].kind == H_ETH ? 12 : 2;
-					if (set_value(tmpl + h[n - 1].off, H_VLAN, &t, eq + 1, err,
-						      len) != 0)
-						return -EINVAL;
-					h[n - 1].given |= 1u << find_field(h[n - 1].kind, "type");
-					continue;
-				}
-				if (set_value(tmpl + off, (enum hdr)k, &hdefs[k].f[fi], eq + 1, err,
-					      len) != 0)
-					return -EINVAL;
-				h[n].given |= 1u << fi;
-			}
+			t.off = prev->kind == H_ETH ? 12 : 2;
+			val_put(tmpl + prev->off, &t, x);
+			prev->given |= 1u << find_field(prev->kind, "type");
+			continue;
 		}
-		off += hdefs[k].len;
-		n++;
+		if (x->field >= 12 || hdefs[at->kind].f[x->field].name == NULL)
+			continue;
+		val_put(tmpl + at->off, &hdefs[at->kind].f[x->field], x);
+		at->given |= 1u << x->field;
 	}
-	if (n == 0) {
-		snprintf(err, len, "no header (give e.g. eth/ipv4/udp)");
-		return -EINVAL;
-	}
-	*nb = n;
+	*nb = s->n;
 	*total = off;
 	return 0;
 }
@@ -292,7 +441,7 @@ bad_next(const struct hdr_at *h, const struct hdr_at *next, const char *want, ch
 }
 
 int
-sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *tmpl,
+sl_stack_compile(const struct sl_hdrs *s, const struct sl_stack_defaults *d, uint8_t *tmpl,
 		 uint16_t *hdr_len, struct sl_stack_rt *rt, char *err, size_t len)
 {
 	struct hdr_at h[SL_STACK_MAX];
@@ -300,7 +449,7 @@ sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *t
 	int n, eth_seen = 0, ip4_seen = 0, ip6_seen = 0, outer_tags = 0, outer_labels = 0;
 
 	memset(rt, 0, sizeof(*rt));
-	if (parse(text, tmpl, h, &n, &total, err, len) != 0)
+	if (lay(s, tmpl, h, &n, &total, err, len) != 0)
 		return -EINVAL;
 	if (h[0].kind != H_ETH)
 		return snprintf(err, len, "a stack starts with eth"), -EINVAL;
@@ -479,8 +628,8 @@ sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *t
 }
 
 int
-sl_stack_field_find(const char *text, const char *path, struct sl_stack_field *f, char *err,
-		    size_t len)
+sl_stack_field_find(const struct sl_hdrs *s, const char *path, struct sl_stack_field *f,
+		    char *err, size_t len)
 {
 	uint8_t tmpl[SL_STACK_HDR_MAX + 16];
 	struct hdr_at h[SL_STACK_MAX];
@@ -489,7 +638,7 @@ sl_stack_field_find(const char *text, const char *path, struct sl_stack_field *f
 	uint16_t total;
 	int n, k, fi, seen = 0;
 
-	if (parse(text, tmpl, h, &n, &total, err, len) != 0)
+	if (lay(s, tmpl, h, &n, &total, err, len) != 0)
 		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%s", path);
 	dot = strchr(buf, '.');

@@ -4,7 +4,8 @@
 
 /**
  * @file
- * Header stacks: a flow's headers written outer to inner, as text,
+ * Header stacks: a flow's headers outer to inner, held as data (struct
+ * sl_hdrs) and written as text,
  *
  *   eth/vlan(id=10)/vlan(id=20)/mpls(label=100)/ipv4(src=198.18.0.1)/udp/
  *   vxlan(vni=5000)/eth/ipv4(src=10.0.0.1,dst=10.0.0.2)/udp(dport=7)
@@ -34,6 +35,49 @@
 #define SL_STACK_TEXT_MAX 256  /**< a stack's text, with its NUL */
 #define SL_STACK_MAX 16        /**< headers in a stack */
 #define SL_STACK_HDR_MAX 256   /**< bytes of headers */
+
+#define SL_STACK_VALS_MAX 32   /**< values given in one stack */
+
+/** One value given to a field of a stack's header (struct sl_hdrs). */
+struct sl_hdr_val {
+	uint8_t hdr;       /**< its header's index in the stack */
+	uint8_t field;     /**< the field's index in its header's kind (SL_HDR_TPID: a tag's TPID) */
+	uint8_t len;       /**< 4: a number (v32, host order); 6: a MAC; 16: an IPv6 address (b) */
+	union {
+		uint32_t v32;
+		uint8_t b[16];
+	};
+};
+
+/** A tag's TPID: the type field of the header before the vlan it is given to. */
+#define SL_HDR_TPID 0xff
+
+/**
+ * A header stack as data: the headers' kinds, outer to inner (the index of
+ * each in the kinds' table: sl_stack_kind_name()), and the values given to
+ * their fields. n == 0: no stack. Built by sl_stack_parse() from the text,
+ * or a header and a value at a time (sl_hdrs_push(), sl_hdrs_set()); the
+ * text again by sl_stack_str(), which sl_stack_parse() reads back to the
+ * same stack.
+ */
+struct sl_hdrs {
+	uint8_t n;
+	uint8_t nb_vals;
+	uint8_t kind[SL_STACK_MAX];
+	struct sl_hdr_val val[SL_STACK_VALS_MAX];
+};
+
+/** Parse @p text into @p s. 0, or -EINVAL with @p err saying what is wrong and what to give. */
+int sl_stack_parse(const char *text, struct sl_hdrs *s, char *err, size_t len);
+/** Add a header of kind @p kind ("ipv4") at the inner end. 0, or -EINVAL with @p err. */
+int sl_hdrs_push(struct sl_hdrs *s, const char *kind, char *err, size_t len);
+/** Give @p field of the innermost header @p value (as the text writes it). 0, or -EINVAL. */
+int sl_hdrs_set(struct sl_hdrs *s, const char *field, const char *value, char *err,
+		size_t len);
+/** The text of @p s into buf; its length, or -ENOSPC if it does not fit (buf cut). */
+int sl_stack_str(const struct sl_hdrs *s, char *buf, size_t len);
+/** The name of header kind @p k ("eth"), or NULL. */
+const char *sl_stack_kind_name(unsigned int k);
 
 /** What a stack's headers take from the flow where the text gives nothing. */
 struct sl_stack_defaults {
@@ -65,11 +109,11 @@ struct sl_stack_rt {
 };
 
 /**
- * Compile @p text with @p d into @p tmpl (its headers; the rest left as
- * it is), *hdr_len and @p rt. 0, or -EINVAL with @p err saying which
- * header or field is wrong and what is expected.
+ * Compile @p s with @p d into @p tmpl (its headers; the rest left as it
+ * is), *hdr_len and @p rt. 0, or -EINVAL with @p err saying which header
+ * or field is wrong and what is expected.
  */
-int sl_stack_compile(const char *text, const struct sl_stack_defaults *d, uint8_t *tmpl,
+int sl_stack_compile(const struct sl_hdrs *s, const struct sl_stack_defaults *d, uint8_t *tmpl,
 		     uint16_t *hdr_len, struct sl_stack_rt *rt, char *err, size_t len);
 
 /** A field of a stack by its path (HEADER[.N].FIELD): where it is and how wide. */
@@ -80,8 +124,8 @@ struct sl_stack_field {
 	uint8_t bits;     /**< its width, 1..32 */
 };
 
-/** Find @p path in @p text's headers. 0, or -EINVAL with @p err. */
-int sl_stack_field_find(const char *text, const char *path, struct sl_stack_field *f, char *err,
-			size_t len);
+/** Find @p path in @p s's headers. 0, or -EINVAL with @p err. */
+int sl_stack_field_find(const struct sl_hdrs *s, const char *path, struct sl_stack_field *f,
+			char *err, size_t len);
 
 #endif /* SL_STACK_H */

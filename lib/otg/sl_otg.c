@@ -225,14 +225,14 @@ opt_string(const json_t *o, const char *key, const char **out)
 }
 
 /*
- * One field's pattern: a value goes into the text (fixed), values and
+ * One field's pattern: a value goes into the stack (fixed), values and
  * increment/decrement into a field of the engine (and their first value
- * into the text: an address's high bytes, which the engine does not
+ * into the stack: an address's high bytes, which the engine does not
  * vary); auto (or nothing) leaves the stack's default.
  */
 static int
 pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, const char *field,
-	char *text, size_t tlen, bool *first, struct sl_flow_conf *f, struct sl_otg_err *e)
+	struct sl_flow_conf *f, struct sl_otg_err *e)
 {
 	const enum vkind vk = kind_of(hdr, field);
 	struct sl_field_conf fc = { .kind = SL_FIELD_PATH };
@@ -309,22 +309,24 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 		f->sc.fields[f->sc.nb_fields++] = fc;
 	}
 	/* The (first) value in the stack: an address's high bytes come from it. */
-	snprintf(text + strlen(text), tlen - strlen(text), "%s%s=%s", *first ? "(" : ",", field,
-		 v0);
-	*first = false;
+	{
+		char err[200];
+
+		if (sl_hdrs_set(&f->sc.hdrs, field, v0, err, sizeof(err)) != 0)
+			return errf(e, path, "%s", err);
+	}
 	return 0;
 }
 
-/* One header of packet[]: its stack text, its fixed values, its fields. */
+/* One header of packet[]: into the flow's stack, its fixed values, its fields. */
 static int
-header(const json_t *h, const char *path, unsigned int *count, char *text, size_t tlen,
-       struct sl_flow_conf *f, struct sl_otg_err *e)
+header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_conf *f,
+       struct sl_otg_err *e)
 {
 	const char *choice = json_string_value(json_object_get(h, "choice")), *key;
 	const struct hmap *m = NULL;
 	const json_t *o, *v;
-	char p2[200];
-	bool first = true;
+	char p2[200], err[200];
 	int k;
 
 	for (size_t i = 0; choice != NULL && i < RTE_DIM(hmaps); i++)
@@ -338,8 +340,8 @@ header(const json_t *h, const char *path, unsigned int *count, char *text, size_
 	if (o != NULL && !json_is_object(o))
 		return errf(e, path, "%s: give an object", choice);
 	count[k]++;
-	snprintf(text + strlen(text), tlen - strlen(text), "%s%s", text[0] != '\0' ? "/" : "",
-		 m->ours);
+	if (sl_hdrs_push(&f->sc.hdrs, m->ours, err, sizeof(err)) != 0)
+		return errf(e, path, "%s", err);
 	/* ICMP's fields sit in its echo message. */
 	if ((k == 7 || k == 8) && o != NULL) {
 		const char *ic = json_string_value(json_object_get(o, "choice"));
@@ -366,13 +368,9 @@ header(const json_t *h, const char *path, unsigned int *count, char *text, size_
 			warnf(e, p2, "not supported: ignored");
 			continue;
 		}
-		if (pattern(v, p2, m->ours, count[k], ours, text, tlen, &first, f, e) != 0)
+		if (pattern(v, p2, m->ours, count[k], ours, f, e) != 0)
 			return -EINVAL;
 	}
-	if (!first)
-		snprintf(text + strlen(text), tlen - strlen(text), ")");
-	if (strlen(text) >= tlen - 1)
-		return errf(e, path, "the packet's headers take more than %zu characters", tlen - 1);
 	return 0;
 }
 
@@ -644,7 +642,7 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
 	const char *name = json_string_value(json_object_get(fl, "name"));
 	const json_t *trx = json_object_get(fl, "tx_rx"), *pt, *pk, *rx;
 	unsigned int count[RTE_DIM(hmaps)] = { 0 };
-	char path[96], p2[128], text[SL_STACK_TEXT_MAX] = "";
+	char path[96], p2[128];
 	const char *tx;
 	uint16_t pid;
 
@@ -696,16 +694,18 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
 		f->to = (int16_t)r;
 	}
 	pk = json_object_get(fl, "packet");
+	memset(&f->sc.hdrs, 0, sizeof(f->sc.hdrs));
 	if (pk == NULL || json_array_size(pk) == 0) {
-		snprintf(text, sizeof(text), "eth/ipv4/udp");
+		char err[8];
+
+		sl_stack_parse("eth/ipv4/udp", &f->sc.hdrs, err, sizeof(err));
 	} else {
 		for (size_t i = 0; i < json_array_size(pk); i++) {
 			snprintf(p2, sizeof(p2), "%s.packet[%zu]", path, i);
-			if (header(json_array_get(pk, i), p2, count, text, sizeof(text), f, e) != 0)
+			if (header(json_array_get(pk, i), p2, count, f, e) != 0)
 				return -EINVAL;
 		}
 	}
-	snprintf(f->sc.stack, sizeof(f->sc.stack), "%s", text);
 	f->size_given = false;
 	if (json_object_get(fl, "size") != NULL) {
 		snprintf(p2, sizeof(p2), "%s.size", path);

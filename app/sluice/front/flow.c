@@ -140,14 +140,11 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 			if (ret == 0)
 				f->sc.flows = (uint32_t)v;
 		} else if (strcmp(k, "stack") == 0) {
-			if (strlen(a) >= sizeof(f->sc.stack)) {
-				snprintf(e, sizeof(e), "longer than %zu characters",
-					 sizeof(f->sc.stack) - 1);
-				ret = -EINVAL;
-			} else {
-				snprintf(f->sc.stack, sizeof(f->sc.stack), "%s",
-					 strcmp(a, "none") == 0 ? "" : a);
-			}
+			/* The text read once, here: the flow holds its headers as data. */
+			if (strcmp(a, "none") == 0)
+				memset(&f->sc.hdrs, 0, sizeof(f->sc.hdrs));
+			else
+				ret = sl_stack_parse(a, &f->sc.hdrs, e, sizeof(e));
 		} else if (strcmp(k, "field") == 0) {
 			ret = sl_parse_field(&f->sc, a, e, sizeof(e));
 		} else if (strcmp(k, "pcap") == 0) {
@@ -190,7 +187,7 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 		return -EINVAL;
 	}
 	if (f->pcap[0] != '\0' && (f->count != 0 || f->burst_pkts != 0 || f->sc.nb_fields != 0 ||
-				    f->sc.stack[0] != '\0')) {
+				    f->sc.hdrs.n != 0)) {
 		snprintf(err, len, "pcap %s: a replay sends its capture's frames: drop %s (loop N "
 			 "repeats it)", f->pcap, f->count != 0 ? "count" : f->burst_pkts != 0 ?
 			 "burst" : f->sc.nb_fields != 0 ? "field" : "stack");
@@ -295,8 +292,12 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 	if (f->dst_mac_given && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " dst-mac " RTE_ETHER_ADDR_PRT_FMT,
 					RTE_ETHER_ADDR_BYTES(&c->dst_mac));
-	if (c->stack[0] != '\0' && off < len)
-		off += (size_t)snprintf(buf + off, len - off, " stack %s", c->stack);
+	if (c->hdrs.n != 0 && off < len) {
+		char text[SL_STACK_TEXT_MAX * 2];
+
+		sl_stack_str(&c->hdrs, text, sizeof(text));
+		off += (size_t)snprintf(buf + off, len - off, " stack %s", text);
+	}
 	if (c->flows > 1 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " flows %u", c->flows);
 	if (off < len) {

@@ -189,7 +189,8 @@ plan_replay(struct sl_app *app, uint16_t id, struct sl_stream *s)
 	c.nb_sizes = 1;
 	c.size_min = c.size_max = c.size_step = 0;
 	c.nb_fields = 0;
-	c.stack[0] = '\0';
+	c.hdrs.n = 0;
+	c.hdrs.nb_vals = 0;
 	if (sl_stream_compile(s, &c, (uint16_t)RTE_MAX(sl_wire_max_frame(mtu, true),
 						      (uint32_t)c.sizes[0]), &se) != 0) {
 		sl_err("flow %s: %s", fc->name, se.msg);
