@@ -2,8 +2,9 @@
 /*
  * The value parsers (parse.h), one target each, chosen at build time:
  * FUZZ_FIELD (--field / set field), FUZZ_SIZES (--size / set size),
- * FUZZ_RATE (--rate / set rate), FUZZ_MAP (--map / set map). The input is
- * the argument string. Checked beyond "no crash": parse.h's contract (0, or
+ * FUZZ_RATE (--rate / set rate), FUZZ_MAP (--map / set map), FUZZ_STACK
+ * (flow add ... stack TEXT: sl_stack_parse()). The input is the argument
+ * string. Checked beyond "no crash": parse.h's contract (0, or
  * -EINVAL with a message and the output unchanged) and what a success
  * promises (within the limits; a field or size list the generator then
  * builds or refuses with a message).
@@ -132,6 +133,49 @@ fuzz_map(const char *arg)
 }
 #endif
 
+#ifdef FUZZ_STACK
+/*
+ * A stack read is written back as text that reads back to the same data,
+ * and both compile to the same headers (or are refused alike, with a
+ * message); a refusal says why.
+ */
+static void
+fuzz_stack(const char *arg)
+{
+	static uint8_t t1[SL_STACK_HDR_MAX + 16], t2[SL_STACK_HDR_MAX + 16];
+	struct sl_stack_defaults d = { .src_ip = 0xc6120001, .dst_ip = 0xc6120002,
+				       .src_port = 5000, .dst_port = 7 };
+	struct sl_hdrs a, b;
+	struct sl_stack_rt r1, r2;
+	char err[256] = "", text[SL_STACK_TEXT_MAX * 4];
+	uint16_t l1 = 0, l2 = 0;
+	int ret = sl_stack_parse(arg, &a, err, sizeof(err)), c1, c2;
+
+	SL_FUZZ_CHECK(ret == 0 || ret == -EINVAL);
+	if (ret != 0) {
+		SL_FUZZ_CHECK(err[0] != '\0');
+		return;
+	}
+	SL_FUZZ_CHECK(a.n >= 1 && a.n <= SL_STACK_MAX && a.nb_vals <= SL_STACK_VALS_MAX);
+	SL_FUZZ_CHECK(sl_stack_str(&a, text, sizeof(text)) > 0);
+	SL_FUZZ_CHECK(sl_stack_parse(text, &b, err, sizeof(err)) == 0);
+	SL_FUZZ_CHECK(a.n == b.n && a.nb_vals == b.nb_vals && memcmp(a.kind, b.kind, a.n) == 0);
+	for (uint8_t i = 0; i < a.nb_vals; i++)
+		SL_FUZZ_CHECK(a.val[i].hdr == b.val[i].hdr && a.val[i].field == b.val[i].field &&
+			      a.val[i].len == b.val[i].len &&
+			      memcmp(a.val[i].b, b.val[i].b, a.val[i].len) == 0);
+	memset(t1, 0, sizeof(t1));
+	memset(t2, 0, sizeof(t2));
+	err[0] = '\0';
+	c1 = sl_stack_compile(&a, &d, t1, &l1, &r1, err, sizeof(err));
+	SL_FUZZ_CHECK(c1 == 0 || err[0] != '\0');
+	c2 = sl_stack_compile(&b, &d, t2, &l2, &r2, err, sizeof(err));
+	SL_FUZZ_CHECK(c1 == c2);
+	if (c1 == 0)
+		SL_FUZZ_CHECK(l1 == l2 && l1 <= SL_STACK_HDR_MAX && memcmp(t1, t2, l1) == 0);
+}
+#endif
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -143,8 +187,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_rate(arg);
 #elif defined(FUZZ_MAP)
 	fuzz_map(arg);
+#elif defined(FUZZ_STACK)
+	fuzz_stack(arg);
 #else
-#error "define FUZZ_FIELD, FUZZ_SIZES, FUZZ_RATE or FUZZ_MAP"
+#error "define FUZZ_FIELD, FUZZ_SIZES, FUZZ_RATE, FUZZ_MAP or FUZZ_STACK"
 #endif
 	free(arg);
 	return 0;
