@@ -147,7 +147,7 @@ fuzz_stack(const char *arg)
 				       .src_port = 5000, .dst_port = 7 };
 	struct sl_hdrs a, b;
 	struct sl_stack_rt r1, r2;
-	char err[256] = "", text[SL_STACK_TEXT_MAX * 4];
+	char err[256] = "", text[SL_STACK_TEXT_MAX];
 	uint16_t l1 = 0, l2 = 0;
 	int ret = sl_stack_parse(arg, &a, err, sizeof(err)), c1, c2;
 

@@ -567,7 +567,7 @@ test_stack_otg(void)
 	uint8_t tmpl[SL_STACK_HDR_MAX + 16];
 	struct sl_stack_field sf;
 	struct sl_hdrs hs, hs2;
-	char text[SL_STACK_TEXT_MAX * 2];
+	char text[SL_STACK_TEXT_MAX];
 	struct sl_stack_rt rt;
 	struct sl_otg_err e;
 	uint16_t hl = 0;
@@ -659,6 +659,27 @@ test_stack_otg(void)
 		T(sl_hdrs_push(&hs2, "ipx", err, sizeof(err)) != 0 &&
 		  strstr(err, "'ipx': not a header") != NULL, "%s", err);
 		T(sl_stack_str(&hs2, text, 8) == -ENOSPC, "a text that does not fit says so");
+		/* The longest text the data holds is written whole and reads back. */
+		memset(&hs2, 0, sizeof(hs2));
+		sl_hdrs_push(&hs2, "eth", err, sizeof(err));
+		sl_hdrs_set(&hs2, "src", "02:ff:ff:ff:ff:ff", err, sizeof(err));
+		sl_hdrs_set(&hs2, "dst", "02:ff:ff:ff:ff:fe", err, sizeof(err));
+		for (int i = 0; i < 5; i++) {
+			sl_hdrs_push(&hs2, "ipv6", err, sizeof(err));
+			sl_hdrs_set(&hs2, "src", "2001:db8:1111:2222:3333:4444:5555:6666", err,
+				    sizeof(err));
+			sl_hdrs_set(&hs2, "dst", "2001:db8:1111:2222:3333:4444:5555:7777", err,
+				    sizeof(err));
+			sl_hdrs_set(&hs2, "flow", "1048575", err, sizeof(err));
+			sl_hdrs_set(&hs2, "tc", "255", err, sizeof(err));
+			sl_hdrs_set(&hs2, "hlim", "255", err, sizeof(err));
+			sl_hdrs_set(&hs2, "nh", "41", err, sizeof(err));
+		}
+		sl_hdrs_push(&hs2, "udp", err, sizeof(err));
+		T(hs2.nb_vals == 32 && sl_stack_str(&hs2, text, sizeof(text)) > 600 &&
+		  sl_stack_parse(text, &hs, err, sizeof(err)) == 0 && hs.nb_vals == 32 &&
+		  memcmp(hs.val, hs2.val, sizeof(hs.val)) == 0, "the longest text (%zu): %s",
+		  strlen(text), err);
 	}
 	/* The OTG reader, on two ports (sim0, sim1). */
 	env->nb_ports = 2;

@@ -32,7 +32,12 @@
 
 #include <rte_ether.h>
 
-#define SL_STACK_TEXT_MAX 256  /**< a stack's text, with its NUL */
+/**
+ * A stack's text, with its NUL: the longest sl_stack_str() writes (16
+ * headers, 32 values, IPv6 addresses in full) fits, so every stack the
+ * data can hold is written whole and reads back.
+ */
+#define SL_STACK_TEXT_MAX 2048
 #define SL_STACK_MAX 16        /**< headers in a stack */
 #define SL_STACK_HDR_MAX 256   /**< bytes of headers */
 

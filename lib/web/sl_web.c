@@ -149,7 +149,13 @@ web_queue(struct sl_web *w, struct MHD_Connection *conn, struct sl_web_reply *r)
 	struct web_out *o = NULL;
 	enum MHD_Result ret;
 
-	if (r->body != NULL && w->out_bytes + r->len > SL_WEB_OUT_MAX) {
+	/*
+	 * A large answer past the bound is refused (its call changed nothing:
+	 * a download); a small one always goes (what a call did must be said:
+	 * 256 connections of them stay under 16 MB).
+	 */
+	if (r->body != NULL && r->len > SL_WEB_OUT_SMALL &&
+	    w->out_bytes + r->len > SL_WEB_OUT_MAX) {
 		free(r->body);
 		web_error(w, MHD_HTTP_SERVICE_UNAVAILABLE, "too many answers being sent: try again "
 			  "in a second", r);
@@ -315,14 +321,16 @@ web_head_add(void *cls, enum MHD_ValueKind kind, const char *key, const char *va
 	return MHD_YES;
 }
 
-/* The request head's bytes, as it came (near enough: the line and each header). */
+/* The request head's bytes, as it came (near enough: the line, its query, each header). */
 static size_t
 web_head_len(struct MHD_Connection *conn, const char *url, const char *method)
 {
 	size_t n = strlen(method) + strlen(url) + 12;
+	int nb = MHD_get_connection_values(conn, MHD_HEADER_KIND, web_head_add, &n);
 
-	MHD_get_connection_values(conn, MHD_HEADER_KIND, web_head_add, &n);
-	return n;
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, web_head_add, &n);
+	/* what each header costs libmicrohttpd besides its bytes: many small ones count */
+	return n + (size_t)(nb > 0 ? nb : 0) * 48;
 }
 
 static enum MHD_Result
@@ -624,7 +632,7 @@ sl_web_create(struct sl_loop *l, const struct sl_web_conf *c, char *err, size_t 
 					MHD_OPTION_CONNECTION_LIMIT, w->conn_max + 4,
 					MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)(SL_WEB_SEND_MS / 1000) * 2,
 					MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-					(size_t)SL_WEB_HEAD_MAX * 2,
+					(size_t)SL_WEB_POOL,
 					MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
 	}
 	if (w->d == NULL) {

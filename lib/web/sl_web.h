@@ -26,7 +26,8 @@
  *   of idle connections cannot lock out a real client; with few file
  *   descriptors left, fewer;
  * - answers held for clients that do not read them: past SL_WEB_OUT_MAX
- *   bytes in all, 503 with Retry-After.
+ *   bytes in all, a large one (a download) is 503 with Retry-After; one
+ *   of at most SL_WEB_OUT_SMALL bytes (what a call did) always goes.
  */
 
 #include <stdbool.h>
@@ -39,6 +40,13 @@
 #define SL_WEB_SEND_MS 30000
 /** Bytes of answers held until their clients take them, over every connection. */
 #define SL_WEB_OUT_MAX (256u << 20)
+/** An answer this small is never refused for SL_WEB_OUT_MAX (what a call did is said). */
+#define SL_WEB_OUT_SMALL (64u << 10)
+/**
+ * libmicrohttpd's memory per connection: far above SL_WEB_HEAD_MAX, so a
+ * head it has read and we refuse (431) leaves it room to answer.
+ */
+#define SL_WEB_POOL (64u << 10)
 
 struct sl_loop;
 struct sl_web;

@@ -848,7 +848,10 @@ loopback(const char *host)
 
 	if (inet_pton(AF_INET, host, &a) == 1)
 		return (ntohl(a.s_addr) >> 24) == 127;
-	return inet_pton(AF_INET6, host, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+	if (inet_pton(AF_INET6, host, &a6) != 1)
+		return false;
+	/* ::1, or ::ffff:127.x.y.z */
+	return IN6_IS_ADDR_LOOPBACK(&a6) || (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
 }
 
 int

@@ -161,7 +161,7 @@ static void
 cmd_show_flows(struct sl_cli *cli, int argc, char **argv)
 {
 	const struct sl_config *c = &cli->app->cfg;
-	char buf[2048];
+	char buf[SL_STACK_TEXT_MAX + 2048]; /* a flow's keys and its stack */
 
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);

@@ -293,7 +293,7 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " dst-mac " RTE_ETHER_ADDR_PRT_FMT,
 					RTE_ETHER_ADDR_BYTES(&c->dst_mac));
 	if (c->hdrs.n != 0 && off < len) {
-		char text[SL_STACK_TEXT_MAX * 2];
+		char text[SL_STACK_TEXT_MAX];
 
 		sl_stack_str(&c->hdrs, text, sizeof(text));
 		off += (size_t)snprintf(buf + off, len - off, " stack %s", text);

@@ -162,17 +162,20 @@ rx_mine(const struct sl_results *r)
 /*
  * Step 4: the main lcore receives on every receiving port until every frame
  * sent has arrived, or a signal, or --drain has passed and the run's own
- * frames have stopped arriving (none for SL_DRAIN_QUIET_US), at most
- * SL_DRAIN_MORE_US past --drain: frames still in flight (a DUT's queue, its
- * delay) are waited for, not counted lost. What is already waiting is
- * collected even with --drain 0 (until a round brings nothing).
+ * frames have stopped arriving: none for SL_DRAIN_QUIET_US, or for three of
+ * the run's frame intervals when its paced rate is slower (a 10 pps flow's
+ * frames are 100 ms apart, no silence). At most SL_DRAIN_MORE_US past
+ * --drain, whatever arrives (foreign frames never end it): frames still in
+ * flight (a DUT's queue, its delay) are waited for, not counted lost. With
+ * --drain 0, what is already waiting is collected (until a round brings
+ * nothing, or the run's own frames are quiet).
  */
 static void
 rx_drain(struct sl_app *app)
 {
 	uint64_t hz = sl_tsc_hz(), now = rte_rdtsc();
 	uint64_t end = now + sl_us_tsc(app->ses.run_cfg.drain_us, hz), next_check = now;
-	uint64_t hard = end + sl_us_tsc(SL_DRAIN_MORE_US, hz), quiet = sl_us_tsc(SL_DRAIN_QUIET_US, hz);
+	uint64_t hard = end + sl_us_tsc(SL_DRAIN_MORE_US, hz), quiet = 0;
 	uint64_t mine = UINT64_MAX, moved = now;
 	struct sl_rxp rxp[SL_MAX_PORTS];
 	uint16_t n = 0;
@@ -185,17 +188,22 @@ rx_drain(struct sl_app *app)
 		bool got = sl_worker_rx(rxp, n);
 
 		now = rte_rdtsc();
-		if (!got && now >= end && app->ses.run_cfg.drain_us == 0)
+		if (now >= hard)
 			break;
-		/* quiet only after an empty round: a stall of this lcore is no silence */
-		if (now >= end && app->ses.run_cfg.drain_us != 0 &&
-		    (now >= hard || (!got && now - moved >= quiet)))
+		if (!got && now >= end && app->ses.run_cfg.drain_us == 0)
 			break;
 		/* Every millisecond, even while frames keep coming (foreign ones do). */
 		if (now >= next_check) {
 			struct sl_results *r = sl_results_take_opt(app, false);
 			bool arrived = r != NULL && r->all_arrived;
 
+			if (r != NULL && quiet == 0) {
+				double gap_us = r->pace.rate_fps > 0 ? 3e6 / r->pace.rate_fps : 0;
+
+				quiet = sl_us_tsc((uint64_t)RTE_MIN(RTE_MAX(gap_us,
+					(double)SL_DRAIN_QUIET_US), (double)SL_DRAIN_MORE_US), hz);
+			}
+			/* Frames that came during a stall of this lcore count as now. */
 			if (r != NULL && rx_mine(r) != mine) {
 				mine = rx_mine(r);
 				moved = now;
@@ -203,6 +211,26 @@ rx_drain(struct sl_app *app)
 			sl_results_free(r);
 			if (arrived || sl_interrupted())
 				break;
+			/*
+			 * Past --drain, the run's own frames quiet for the window:
+			 * done, unless a last round finds more of them (what came
+			 * while this lcore was away between the round and the clock).
+			 */
+			if (now >= end && quiet != 0 && now - moved >= quiet) {
+				struct sl_results *r2;
+				bool same;
+
+				sl_worker_rx(rxp, n);
+				r2 = sl_results_take_opt(app, false);
+				same = r2 == NULL || rx_mine(r2) == mine;
+				if (!same) {
+					mine = rx_mine(r2);
+					moved = rte_rdtsc();
+				}
+				sl_results_free(r2);
+				if (same)
+					break;
+			}
 			next_check = now + hz / 1000;
 		}
 		if (!got)

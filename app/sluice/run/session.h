@@ -59,7 +59,8 @@
 #define SL_SESSION_POLL_US 1000
 /*
  * The drain (step 4) goes on past --drain while the run's own frames still
- * arrive: until none came for SL_DRAIN_QUIET_US, at most SL_DRAIN_MORE_US.
+ * arrive: until none came for SL_DRAIN_QUIET_US (or three of the run's
+ * frame intervals, if longer), at most SL_DRAIN_MORE_US.
  */
 #define SL_DRAIN_QUIET_US 20000
 #define SL_DRAIN_MORE_US 2000000

@@ -612,7 +612,7 @@ json_flows(struct sl_json *j, const struct sl_app *app, const struct sl_results 
 		sl_json_u64(j, "late", sum.late);
 		sl_json_dbl(j, "loss_ratio", fl->tx != 0 ? (double)fl->lost / (double)fl->tx : 0);
 		if (o->nb_flows != 0 && f < o->nb_flows && o->flows[f].sc.hdrs.n != 0) {
-			char text[SL_STACK_TEXT_MAX * 2];
+			char text[SL_STACK_TEXT_MAX];
 
 			sl_stack_str(&o->flows[f].sc.hdrs, text, sizeof(text));
 			sl_json_str(j, "stack", text);

@@ -91,5 +91,39 @@ for imp in "" ",loss=0.01"; do
 	fi
 done
 
+# A slow flow behind the same DUT: 10 pps, its frames 100 ms apart, is no
+# silence (the quiet window is three of its intervals): lost 0 (it was 1).
+pfx
+timeout 60 "$bin" --no-huge -m 1024 --no-pci --lcores '0,1,2@0' --log-level '*:error' \
+	--file-prefix "$prefix" -- --sim "10G,dut=1,delay=150000" --sim 10G --map 1:0.0 --rx 1 \
+	--rate 10pps --count 20 --json "$T/dl.json" >"$T/dl.out" 2>&1 && rc=0 || rc=$?
+[ "$rc" = 0 ] && [ "$(jq .streams[0].lost "$T/dl.json" 2>/dev/null)" = 0 ] &&
+	ok "150 ms DUT delay, 10 pps, default drain: lost 0, exit 0" ||
+	ko "150 ms DUT delay, 10 pps: exit $rc, $(grep -m1 verdict "$T/dl.out")"
+
+# Foreign frames that never stop (a pcap read in a loop on the receiving
+# port): the drain ends on the run's own frames, with --drain 0 too (it ran
+# until killed: found by review). The run's frames go to a file, so all are
+# lost: exit 3, not a hang (timeout's 124).
+python3 - "$T/foreign.pcap" <<'PY'
+import struct, sys
+frame = bytes.fromhex("0200000000bb0200000000aa0800") + bytes(20) + bytes(26)
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for i in range(100):
+        f.write(struct.pack("<IIII", 1, i, len(frame), len(frame)) + frame)
+PY
+for d in 0 0.1; do
+	pfx
+	timeout 30 "$bin" --no-huge -m 1024 --no-pci -l 0-1 --log-level '*:error' --file-prefix "$prefix" \
+		--vdev "net_pcap0,rx_pcap=$T/foreign.pcap,infinite_rx=1,tx_pcap=$T/out.pcap" -- --rx 0 \
+		--flow 'a port 0 to 0 count 1000 rate 100kpps' --drain "$d" >"$T/fg.out" 2>&1 && rc=0 || rc=$?
+	if [ "$rc" = 3 ] && grep -q "foreign [1-9]" "$T/fg.out"; then
+		ok "endless foreign frames, --drain $d: the drain ends (exit 3: the run's frames went to a file)"
+	else
+		ko "endless foreign frames, --drain $d: exit $rc (124: it never ended): $(grep -m1 '^rx port' "$T/fg.out")"
+	fi
+done
+
 echo "test_rx_dut: $pass passed, $fail failed"
 [ "$fail" = 0 ]
