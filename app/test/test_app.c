@@ -614,6 +614,14 @@ test_stack_otg(void)
 	T(COMPILE("eth/vlan/vlan/vlan/vlan/vlan/ipv4/udp") != 0 && strstr(err, "5 VLAN tags") != NULL,
 	  "%s", err);
 	T(COMPILE("eth//ipv4/udp") != 0, "empty");
+	/* Outer types the receive side could not follow: frames that would arrive as foreign. */
+	T(COMPILE("eth/vlan/vlan(tpid=0x9100)/ipv4/udp") != 0 && strstr(err, "tpid 0x9100") != NULL,
+	  "an inner tag's TPID: %s", err);
+	T(COMPILE("eth/vlan(type=0x1234)/ipv4/udp") != 0 &&
+	  strstr(err, "vlan: type 0x1234 before ipv4") != NULL, "a tag's type: %s", err);
+	T(COMPILE("eth(type=0x0800)/ipv4/udp") == 0, "the right type given is taken: %s", err);
+	T(COMPILE("eth/ipv4/udp/vxlan/eth(type=0x1234)/ipv4/udp") == 0,
+	  "past the outer IP header a type is the user's: %s", err);
 	/*
 	 * The stack is data: read once, written back as text that reads back
 	 * to the same data (MACs, addresses, a TPID, numbers), and built a

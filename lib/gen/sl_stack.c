@@ -466,20 +466,32 @@ sl_stack_compile(const struct sl_hdrs *s, const struct sl_stack_defaults *d, uin
 					nk == H_MPLS ? 0x8847 : nk == H_IPV4 ? 0x0800 :
 					nk == H_IPV6 ? 0x86dd : 0;
 
+			uint16_t to = x->kind == H_ETH ? 12 : 2, got;
+
 			if (type == 0)
 				return bad_next(x, nx, "vlan, mpls, ipv4 or ipv6", err, len);
 			fill(tmpl, x, "type", type);
+			got = (uint16_t)(p[to] << 8 | p[to + 1]);
+			/*
+			 * Before the outer IP header the receive side follows the
+			 * types to the signature: a tag's TPID may be 0x8100 or
+			 * 0x88a8, any other type must be the next header's.
+			 */
+			if (ip4_seen + ip6_seen == 0 && given(x, "type") && nk == H_VLAN &&
+			    got != 0x8100 && got != 0x88a8)
+				return snprintf(err, len, "vlan: tpid 0x%04x: the receive side follows "
+						"0x8100 and 0x88a8 tags only", got), -EINVAL;
+			if (ip4_seen + ip6_seen == 0 && given(x, "type") && nk != H_VLAN &&
+			    got != type)
+				return snprintf(err, len, "%s: type 0x%04x before %s: the receive side "
+						"reads 0x%04x there (leave type to Sluice)",
+						hdefs[x->kind].name, got, hdefs[nk].name, type),
+				       -EINVAL;
 			if (x->kind == H_VLAN) {
 				if (ip4_seen + ip6_seen == 0)
 					rt->extra_tags++, outer_tags++;
 				break;
 			}
-			if (nk == H_VLAN && given(x, "type") &&
-			    (uint16_t)(p[12] << 8 | p[13]) != 0x8100 &&
-			    (uint16_t)(p[12] << 8 | p[13]) != 0x88a8 && ip4_seen + ip6_seen == 0)
-				return snprintf(err, len, "vlan: tpid 0x%04x: the receive side follows "
-						"0x8100 and 0x88a8 tags only", p[12] << 8 | p[13]),
-				       -EINVAL;
 			/* The outer MACs are the flow's; an inner eth's, fixed ones. */
 			if (!given(x, "dst"))
 				memcpy(p, eth_seen ? (const uint8_t[6]){ 2, 0, 0, 0, 0, 2 } :
