@@ -286,10 +286,78 @@ test_routes(void)
 #undef ASK
 }
 
+/* 6 MB: more than loopback's socket buffers take, so an unread one stays held. */
+#define BIG (6u << 20)
+
+static void
+big(void *arg, const struct sl_web_req *q, struct sl_web_reply *r)
+{
+	(void)arg;
+	(void)q;
+	r->status = 200;
+	r->ctype = "application/octet-stream";
+	r->body = calloc(1, BIG);
+	r->len = r->body != NULL ? BIG : 0;
+}
+
+static const struct sl_web_route big_routes[] = {
+	{ "GET", "/big", big },
+	{ "GET", "/a", echo },
+};
+
+/*
+ * Answers held for a client that does not read are bounded: past out_max a
+ * large one is 503 with Retry-After, a small one (what a call did) goes.
+ */
+static void
+test_held(void)
+{
+	struct sl_loop *l = sl_loop_create();
+	struct sl_web_conf c = { .host = "127.0.0.1", .routes = big_routes, .nb_routes = 2,
+				 .out_max = BIG + BIG / 2 };
+	char err[256], a[4096];
+	struct sl_web *w = l != NULL ? sl_web_create(l, &c, err, sizeof(err)) : NULL;
+	int hold, rcv = 4096;
+	uint16_t port;
+
+	T(w != NULL, "create: %s", w == NULL ? err : "");
+	if (w == NULL) {
+		sl_loop_free(l);
+		return;
+	}
+	port = sl_web_port(w);
+	/* A client that asks for 6 MB and reads nothing (a small receive buffer). */
+	hold = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (hold >= 0) {
+		struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+		const char *req = "GET /big HTTP/1.1\r\nHost: x\r\n\r\n";
+
+		setsockopt(hold, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+		inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+		if (connect(hold, (struct sockaddr *)&sa, sizeof(sa)) != 0 && errno != EINPROGRESS)
+			T(false, "connect: %s", strerror(errno));
+		for (int i = 0; i < 200; i++) {
+			if (i == 5 && send(hold, req, strlen(req), MSG_NOSIGNAL) < 0)
+				break;
+			sl_loop_once(l, 1000);
+		}
+	}
+	ask(l, port, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n", 31, a, sizeof(a));
+	T(status_of(a) == 503 && strstr(a, "Retry-After: 1") != NULL,
+	  "a second 6 MB answer past 9 MB held: %.120s", a);
+	ask(l, port, "GET /a HTTP/1.1\r\nHost: x\r\n\r\n", 29, a, sizeof(a));
+	T(status_of(a) == 200, "a small answer always goes: %.120s", a);
+	if (hold >= 0)
+		close(hold);
+	sl_web_free(w);
+	sl_loop_free(l);
+}
+
 int
 main(void)
 {
 	test_routes();
+	test_held();
 	printf("test_web: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }

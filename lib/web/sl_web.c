@@ -155,7 +155,7 @@ web_queue(struct sl_web *w, struct MHD_Connection *conn, struct sl_web_reply *r)
 	 * 256 connections of them stay under 16 MB).
 	 */
 	if (r->body != NULL && r->len > SL_WEB_OUT_SMALL &&
-	    w->out_bytes + r->len > SL_WEB_OUT_MAX) {
+	    w->out_bytes + r->len > (w->c.out_max != 0 ? w->c.out_max : SL_WEB_OUT_MAX)) {
 		free(r->body);
 		web_error(w, MHD_HTTP_SERVICE_UNAVAILABLE, "too many answers being sent: try again "
 			  "in a second", r);

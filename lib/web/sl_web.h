@@ -92,6 +92,7 @@ struct sl_web_conf {
 	const char *cert, *key; /**< PEM, for https; NULL: plain http */
 	sl_web_error_fn *error; /**< NULL: text/plain */
 	bool close;           /**< every answer ends its connection (Connection: close) */
+	size_t out_max;       /**< bytes of answers held in all; 0: SL_WEB_OUT_MAX */
 };
 
 /** What a server has seen. */
