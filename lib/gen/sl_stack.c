@@ -184,12 +184,6 @@ val_put(uint8_t *hp, const struct fdef *f, const struct sl_hdr_val *x)
 /* The TPID a vlan's tpid= sets: the type field of the header before it. */
 static const struct fdef tpid_def = { "tpid", 0, 2, 0, 16, 0 };
 
-const char *
-sl_stack_kind_name(unsigned int k)
-{
-	return k < H_KINDS ? hdefs[k].name : NULL;
-}
-
 int
 sl_hdrs_push(struct sl_hdrs *s, const char *kind, char *err, size_t len)
 {

@@ -58,8 +58,8 @@ struct sl_hdr_val {
 #define SL_HDR_TPID 0xff
 
 /**
- * A header stack as data: the headers' kinds, outer to inner (the index of
- * each in the kinds' table: sl_stack_kind_name()), and the values given to
+ * A header stack as data: the headers' kinds, outer to inner (each an index in
+ * sl_stack.c's table of kinds), and the values given to
  * their fields. n == 0: no stack. Built by sl_stack_parse() from the text,
  * or a header and a value at a time (sl_hdrs_push(), sl_hdrs_set()); the
  * text again by sl_stack_str(), which sl_stack_parse() reads back to the
@@ -81,8 +81,6 @@ int sl_hdrs_set(struct sl_hdrs *s, const char *field, const char *value, char *e
 		size_t len);
 /** The text of @p s into buf; its length, or -ENOSPC if it does not fit (buf cut). */
 int sl_stack_str(const struct sl_hdrs *s, char *buf, size_t len);
-/** The name of header kind @p k ("eth"), or NULL. */
-const char *sl_stack_kind_name(unsigned int k);
 
 /** What a stack's headers take from the flow where the text gives nothing. */
 struct sl_stack_defaults {
