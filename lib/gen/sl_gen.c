@@ -700,6 +700,8 @@ sl_pacer_set_slack(struct sl_pacer *p, double units, uint64_t us)
 	uint64_t floor = (us * sl_tsc_hz() / 1000000) << 16;
 
 	p->slack = burst > (double)floor && burst < 0x1p62 ? (uint64_t)burst : floor;
+	p->owe_max = ((uint64_t)SL_PACER_OWE_US * sl_tsc_hz() / 1000000) << 16;
+	p->owed = RTE_MIN(p->owed, p->owe_max);
 }
 
 void

@@ -248,12 +248,13 @@ struct rte_mempool *sl_stream_pool_create(const struct sl_stream *s, const char 
  * send for at most this long (a micro-stall: an interrupt, a short
  * preemption, a slow driver call, the worker's own receive work) makes the
  * whole deficit up at once, as fast as the device takes it, so the average
- * rate over a second stays exact. A longer outage (a device that stopped
- * taking frames, a link down, the lcore descheduled for longer) is let go
- * whole: the worker resumes at the set rate with nothing owed, as a
- * constant-bit-rate source does, and sends no catch-up burst. The time let
- * go is counted (sl_pacer.skipped): a shortfall of the offered load,
- * reported, never hidden.
+ * rate over a second stays exact. Of a longer outage (a device that
+ * stopped taking frames, a link down, the lcore descheduled for longer)
+ * only the last slack's worth is made up, as after a micro-stall; the rest
+ * is let go: the worker owes nothing older, as a constant-bit-rate source
+ * does, and no catch-up burst is longer than the slack. The time let go is
+ * counted (sl_pacer.skipped): a shortfall of the offered load, reported,
+ * never hidden.
  */
 #define SL_PACER_CATCHUP_US 1000
 
@@ -265,6 +266,19 @@ struct rte_mempool *sl_stream_pool_create(const struct sl_stream *s, const char 
  * counted as above.
  */
 #define SL_PACER_EVEN_US 50
+
+/**
+ * What a pacer repays of the time it let go (sl_pacer.owed): the excess of
+ * up to this many microseconds of lags past the slack (in all, beyond it
+ * the time is let go for good). While it owes, each frame's deadline comes
+ * 1/2^SL_PACER_REPAY_SHIFT of its time early (the rate 1.6 % higher, never a
+ * burst: only a frame due on time repays, never one of a catch-up), and
+ * what is repaid is taken off the time let go: a run or trial
+ * whose lcore lost a few milliseconds to stalls still offers its whole load,
+ * frames evenly spaced.
+ */
+#define SL_PACER_OWE_US 20000
+#define SL_PACER_REPAY_SHIFT 6
 
 /**
  * A pacer: absolute deadlines, in 1/65536 TSC cycles since the first call
@@ -279,11 +293,15 @@ struct sl_pacer {
 	uint64_t lag_max;   /**< most TSC cycles a deadline was overdue when due() ran:
 			         how late its lcore got back (descheduled, or too slow) */
 	uint64_t slack;     /**< most lag made up, 1/65536 TSC cycles (sl_pacer_set_slack) */
-	uint64_t skipped;   /**< lags beyond the slack, let go whole, 1/65536 TSC cycles
-			         in total: time at the set rate never offered */
+	uint64_t skipped;   /**< lags beyond the slack, let go, 1/65536 TSC cycles in
+			         total, less what was repaid (owed): time at the set rate
+			         never offered */
 	uint64_t mark;      /**< next before the last due() advanced it (see sl_gen_due) */
+	uint64_t owed;      /**< of skipped, what is still to be repaid, 1/65536 TSC cycles */
+	uint64_t owe_max;   /**< most owed (SL_PACER_OWE_US; sl_pacer_set_slack) */
+	uint64_t mark_repaid; /**< repaid by the last due() (given back with mark) */
 	double skipped_units; /**< what skipped would have sent, in the pacer's unit
-			           (packets, or L1 or L2 bits) */
+			           (packets, or L1 or L2 bits); net of what was repaid */
 	uint8_t unit;       /**< SL_RATE_NONE, _PPS, _L1 or _L2 (sl_rate.h) */
 };
 
@@ -291,7 +309,8 @@ struct sl_pacer {
  * Set a pacer's catch-up bound (sl_pacer.slack): the larger of @p us
  * microseconds and the time @p units of its unit take at its rate (a
  * burst's packets, or their bits). sl_pacer_init() sets
- * SL_PACER_CATCHUP_US alone. Call after sl_pacer_init().
+ * SL_PACER_CATCHUP_US alone. It also sets what the pacer may owe
+ * (SL_PACER_OWE_US). Call after sl_pacer_init().
  */
 void sl_pacer_set_slack(struct sl_pacer *p, double units, uint64_t us);
 
@@ -335,6 +354,43 @@ sl_pacer_let_go(struct sl_pacer *p, uint64_t tsc)
 	late = (int64_t)(now - p->next);
 	if (late > 0)
 		sl_pacer_skip(p, (uint64_t)late, now);
+}
+
+/*
+ * Repay what a pacer owes from a frame's time @p inc (1/65536 cycles):
+ * 1/2^SL_PACER_REPAY_SHIFT of it, at most what is owed, taken off the time
+ * let go. Returns what was repaid.
+ */
+static inline uint64_t
+sl_pacer_repay(struct sl_pacer *p, uint64_t inc)
+{
+	uint64_t r = RTE_MIN(inc >> SL_PACER_REPAY_SHIFT, p->owed);
+
+	p->owed -= r;
+	p->skipped -= r;
+	p->skipped_units -= (double)r * 65536.0 / (double)p->per_unit;
+	if (p->skipped == 0 || p->skipped_units < 0)
+		p->skipped_units = 0;
+	p->mark_repaid += r;
+	return r;
+}
+
+/*
+ * Give back the frames the last sl_gen_due() made due (they were not
+ * made): they are due again, and what their deadlines repaid is owed again.
+ */
+static inline void
+sl_pacer_give_back(struct sl_pacer *p)
+{
+	uint64_t r = p->mark_repaid;
+
+	p->next = p->mark;
+	if (r != 0) {
+		p->owed += r;
+		p->skipped += r;
+		p->skipped_units += (double)r * 65536.0 / (double)p->per_unit;
+		p->mark_repaid = 0;
+	}
 }
 
 /** Time a pacer let go (sl_pacer.skipped), in TSC cycles. */
@@ -656,10 +712,14 @@ sl_csum_final(uint64_t sum, bool tcp)
  * those packets. Deadlines are absolute (next += cost), so rounding and
  * late wake-ups do not accumulate into the rate. Catch-up is bounded: a
  * lag of at most p->slack is made up (what is due goes at once, @p max a
- * call); a deadline more than p->slack overdue is moved up to now, and the
- * whole lag is added to p->skipped (after p->lag_max has recorded it).
- * p->mark keeps the deadline before this call's packets, so a
- * caller that cannot send them gives them back with p->next = p->mark.
+ * call); of a longer lag, the part beyond p->slack is let go: the deadline
+ * moves up to now less the slack, and that part is added to p->skipped
+ * (after p->lag_max has recorded the whole lag), so the catch-up after any
+ * stall is at most the slack's worth.
+ * While the pacer owes time it let go (p->owed), each packet's deadline
+ * comes a little early (sl_pacer_repay()). p->mark keeps the deadline before
+ * this call's packets, so a caller that cannot send them gives them back
+ * (sl_pacer_give_back()).
  */
 static inline unsigned int
 sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
@@ -687,17 +747,29 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	late = (int64_t)(now - p->next);
 	if (unlikely(late > 0 && ((uint64_t)late >> 16) > p->lag_max))
 		p->lag_max = (uint64_t)late >> 16;
+	/*
+	 * Beyond the slack: the excess is let go, the slack's worth made up;
+	 * up to p->owe_max of what is let go is owed, and repaid below.
+	 */
 	if (unlikely(late > 0 && (uint64_t)late > p->slack)) {
-		sl_pacer_skip(p, (uint64_t)late, now);
+		uint64_t excess = (uint64_t)late - p->slack;
+
+		sl_pacer_skip(p, excess, now - p->slack);
+		p->owed = RTE_MIN(p->owed + excess, p->owe_max);
 	}
 	p->mark = p->next;
+	p->mark_repaid = 0;
 	while (n < max && (int64_t)(now - p->next) >= 0) {
 		const struct sl_stream_size *sz = s->nb_order == 1 ? &s->one_sz :
 						  &s->sz[s->order[c.pos]];
 		uint64_t units = p->unit == SL_RATE_PPS ? 1 :
 			p->unit == SL_RATE_L1 ? sz->l1_bits : sz->l2_bits;
+		uint64_t inc = (uint64_t)(((unsigned __int128)units * p->per_unit) >> 16);
 
-		p->next += (uint64_t)(((unsigned __int128)units * p->per_unit) >> 16);
+		/* Repaid on time only: a catch-up is never longer than the slack. */
+		if (unlikely(p->owed != 0) && (int64_t)(now - p->next) < (int64_t)inc)
+			inc -= sl_pacer_repay(p, inc);
+		p->next += inc;
 		if (w.L > 1)
 			sl_gen_step(&w, &c);
 		n++;

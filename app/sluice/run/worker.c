@@ -139,7 +139,7 @@ worker_make(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
 	if (n == 0)
 		return 0;
 	if (sl_gen_burst(&t->gen, t->pending + t->pend_n, n, tsc) == 0) {
-		t->pacer.next = t->pacer.mark; /* not made: still due */
+		sl_pacer_give_back(&t->pacer); /* not made: still due */
 		if (!t->pool_dry)
 			SL_CNT_ADD(t->pool_empty, 1);
 		t->pool_dry = true;
