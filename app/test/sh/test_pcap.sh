@@ -151,8 +151,15 @@ A=$T/a.pcap
 gen "$A" --count 1000
 check "(a) defaults --count 1000: exit 0" rc_is 0
 check "(a) the file holds exactly 1000 frames (tshark)" eq "$(frames "$A")" 1000
-check "(a) every frame is eth:ethertype:ip:udp:data" \
-	eq "$(tshark_fields "$A" frame.protocols | sort -u)" "eth:ethertype:ip:udp:data"
+# What tshark makes of the payload past UDP is its heuristics' guess (the
+# signature's bytes vary from run to run, and once one frame of 1,000 was
+# taken for another protocol): the layers up to UDP are judged, and any
+# other guess is printed.
+protos=$(tshark_fields "$A" frame.protocols | sort | uniq -c | grep -v ' eth:ethertype:ip:udp:data$' || true)
+[ -z "$protos" ] || echo "note: (a) tshark's guesses past UDP: $protos"
+check "(a) every frame is eth:ethertype:ip:udp" \
+	eq "$(tshark_fields "$A" frame.protocols | sed 's/^\(eth:ethertype:ip:udp\)\(:.*\)\?$/\1/' | sort -u)" \
+	"eth:ethertype:ip:udp"
 check "(a) ip.src 198.18.0.1, ip.dst 198.18.0.2, UDP 9 -> 9 on every frame" \
 	eq "$(tshark_fields "$A" ip.src ip.dst udp.srcport udp.dstport | sort -u)" \
 	"$(printf '198.18.0.1\t198.18.0.2\t9\t9')"
