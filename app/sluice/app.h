@@ -23,6 +23,7 @@
 struct sl_json;
 struct sl_loop;
 struct sl_app;
+struct sl_source;
 
 /* Called on the loop when a run is done (its duration, count, a stop, a signal): it stops it. */
 typedef void sl_run_end_fn(struct sl_app *app, void *arg);
@@ -62,8 +63,10 @@ struct sl_session {
 	/* The run's streams by id (the signature's): its flows compiled (plan.c). */
 	struct sl_stream **streams;
 	void *stream_block;          /* where they are, one block */
-	/* Each stream's replay (a flow's pcap), or r NULL: generated frames. */
-	struct sl_replay_plan *replay;
+	/* Each stream's source (run/source.h: generated, replay) and what its
+	 * row keeps of it for the run (its own to free). */
+	const struct sl_source **src;
+	void **src_state;
 	uint16_t nb_streams;
 	struct sl_worker *workers[RTE_MAX_LCORE];
 	uint16_t nb_workers;

@@ -13,6 +13,7 @@
 #include "test_common.h"
 #include "worker.h"
 #include "sl_clock.h"
+#include "source.h"
 
 /* w's one target: queue q, packets of st from mp signed by producer, bursts of 32. */
 static struct sl_target *
@@ -31,6 +32,7 @@ worker_one(struct sl_worker *w, unsigned int lcore, struct sl_txq *q,
 	w->nb_targets = 1;
 	t->txq = q;
 	t->gen = (struct sl_gen){ .s = st, .mp = mp, .producer = producer };
+	t->src = &sl_source_gen;
 	return t;
 }
 

@@ -26,6 +26,7 @@
 #include "sl_err.h"
 #include "sl_wire.h"
 #include "sl_clock.h"
+#include "source.h"
 
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
 #define SL_PLAN_STREAM_ALIGN (2u << 20) /* a huge page */
@@ -100,113 +101,12 @@ sl_plan_map(struct sl_app *app)
 	}
 }
 
-/*
- * Flow id's replay: its capture read, each frame checked against the port's
- * largest frame, its schedule; the stream compiled to the capture's
- * largest frame (its pools' room). 0, or -errno with the message printed.
- */
-static int
-plan_replay(struct sl_app *app, uint16_t id, struct sl_stream *s)
-{
-	const struct sl_config *o = &app->ses.run_cfg;
-	const struct sl_flow_conf *fc = &o->flows[id];
-	struct sl_replay_plan *rp = &app->ses.replay[id];
-	uint16_t pid = fc->port, mtu = sl_config_mtu(o, &app->env, pid);
-	struct sl_replay_timing tm = { .speed = fc->pcap_speed == 0 ? 1 : fc->pcap_speed };
-	struct sl_stream_conf c;
-	struct sl_stream_err se;
-	char err[512];
-
-	rp->r = sl_replay_load(fc->pcap, o->pcap_mem != 0 ? o->pcap_mem : SL_REPLAY_MEM_DEFAULT,
-			       (int)fc->pcap_iface - 1, err, sizeof(err));
-	if (rp->r == NULL) {
-		sl_err("flow %s: %s", fc->name, err);
-		return -EINVAL;
-	}
-	for (uint32_t i = 0; i < rp->r->nb; i++) {
-		const struct sl_replay_frame *f = &rp->r->f[i];
-		const uint8_t *d = rp->r->data + f->off;
-		uint16_t type = (uint16_t)(d[12] << 8 | d[13]);
-		bool tagged = type == 0x8100 || type == 0x88a8;
-		uint32_t max = sl_wire_max_frame(mtu, tagged);
-
-		if ((uint32_t)f->len + SL_WIRE_FCS > max) {
-			sl_err("flow %s: %s: frame %u: %u bytes (with the FCS) is above port %u's "
-			       "largest frame, %u at MTU %u: give --mtu %u (or port config %u mtu N), "
-			       "or leave the frame out (editcap)", fc->name, fc->pcap, f->num,
-			       f->len + SL_WIRE_FCS, pid, max, mtu,
-			       f->len + SL_WIRE_FCS - (max - mtu), pid);
-			return -EINVAL;
-		}
-	}
-	/* A rate (the flow's, or its share of the port's --rate) replaces the timing. */
-	if (sl_config_stream_rate(o, &app->env, id, &tm.rate, err, sizeof(err)) != 0) {
-		sl_err("flow %s: %s", fc->name, err);
-		return -EINVAL;
-	}
-	if (tm.rate.unit == SL_RATE_NONE && fc->pcap_speed < 0)
-		tm.speed = 0;
-	rp->off = malloc(rp->r->nb * sizeof(*rp->off));
-	if (rp->off == NULL)
-		return -ENOMEM;
-	if (sl_replay_schedule(rp->r, &tm, rp->off, &rp->period, err, sizeof(err)) != 0) {
-		sl_err("flow %s: %s", fc->name, err);
-		return -EINVAL;
-	}
-	rp->top = tm.rate.unit == SL_RATE_NONE && tm.speed == 0;
-	rp->loops = fc->pcap_loops == UINT32_MAX ? 0 : fc->pcap_loops == 0 ? 1 : fc->pcap_loops;
-	/* A capture that spans no time, looped at its own timing, would loop at top speed. */
-	if (!rp->top && rp->period == 0 && rp->loops != 1) {
-		sl_err("flow %s: %s spans no time (%s): its loops have no timing of their own: "
-		       "give a rate (the flow's rate, or --rate) or --pcap-speed max", fc->name,
-		       fc->pcap, rp->r->nb_all == 1 ? "one frame" : "every frame stamped alike");
-		return -EINVAL;
-	}
-	rp->sign = fc->pcap_sign && o->sign != SL_SIGN_OFF;
-	{
-		char how[64], lp[32];
-
-		if (tm.rate.unit != SL_RATE_NONE)
-			sl_rate_str(&tm.rate, how, sizeof(how));
-		else if (rp->top)
-			snprintf(how, sizeof(how), "top speed");
-		else
-			snprintf(how, sizeof(how), "its own timing x %g", tm.speed);
-		if (rp->loops == 0)
-			snprintf(lp, sizeof(lp), "until stopped");
-		else
-			snprintf(lp, sizeof(lp), "%u time%s", rp->loops, rp->loops > 1 ? "s" : "");
-		printf("flow %s: replays %s: %u frames (%u can carry a signature: %s), %" PRIu64
-		       " bytes; %s, a loop every %.6f s, %s\n", fc->name, fc->pcap, rp->r->nb,
-		       rp->r->nb_signable, rp->sign ? "signed" : "sent unsigned", rp->r->bytes, how,
-		       (double)rp->period / 1e9, lp);
-	}
-	/* A plain stream whose frame is the capture's largest: the pools' room. */
-	sl_config_stream(o, &app->env, id, &c);
-	memset(c.sizes, 0, sizeof(c.sizes));
-	c.sizes[0] = (uint16_t)RTE_MAX(rp->r->max_len + SL_WIRE_FCS, SL_WIRE_MIN_FRAME);
-	c.weights[0] = 1;
-	c.nb_sizes = 1;
-	c.size_min = c.size_max = c.size_step = 0;
-	c.nb_fields = 0;
-	c.hdrs.n = 0;
-	c.hdrs.nb_vals = 0;
-	if (sl_stream_compile(s, &c, (uint16_t)RTE_MAX(sl_wire_max_frame(mtu, true),
-						      (uint32_t)c.sizes[0]), &se) != 0) {
-		sl_err("flow %s: %s", fc->name, se.msg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* Compile every stream of the run: the table's flows, or each port's default flow. */
 int
 sl_plan_streams(struct sl_app *app)
 {
 	const struct sl_config *o = &app->ses.run_cfg;
 	uint16_t n = sl_config_nb_streams(o, &app->env);
-	struct sl_config_err e;
-
 	size_t bytes = RTE_ALIGN_CEIL((size_t)n * sizeof(struct sl_stream), SL_PLAN_STREAM_ALIGN);
 
 	app->ses.streams = calloc(n, sizeof(*app->ses.streams));
@@ -225,22 +125,19 @@ sl_plan_streams(struct sl_app *app)
 	}
 	madvise(app->ses.stream_block, bytes, MADV_HUGEPAGE);
 	app->ses.nb_streams = n;
-	app->ses.replay = calloc(n, sizeof(*app->ses.replay));
-	if (app->ses.replay == NULL)
+	app->ses.src = calloc(n, sizeof(*app->ses.src));
+	app->ses.src_state = calloc(n, sizeof(*app->ses.src_state));
+	if (app->ses.src == NULL || app->ses.src_state == NULL)
 		return -ENOMEM;
+	/* Each stream compiled by its source's row (source.h). */
 	for (uint16_t id = 0; id < n; id++) {
-		app->ses.streams[id] = (struct sl_stream *)app->ses.stream_block + id;
-		if (o->nb_flows != 0 && o->flows[id].pcap[0] != '\0') {
-			int ret = plan_replay(app, id, app->ses.streams[id]);
+		int ret;
 
-			if (ret != 0)
-				return ret;
-			continue;
-		}
-		if (sl_config_stream_build(o, &app->env, id, app->ses.streams[id], &e) != 0) {
-			sl_err("%s", e.msg);
-			return -EINVAL;
-		}
+		app->ses.streams[id] = (struct sl_stream *)app->ses.stream_block + id;
+		app->ses.src[id] = sl_source_of(o, id);
+		ret = app->ses.src[id]->compile(app, id, app->ses.streams[id]);
+		if (ret != 0)
+			return ret;
 	}
 	return 0;
 }
@@ -248,12 +145,13 @@ sl_plan_streams(struct sl_app *app)
 void
 sl_plan_streams_free(struct sl_app *app)
 {
-	for (uint16_t id = 0; app->ses.replay != NULL && id < app->ses.nb_streams; id++) {
-		sl_replay_free(app->ses.replay[id].r);
-		free(app->ses.replay[id].off);
-	}
-	free(app->ses.replay);
-	app->ses.replay = NULL;
+	for (uint16_t id = 0; app->ses.src != NULL && id < app->ses.nb_streams; id++)
+		if (app->ses.src[id] != NULL && app->ses.src[id]->forget != NULL)
+			app->ses.src[id]->forget(app, id);
+	free(app->ses.src_state);
+	app->ses.src_state = NULL;
+	free(app->ses.src);
+	app->ses.src = NULL;
 	free(app->ses.stream_block);
 	app->ses.stream_block = NULL;
 	free(app->ses.streams);
@@ -290,65 +188,24 @@ count_targets(const struct sl_app *app, unsigned int lcore)
 
 /*
  * One target: stream id on queue aq of port i, as producer k of the
- * stream's pairs (P of them): its share of the order, of the count and of
- * the rate.
+ * stream's pairs (P of them): its share of the order and of the count, its
+ * window; its source's row attaches the rest (source.h: a share of the
+ * rate, or of a replay's frames).
  */
-/*
- * Target t, pair k of the P that send replay id: the frames whose 5-tuple
- * falls to it, each at its offset in TSC cycles; unpaced (the schedule
- * times it); its quota every loop's frames of it.
- */
-static int
-target_replay(struct sl_app *app, struct sl_target *t, uint16_t id, uint64_t k, uint64_t P)
-{
-	const struct sl_replay_plan *rp = &app->ses.replay[id];
-	struct sl_target_replay *tr = calloc(1, sizeof(*tr));
-	uint64_t hz = sl_tsc_hz();
-	uint32_t n = 0;
-
-	if (tr == NULL)
-		return -ENOMEM;
-	t->rp = tr;
-	for (uint32_t i = 0; i < rp->r->nb; i++)
-		n += sl_replay_share(rp->r, i, (uint32_t)P) == k;
-	tr->idx = malloc(RTE_MAX(n, 1u) * sizeof(*tr->idx));
-	tr->due = malloc(RTE_MAX(n, 1u) * sizeof(*tr->due));
-	if (tr->idx == NULL || tr->due == NULL)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < rp->r->nb; i++)
-		if (sl_replay_share(rp->r, i, (uint32_t)P) == k) {
-			tr->idx[tr->nb] = i;
-			tr->due[tr->nb++] = sl_us_tsc(rp->off[i] / 1000, hz) +
-					     (rp->off[i] % 1000) * hz / 1000000000u;
-		}
-	tr->r = rp->r;
-	tr->period_tsc = sl_us_tsc(rp->period / 1000, hz) +
-			 (rp->period % 1000) * hz / 1000000000u;
-	tr->top = rp->top;
-	tr->sign = rp->sign;
-	t->quota = n == 0 ? 0 : rp->loops == 0 ? UINT64_MAX : (uint64_t)n * rp->loops;
-	t->sig_mix = tr->sign ? 3 : 1;
-	sl_pacer_init(&t->pacer, &(struct sl_rate){ SL_RATE_NONE, 0 });
-	return 0;
-}
-
 static int
 target_init(struct sl_app *app, struct sl_target *t, uint16_t i, uint16_t q, uint16_t id,
 	    uint64_t k, uint64_t P)
 {
 	const struct sl_config *o = &app->ses.run_cfg;
 	const struct sl_stream *st = app->ses.streams[id];
-	struct sl_rate pace, share;
-	struct sl_stream_conf c;
 	uint64_t count = sl_config_stream_count(o, &app->env, id);
-	double l1, l2, kb = o->pace_even ? 1 : o->burst;
-	char err[256], name[SL_FLOW_NAME_MAX];
 	unsigned int sg = 0;
 
 	t->txq = app->ports.p[i].txqs[q].txq;
 	t->port = i;
 	t->queue = q;
 	t->stream = id;
+	t->src = app->ses.src[id];
 	t->hold = app->ses.hold != NULL ? &app->ses.hold[id] : NULL;
 	t->own_rate = o->nb_flows != 0 && o->flows[id].rate.unit != SL_RATE_NONE;
 	/* Which frames carry a signature (too short ones cannot). */
@@ -387,32 +244,7 @@ target_init(struct sl_app *app, struct sl_target *t, uint16_t i, uint16_t q, uin
 				t->quota = 0; /* fewer packets a burst than pairs: not this one */
 		}
 	}
-	if (app->ses.replay[id].r != NULL)
-		return target_replay(app, t, id, k, P);
-	sl_config_stream_name(o, id, name, sizeof(name));
-	if (sl_config_stream_rate(o, &app->env, id, &pace, err, sizeof(err)) != 0) {
-		sl_err("--rate: %s (port %u, %s): %s", name, i, app->ports.p[i].info.name, err);
-		return -EINVAL;
-	}
-	share = (struct sl_rate){ pace.unit, pace.value / (double)P };
-	if (sl_pacer_init(&t->pacer, &share) != 0) {
-		sl_err("--rate: %s's rate shared by port %u's %" PRIu64 " lcore-queue pairs is "
-		       "below 1 per second each: give a higher rate or fewer lcores", name, i, P);
-		return -EINVAL;
-	}
-	/*
-	 * Catch-up after a stall (sl_gen.h): up to SL_PACER_CATCHUP_US or one
-	 * burst; evenly spaced (a trial): SL_PACER_EVEN_US or one frame.
-	 */
-	sl_config_stream(o, &app->env, id, &c);
-	sl_stream_conf_mean_bits(&c, &l1, &l2);
-	t->slack_units[0] = kb;
-	t->slack_units[1] = kb * l1;
-	t->slack_units[2] = kb * l2;
-	t->slack_us = o->pace_even ? SL_PACER_EVEN_US : SL_PACER_CATCHUP_US;
-	sl_pacer_set_slack(&t->pacer, t->slack_units[share.unit == SL_RATE_PPS ? 0 :
-						     share.unit == SL_RATE_L1 ? 1 : 2], t->slack_us);
-	return 0;
+	return t->src->attach(app, t, id, k, P);
 }
 
 /*
@@ -461,19 +293,20 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 		return -ENOMEM;
 	}
 	/*
-	 * Replays beside generated flows: a pool of their own, since a frame a
-	 * replay freed holds its capture's bytes past the header a generated
-	 * flow copies (the generator keeps the rest of its frames zero).
+	 * Sources whose frames keep bytes of their own (a replay's capture)
+	 * beside generated flows: a pool of their own, since such a frame,
+	 * freed, holds bytes past the header a generated flow copies (the
+	 * generator keeps the rest of its frames zero).
 	 */
 	{
-		bool rp = false, gen = false;
+		bool own = false, gen = false;
 
 		for (uint32_t t = 0; t < w->nb_targets; t++)
 			if (w->t[t].port == i) {
-				rp |= w->t[t].rp != NULL;
-				gen |= w->t[t].rp == NULL;
+				own |= w->t[t].src->own_pool;
+				gen |= !w->t[t].src->own_pool;
 			}
-		if (rp && gen) {
+		if (own && gen) {
 			snprintf(name, sizeof(name), "sl_w%u_p%u_r", lcore, i);
 			w->rpools[i] = sl_stream_pool_create(big, name, rte_align32pow2(n) - 1,
 							     p->info.socket);
@@ -487,7 +320,7 @@ port_pool(struct sl_app *app, struct sl_worker *w, unsigned int lcore, uint16_t 
 	}
 	for (uint32_t t = 0; t < w->nb_targets; t++)
 		if (w->t[t].port == i) {
-			w->t[t].gen.mp = w->t[t].rp != NULL && w->rpools[i] != NULL ? w->rpools[i] :
+			w->t[t].gen.mp = w->t[t].src->own_pool && w->rpools[i] != NULL ? w->rpools[i] :
 					 w->pools[i];
 			w->t[t].gen.copy_len = ns > 1 ? RTE_ALIGN_CEIL(copy, SL_GEN_COPY_ALIGN) : 0;
 			w->t[t].gen.copy_plain = ns > 1 && plain;

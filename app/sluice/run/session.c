@@ -20,6 +20,7 @@
 #include "plan.h"
 #include "snapshot.h"
 #include "session.h"
+#include "source.h"
 #include "sl_loop.h"
 #include "sl_err.h"
 #include "sl_wire.h"
@@ -303,11 +304,8 @@ session_release(struct sl_app *app)
 			rte_mempool_free(w->rpools[p]);
 		}
 		for (uint32_t k = 0; k < w->nb_targets; k++)
-			if (w->t[k].rp != NULL) {
-				free(w->t[k].rp->idx);
-				free(w->t[k].rp->due);
-				free(w->t[k].rp);
-			}
+			if (w->t[k].src != NULL && w->t[k].src->detach != NULL)
+				w->t[k].src->detach(&w->t[k]);
 		rte_free(w->t);
 		rte_free(w);
 		app->ses.workers[i] = NULL;

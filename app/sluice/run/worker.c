@@ -7,6 +7,7 @@
 #include <rte_pause.h>
 #include <rte_prefetch.h>
 
+#include "source.h"
 #include "worker.h"
 
 volatile uint32_t sl_stop;
@@ -57,107 +58,15 @@ sl_run_intr_take(void)
 }
 
 /*
- * Make one burst behind what is pending (pending[pend_n..]): as many
- * packets as the pacer says are due, at most the burst size and what is
- * left of the quota. Returns how many were made; 0 when none are due yet;
- * -1 when the pool is empty (its mbufs in flight), counted in pool_empty
- * once per episode, the packets still due.
+ * Make one burst behind what is pending (pending[pend_n..]): the target's
+ * source (source.h) makes what is due. Returns how many were made; 0 when
+ * none are due yet; -1 when the pool is empty (its mbufs in flight),
+ * counted in pool_empty once per episode, the frames still due.
  */
-/*
- * A replay's burst: its frames whose time has come (all, at top speed), at
- * most the burst size and what is left of the quota, copied into mbufs of
- * its pool, signed where asked and possible (marked in hash.usr, for the
- * signed count). Returns as worker_make().
- */
-static int
-worker_replay_make(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
-{
-	struct sl_target_replay *rp = t->rp;
-	struct rte_mbuf **pkts = t->pending + t->pend_n;
-	uint16_t n = w->burst, k;
-	uint32_t pos = rp->pos;
-	uint64_t loop = rp->loop, bytes = 0, words[2];
-
-	if (t->quota != UINT64_MAX)
-		n = (uint16_t)RTE_MIN((uint64_t)n, t->quota);
-	for (k = 0; k < n; k++) {
-		if (!rp->top && tsc < t->begin_tsc + loop * rp->period_tsc + rp->due[pos])
-			break;
-		if (++pos == rp->nb) {
-			pos = 0;
-			loop++;
-		}
-	}
-	if (k == 0)
-		return 0;
-	if (rte_pktmbuf_alloc_bulk(t->gen.mp, pkts, k) != 0) {
-		if (!t->pool_dry)
-			SL_CNT_ADD(t->pool_empty, 1);
-		t->pool_dry = true;
-		return -1;
-	}
-	t->pool_dry = false;
-	for (uint16_t j = 0; j < k; j++) {
-		bool sig = false;
-
-		if (rp->sign) {
-			sl_sig_words(t->stream, t->gen.producer, t->gen.run, rp->seq, tsc, &words[0],
-				     &words[1]);
-			sig = sl_replay_fill(rp->r, rp->idx[rp->pos], pkts[j], words);
-			rp->seq += sig;
-		} else {
-			sl_replay_fill(rp->r, rp->idx[rp->pos], pkts[j], NULL);
-		}
-		pkts[j]->hash.usr = sig;
-		bytes += pkts[j]->pkt_len;
-		if (++rp->pos == rp->nb) {
-			rp->pos = 0;
-			rp->loop++;
-		}
-	}
-	t->pend_n += k;
-	t->pend_bytes += bytes;
-	if (t->quota != UINT64_MAX)
-		t->quota -= k;
-	return k;
-}
-
 static inline int
 worker_make(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
 {
-	uint16_t n = w->burst;
-
-	if (unlikely(t->rp != NULL))
-		return worker_replay_make(w, t, tsc);
-
-	if (t->quota != UINT64_MAX)
-		n = RTE_MIN((uint64_t)n, t->quota);
-	if (unlikely(t->burst_pkts != 0))
-		n = RTE_MIN(n, t->burst_left);
-	sl_target_rate_update(t);
-	n = sl_gen_due(&t->gen, &t->pacer, tsc, n);
-	if (n == 0)
-		return 0;
-	if (sl_gen_burst(&t->gen, t->pending + t->pend_n, n, tsc) == 0) {
-		sl_pacer_give_back(&t->pacer); /* not made: still due */
-		if (!t->pool_dry)
-			SL_CNT_ADD(t->pool_empty, 1);
-		t->pool_dry = true;
-		return -1;
-	}
-	t->pool_dry = false;
-	t->pend_n += n;
-	t->pend_bytes += t->gen.bytes;
-	if (t->quota != UINT64_MAX)
-		t->quota -= n;
-	if (unlikely(t->burst_pkts != 0) && (t->burst_left -= n) == 0) {
-		/* Its share of the burst is made: the pause, or the end. */
-		t->burst_left = t->burst_pkts;
-		t->gap_until = tsc + t->burst_gap_tsc;
-		if (t->bursts_left != 0 && --t->bursts_left == 0)
-			t->quota = 0;
-	}
-	return n;
+	return t->src->burst(w, t, tsc);
 }
 
 /*
@@ -221,15 +130,12 @@ worker_window(struct sl_target *t, uint64_t tsc)
 			return false;
 		}
 		if (t->held) {
-			/* Released: the pause is no lag to make up (a replay's schedule moves by it). */
+			/* Released: the pause is no lag to make up (a schedule of its own moves by it). */
 			t->held = false;
 			t->pacer.t0 = 0;
 			t->pacer.next = 0;
-			if (t->rp != NULL) {
-				t->begin_tsc += tsc - t->held_tsc;
-				if (t->end_tsc != 0)
-					t->end_tsc += tsc - t->held_tsc;
-			}
+			if (t->src->resume != NULL)
+				t->src->resume(t, tsc - t->held_tsc);
 		}
 	}
 	if (t->begin_tsc > tsc)
@@ -290,7 +196,7 @@ worker_last(struct sl_worker *w, const bool direct)
 		uint64_t sig_before;
 		uint16_t k;
 
-		if (t->finished || t->rp != NULL || t->pacer.unit == SL_RATE_NONE ||
+		if (t->finished || !t->src->paced || t->pacer.unit == SL_RATE_NONE ||
 		    t->burst_pkts != 0 || t->held || t->gap_until != 0 || t->begin_tsc > last ||
 		    (t->end_tsc != 0 && t->end_tsc <= last))
 			continue;

@@ -19,7 +19,6 @@
 #include "sl_config.h"
 #include "sl_gen.h"
 #include "sl_port.h"
-#include "sl_replay.h"
 #include "sl_capture.h"
 #include "sl_rx.h"
 #include "sl_xmit.h"
@@ -42,28 +41,6 @@ enum {
 	SL_HOLD_STOP = 2,    /* its share ends now (its quota 0): it finishes */
 };
 
-/* A stream's replay in a run: the capture, its schedule (sl_replay.h). */
-struct sl_replay_plan {
-	struct sl_replay *r;
-	uint64_t *off;               /* each frame's offset, ns */
-	uint64_t period;             /* a loop's, ns */
-	uint32_t loops;              /* 0: until stopped */
-	bool top;                    /* top speed: every frame due at once */
-	bool sign;
-};
-
-/* A target's share of a replay: its frames (by 5-tuple), their times. */
-struct sl_target_replay {
-	const struct sl_replay *r;
-	uint32_t *idx;               /* its frames, in capture order */
-	uint64_t *due;               /* each one's offset from the start, TSC cycles */
-	uint32_t nb, pos;            /* how many; the next one */
-	uint64_t loop;               /* loops done */
-	uint64_t period_tsc;
-	uint32_t seq;                /* its signatures' sequence */
-	bool top, sign;
-};
-
 /* What one worker sends to: a queue, its generator, its share of --count. */
 struct sl_target {
 	struct sl_txq *txq;
@@ -82,7 +59,8 @@ struct sl_target {
 	bool deferred;               /* sl_xmit_try() kept pending: add a burst, then send */
 	bool finished;               /* share of --count sent and drained (atomic: the main reads it) */
 	const uint8_t *hold;         /* its stream's hold (SL_HOLD_*), or NULL: none */
-	struct sl_target_replay *rp; /* a replay's share, or NULL: generated frames */
+	const struct sl_source *src; /* what makes its frames (source.h) */
+	void *src_state;             /* what its source keeps of it (the source's own) */
 	bool held;                   /* it was held: its pacer starts again (worker only) */
 	uint64_t held_tsc;           /* since when (worker only) */
 	/* Single writer: this worker. */
