@@ -9,12 +9,16 @@
  * values, so it is exact and does not depend on the machine's load.
  */
 
+#include <math.h>
+
 #include <rte_cycles.h>
+#include <rte_malloc.h>
 
 #include "sl_gen.h"
 #include "test.h"
 #include "test_common.h"
 #include "sl_clock.h"
+#include "worker.h"
 
 #define RATE_PPS 1000000.0
 #define BURST 32
@@ -110,15 +114,16 @@ SL_TEST(pacer_bounded_catch_up, "fast")
 	 * SL_PACER_OWE_US of it owed, repaid at 1/64 of the rate: 10,156 in
 	 * the next 10 ms, and 156 us less let go.
 	 */
-	CHECK(burst >= 999 && burst <= 1001, "%" PRIu64 " packets at once after the outage", burst);
-	CHECK(after >= 10154 && after <= 10158, "%" PRIu64 " packets in the 10 ms after", after);
-	CHECK(skipped_us >= 1998840 && skipped_us <= 1998846, "skipped %" PRIu64 " us", skipped_us);
-	CHECK(p.owed >> 16 >= (SL_PACER_OWE_US - 160) * us && p.owed >> 16 <= (SL_PACER_OWE_US - 150) * us,
+	CHECK(burst >= 999 && burst <= 1000 * 64 / 63 + 1, "%" PRIu64
+	      " packets at once after the outage", burst);
+	CHECK(after >= 10154 && after <= 10160, "%" PRIu64 " packets in the 10 ms after", after);
+	CHECK(skipped_us >= 1998820 && skipped_us <= 1998846, "skipped %" PRIu64 " us", skipped_us);
+	CHECK(p.owed >> 16 >= (SL_PACER_OWE_US - 180) * us && p.owed >> 16 <= (SL_PACER_OWE_US - 150) * us,
 	      "owed %" PRIu64 " us", (p.owed >> 16) / us);
 	p.owed = 0; /* what follows checks the slack alone */
 	CHECK(lag_us >= 1999990 && lag_us <= 2000100, "the whole lag is recorded: %" PRIu64 " us",
 	      lag_us);
-	/* At the bound: a lag just under it is made up whole; of one just over it, the excess is let go. */
+	/* At the bound: a lag just under it is made up whole; of one just over it, the excess is owed. */
 	{
 		uint64_t sk = p.skipped, n;
 
@@ -131,9 +136,10 @@ SL_TEST(pacer_bounded_catch_up, "fast")
 		      SL_PACER_CATCHUP_US - 5, n, p.skipped - sk);
 		t += SL_PACER_CATCHUP_US * us + 5 * us;
 		n = due_now(&g, &p, t);
-		CHECK(n >= 999 && n <= 1001 && ((p.skipped - sk) >> 16) >= 4 * us &&
-		      ((p.skipped - sk) >> 16) <= 6 * us, "a %d us lag: %" PRIu64 " at once, skipped %"
-		      PRIu64 " cycles", SL_PACER_CATCHUP_US + 5, n, (p.skipped - sk) >> 16);
+		/* Its 5 us past the bound owed, and repaid within the catch-up itself. */
+		CHECK(n >= 1003 && n <= 1000 * 64 / 63 + 1 && p.skipped == sk && p.owed == 0,
+		      "a %d us lag: %" PRIu64 " at once, skipped %" PRIu64 " cycles more, owed %"
+		      PRIu64, SL_PACER_CATCHUP_US + 5, n, (p.skipped - sk) >> 16, p.owed >> 16);
 	}
 	/* A pool-empty retry gives the burst back (p.mark) without skipping more. */
 	{
@@ -142,7 +148,7 @@ SL_TEST(pacer_bounded_catch_up, "fast")
 		t += hz / 10000; /* 100 us later: 100 due, BURST at a time */
 		n = sl_gen_due(&g, &p, t, BURST);
 		sk = p.skipped;
-		p.next = p.mark;
+		sl_pacer_give_back(&p);
 		again = sl_gen_due(&g, &p, t, BURST);
 		CHECK(n == again && n != 0, "given back %" PRIu64 ", due again %" PRIu64, n, again);
 		CHECK(p.skipped == sk, "the retry skipped %" PRIu64 " more", p.skipped - sk);
@@ -176,7 +182,7 @@ SL_TEST(pacer_even_spacing, "fast")
 	CHECK(n >= 609 && n <= 611, "%" PRIu64 " in 10 ms at 61 kpps", n);
 	t = t0 + hz / 100 + 200 * us;
 	n = due_now(&g, &p, t);
-	CHECK(n >= 3 && n <= 4 && sl_pacer_skipped_tsc(&p) / us >= 149 &&
+	CHECK(n >= 3 && n <= 4 && sl_pacer_skipped_tsc(&p) / us >= 146 &&
 	      sl_pacer_skipped_tsc(&p) / us <= 151, "after a 200 us stall %" PRIu64
 	      " at once, skipped %" PRIu64 " us", n, sl_pacer_skipped_tsc(&p) / us);
 	for (uint64_t x = t + step; x < t + hz / 100; x += step) {
@@ -293,5 +299,142 @@ SL_TEST(pacer_clock_wrap, "fast")
 	CHECK(b >= 19999 && b <= 20001, "%" PRIu64 " packets in the 20 ms across the wrap", b);
 	CHECK(p.skipped == 0, "skipped %" PRIu64 " across the wrap", p.skipped);
 	CHECK(p.lag_max < hz / 100000, "lag_max %" PRIu64 " cycles across the wrap", p.lag_max);
+	return 0;
+}
+
+/* Publish a rate as sl_session_rate_live() does (the sequence lock). */
+static void
+publish_rate(struct sl_target *t, uint8_t unit, uint64_t per)
+{
+	__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->rate_unit, unit, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->rate_per_unit, per, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->rate_gen, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * set rate max while the pacer owes, then the pool dry (a give-back, as at
+ * top speed it is): nothing owed or let go comes back, the time let go stays
+ * finite, and a later outage at a paced rate is counted (found by review: a
+ * stale repayment was given back through a per_unit of 0, making the time
+ * let go infinite, which the snapshot then read as 0).
+ */
+SL_TEST(pacer_unpaced_give_back, "fast")
+{
+	const struct sl_rate rate = { SL_RATE_PPS, RATE_PPS };
+	const uint64_t hz = sl_tsc_hz(), us = hz / 1000000, t0 = 1000 * hz;
+	struct sl_gen g = { .s = test_stream() };
+	struct sl_target *t = rte_zmalloc(NULL, sizeof(*t), RTE_CACHE_LINE_SIZE);
+	uint64_t tt = t0, per, sk, lg;
+
+	CHECK(g.s != NULL && t != NULL, "setup");
+	CHECK(sl_pacer_init(&t->pacer, &rate) == 0, "init");
+	per = t->pacer.per_unit;
+	t->slack_units[0] = 1;
+	t->slack_us = SL_PACER_EVEN_US;
+	sl_pacer_set_slack(&t->pacer, 1, SL_PACER_EVEN_US);
+	due_now(&g, &t->pacer, tt);
+	tt += 1000 * us; /* a 1 ms stall: 950 us owed */
+	due_now(&g, &t->pacer, tt);
+	tt += us;
+	CHECK(sl_gen_due(&g, &t->pacer, tt, BURST) != 0 && t->pacer.mark_repaid != 0,
+	      "a call that repaid");
+	publish_rate(t, SL_RATE_NONE, 0);
+	sl_target_rate_update(t);
+	sk = t->pacer.skipped;
+	sl_gen_due(&g, &t->pacer, tt + us, BURST);
+	sl_pacer_give_back(&t->pacer);
+	CHECK(t->pacer.owed == 0 && t->pacer.skipped == sk && isfinite(t->pacer.skipped_units),
+	      "unpaced give-back: owed %" PRIu64 ", let go +%" PRIu64 ", units %g", t->pacer.owed,
+	      t->pacer.skipped - sk, t->pacer.skipped_units);
+	publish_rate(t, SL_RATE_PPS, per);
+	sl_target_rate_update(t);
+	tt += 2 * us;
+	due_now(&g, &t->pacer, tt);
+	tt += 100000 * us; /* a 100 ms outage */
+	due_now(&g, &t->pacer, tt);
+	lg = (uint64_t)(sl_pacer_skipped_frames(&t->pacer, 1) + 0.5);
+	NOTE("after a 100 ms outage at 1 Mpps: %" PRIu64 " frames let go in all", lg);
+	/* 100 ms less the 50 us made up, and the 950 us the old rate let go. */
+	CHECK(lg >= 100800 && lg <= 100950, "%" PRIu64 " let go", lg);
+	rte_free(t);
+	return 0;
+}
+
+/* What is left let go of a 5 ms stall at 10 Mpps after 1 s of calls every @p step cycles. */
+static uint64_t
+left_after(uint64_t step, uint64_t *sent)
+{
+	const struct sl_rate rate = { SL_RATE_PPS, 10e6 };
+	const uint64_t hz = sl_tsc_hz(), us = hz / 1000000, t0 = 1000 * hz;
+	struct sl_gen g = { .s = test_stream() };
+	struct sl_pacer p;
+	uint64_t t = t0, n = 0;
+
+	sl_pacer_init(&p, &rate);
+	sl_pacer_set_slack(&p, 1, SL_PACER_EVEN_US);
+	n += sl_gen_due(&g, &p, t, BURST);
+	t += 5000 * us;
+	for (; t < t0 + hz; t += step)
+		n += sl_gen_due(&g, &p, t, BURST);
+	n += due_now(&g, &p, t0 + hz);
+	*sent = n;
+	return sl_pacer_skipped_tsc(&p) / us;
+}
+
+/*
+ * The repayment does not depend on how often the worker calls: at 10 Mpps,
+ * a 5 ms stall is repaid within the second whether each call makes 1 frame,
+ * 10 or 30 (found by review: only a call's last frame repaid, so 30 frames a
+ * call repaid 1/30 as fast and left 4.4 ms let go).
+ */
+SL_TEST(pacer_repay_any_cadence, "fast")
+{
+	const uint64_t hz = sl_tsc_hz();
+	const uint64_t steps[] = { hz / 10000000 + 1, hz / 1000000, 3 * hz / 1000000 };
+
+	for (unsigned int i = 0; i < RTE_DIM(steps); i++) {
+		uint64_t sent, left = left_after(steps[i], &sent);
+
+		NOTE("10 Mpps, a 5 ms stall, calls every %.1f us: %" PRIu64 " sent in 1 s, %" PRIu64
+		     " us left let go", (double)steps[i] * 1e6 / (double)hz, sent, left);
+		CHECK(left == 0 && sent >= 9999999 && sent <= 10000002, "%" PRIu64 " sent, %" PRIu64
+		      " us let go", sent, left);
+	}
+	return 0;
+}
+
+/*
+ * A give-back restores the pacer exactly (its deadline, what it owes, what
+ * it let go, in cycles and in bits): every call of 1 s at 1 Gb/s L1 that
+ * repays, with a 300 us stall every 25 ms.
+ */
+SL_TEST(pacer_give_back_exact, "fast")
+{
+	const struct sl_rate rate = { SL_RATE_L1, 1e9 };
+	const uint64_t hz = sl_tsc_hz(), us = hz / 1000000, t0 = 1000 * hz, step = 3 * hz / 10000000;
+	struct sl_gen g = { .s = test_stream() };
+	struct sl_pacer p;
+	uint64_t t = t0, bad = 0, calls = 0;
+
+	sl_pacer_init(&p, &rate);
+	sl_pacer_set_slack(&p, 672, SL_PACER_EVEN_US);
+	due_now(&g, &p, t);
+	for (int k = 0; k < 40; k++) {
+		t += 300 * us;
+		for (uint64_t e = t + hz / 40; t < e; t += step) {
+			struct sl_pacer pre = p, q;
+
+			if (sl_gen_due(&g, &p, t, BURST) == 0 || p.mark != pre.next)
+				continue; /* a call that skipped keeps its skip */
+			q = p;
+			sl_pacer_give_back(&q);
+			bad += q.next != pre.next || q.owed != pre.owed || q.skipped != pre.skipped ||
+			       q.skipped_units != pre.skipped_units;
+			calls++;
+		}
+	}
+	NOTE("%" PRIu64 " calls given back, %" PRIu64 " not restored exactly", calls, bad);
+	CHECK(calls > 100000 && bad == 0, "%" PRIu64 " of %" PRIu64 " not restored", bad, calls);
 	return 0;
 }

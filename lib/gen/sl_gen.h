@@ -271,9 +271,10 @@ struct rte_mempool *sl_stream_pool_create(const struct sl_stream *s, const char 
  * What a pacer repays of the time it let go (sl_pacer.owed): the excess of
  * up to this many microseconds of lags past the slack (in all, beyond it
  * the time is let go for good). While it owes, each frame's deadline comes
- * 1/2^SL_PACER_REPAY_SHIFT of its time early (the rate 1.6 % higher, never a
- * burst: only a frame due on time repays, never one of a catch-up), and
- * what is repaid is taken off the time let go: a run or trial
+ * 1/2^SL_PACER_REPAY_SHIFT of its time early (the rate 1.6 % higher,
+ * whatever the caller's cadence; a catch-up after a stall at most 64/63 of
+ * the slack's worth), and what is repaid is taken off the time let go: a
+ * run or trial
  * whose lcore lost a few milliseconds to stalls still offers its whole load,
  * frames evenly spaced.
  */
@@ -300,6 +301,7 @@ struct sl_pacer {
 	uint64_t owed;      /**< of skipped, what is still to be repaid, 1/65536 TSC cycles */
 	uint64_t owe_max;   /**< most owed (SL_PACER_OWE_US; sl_pacer_set_slack) */
 	uint64_t mark_repaid; /**< repaid by the last due() (given back with mark) */
+	double mark_units;  /**< skipped_units before the last due()'s repayments */
 	double skipped_units; /**< what skipped would have sent, in the pacer's unit
 			           (packets, or L1 or L2 bits); net of what was repaid */
 	uint8_t unit;       /**< SL_RATE_NONE, _PPS, _L1 or _L2 (sl_rate.h) */
@@ -388,7 +390,7 @@ sl_pacer_give_back(struct sl_pacer *p)
 	if (r != 0) {
 		p->owed += r;
 		p->skipped += r;
-		p->skipped_units += (double)r * 65536.0 / (double)p->per_unit;
+		p->skipped_units = p->mark_units;
 		p->mark_repaid = 0;
 	}
 }
@@ -731,6 +733,7 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	uint64_t now;
 	int64_t late;
 
+	p->mark_repaid = 0; /* an unpaced call has nothing to give back */
 	if (p->unit == SL_RATE_NONE)
 		return max;
 	if (unlikely(g->nb_shares == 0))
@@ -749,7 +752,8 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 		p->lag_max = (uint64_t)late >> 16;
 	/*
 	 * Beyond the slack: the excess is let go, the slack's worth made up;
-	 * up to p->owe_max of what is let go is owed, and repaid below.
+	 * up to p->owe_max of what is let go is owed, and repaid below (so the
+	 * catch-up is at most 64/63 of the slack's worth).
 	 */
 	if (unlikely(late > 0 && (uint64_t)late > p->slack)) {
 		uint64_t excess = (uint64_t)late - p->slack;
@@ -758,7 +762,7 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 		p->owed = RTE_MIN(p->owed + excess, p->owe_max);
 	}
 	p->mark = p->next;
-	p->mark_repaid = 0;
+	p->mark_units = p->skipped_units;
 	while (n < max && (int64_t)(now - p->next) >= 0) {
 		const struct sl_stream_size *sz = s->nb_order == 1 ? &s->one_sz :
 						  &s->sz[s->order[c.pos]];
@@ -766,8 +770,7 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 			p->unit == SL_RATE_L1 ? sz->l1_bits : sz->l2_bits;
 		uint64_t inc = (uint64_t)(((unsigned __int128)units * p->per_unit) >> 16);
 
-		/* Repaid on time only: a catch-up is never longer than the slack. */
-		if (unlikely(p->owed != 0) && (int64_t)(now - p->next) < (int64_t)inc)
+		if (unlikely(p->owed != 0))
 			inc -= sl_pacer_repay(p, inc);
 		p->next += inc;
 		if (w.L > 1)

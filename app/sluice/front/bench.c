@@ -294,6 +294,8 @@ trial_collect(struct sl_app *app)
 		t->dropped += rs->port[s].tot.dropped;
 		t->backlog += rs->port[s].tot.backlog;
 		t->let_go_frames += rs->port[s].pace.let_go_frames;
+		t->asked += rs->port[s].pace.asked;
+		t->unsent += rs->port[s].pace.unsent;
 		t->let_go_ns = RTE_MAX(t->let_go_ns, rs->port[s].pace.let_go_ns);
 		if (r < 0)
 			continue;

@@ -119,6 +119,7 @@ sl_target_rate_update(struct sl_target *t)
 	t->pacer.t0 = 0;    /* the schedule restarts at the next due() */
 	t->pacer.next = 0;
 	t->pacer.owed = 0;  /* owed at the old rate: let go */
+	t->pacer.mark_repaid = 0;
 	if (unit != SL_RATE_NONE)
 		sl_pacer_set_slack(&t->pacer, t->slack_units[unit == SL_RATE_PPS ? 0 :
 							     unit == SL_RATE_L1 ? 1 : 2], t->slack_us);

@@ -253,6 +253,9 @@ trials:
 		sl_json_bool(j, "short", t->fell_short);   /* the generator offered less */
 		sl_json_u64(j, "let_go_frames", t->let_go_frames); /* what its pacers let go */
 		sl_json_u64(j, "let_go_ns", t->let_go_ns);
+		/* asked = the frames offered (tx + gen_dropped + gen_backlog) + unsent + let go */
+		sl_json_u64(j, "asked", t->asked);
+		sl_json_u64(j, "unsent", t->unsent);
 		sl_json_bool(j, "interrupted", t->interrupted); /* not counted */
 		sl_json_dbl(j, "offered_pps", t->offered_pps);
 		sl_json_dbl(j, "tx_pps", t->tx_pps);

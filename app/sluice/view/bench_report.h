@@ -48,6 +48,7 @@ struct sl_bench_trial {
 	double offered_pps, tx_pps, rx_pps, fwd_pps, loss_ratio, eff_s;
 	uint64_t tx, rx, lost, dropped, backlog, rx_drops;
 	uint64_t let_go_frames, let_go_ns; /* what its pacers let go (its sending ports') */
+	uint64_t asked, unsent;     /* what their rates asked over the window; made, never sent */
 	struct sl_bench_lat lat;
 	double lo, hi;              /* the search's bounds after this trial (goal) */
 	double counted;             /* the load it counted at (0: not counted: interrupted, or

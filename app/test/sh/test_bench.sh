@@ -12,6 +12,8 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
 # shellcheck source=app/test/sh/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=app/test/sh/lib_bench.sh
+. "$(dirname "$0")/lib_bench.sh"
 k=0
 eal=()
 jqe() { jq -e "$@" >/dev/null; }
@@ -169,6 +171,7 @@ search() { # C SIZE Q T WIDTH
 		ko "C $c size $size: NDR $ndr outside [$lo, $hi] (PDR $pdr, $n trials; the trials: $(jq -c '[.bench.trials[] | [(.load_pps|floor), .short, .loss_ratio]]' "$T/b.json" | head -c 600))"
 	fi
 	plot "C $c size $size"
+	pace_exact "C $c size $size" "$T/b.json"
 	jq -e '.bench.trials[0] | has("offered_pps") and has("tx_pps") and has("rx_pps") and has("loss_ratio") and has("forwarding_pps") and has("effective_s") and has("rx_port_drops") and has("short")' "$T/b.json" >/dev/null &&
 		ok "C $c size $size: every trial has its fields" || ko "C $c size $size: trial fields"
 }

@@ -26,6 +26,8 @@ trap 'exit 130' INT TERM
 
 ok() { echo "ok   - $*"; pass=$((pass + 1)); }
 ko() { echo "FAIL - $*"; fail=$((fail + 1)); }
+# shellcheck source=app/test/sh/lib_bench.sh
+. "$(dirname "$0")/lib_bench.sh"
 sk() { echo "skip - $*"; skip=$((skip + 1)); }
 summary() { echo "test_kdut: $pass passed, $fail failed, $skip skipped"; }
 
@@ -328,6 +330,7 @@ trials() { jq -c '[.bench.trials[] | [(.load_pps|floor), (.tx_pps|floor), .short
 bench_invariants() {
 	local name=$1 n=$2 b=$3 t=$4 j="$T/$1.json" k x lost drops=0 fig rc
 	lost=$(jq '[.bench.trials[] | .lost] | add' "$j")
+	pace_exact "$name" "$j"
 	for k in nft_dropped kernel_dropped; do
 		x=$(( $(ctr "$T/$name.after" $k) - $(ctr "$T/$name.before" $k) ))
 		drops=$((drops + x))
