@@ -31,7 +31,7 @@ struct fdef {
 struct hdef {
 	const char *name;
 	uint8_t len;
-	struct fdef f[12];
+	struct fdef f[SL_STACK_FIELDS_MAX];
 };
 
 #define F(n, o, w, s, b) { n, o, w, s, b, 0 }
@@ -45,7 +45,12 @@ static const struct hdef hdefs[H_KINDS] = {
 	[H_IPV4] = { "ipv4", 20, { F("tos", 1, 1, 0, 8), F("dscp", 1, 1, 2, 6), F("ecn", 1, 1, 0, 2),
 				   F("len", 2, 2, 0, 16), F("id", 4, 2, 0, 16), F("frag", 6, 2, 0, 16),
 				   F("ttl", 8, 1, 0, 8), F("proto", 9, 1, 0, 8), F("csum", 10, 2, 0, 16),
-				   F("src", 12, 4, 0, 32), F("dst", 16, 4, 0, 32) } },
+				   F("src", 12, 4, 0, 32), F("dst", 16, 4, 0, 32),
+				   /* frag's bits, tos's, and the first byte's halves */
+				   F("rsv", 6, 1, 7, 1), F("df", 6, 1, 6, 1), F("mf", 6, 1, 5, 1),
+				   F("foff", 6, 2, 0, 13), F("prec", 1, 1, 5, 3), F("lowdelay", 1, 1, 4, 1),
+				   F("thru", 1, 1, 3, 1), F("rel", 1, 1, 2, 1), F("cost", 1, 1, 1, 1),
+				   F("tosmbz", 1, 1, 0, 1), F("ver", 0, 1, 4, 4), F("ihl", 0, 1, 0, 4) } },
 	[H_IPV6] = { "ipv6", 40, { F("tc", 0, 4, 20, 8), F("flow", 0, 4, 0, 20), F("plen", 4, 2, 0, 16),
 				   F("nh", 6, 1, 0, 8), F("hlim", 7, 1, 0, 8),
 				   { "src", 8, 4, 0, 32, 16 }, { "dst", 24, 4, 0, 32, 16 } } },
@@ -53,13 +58,21 @@ static const struct hdef hdefs[H_KINDS] = {
 				F("csum", 6, 2, 0, 16) } },
 	[H_TCP] = { "tcp", 20, { F("sport", 0, 2, 0, 16), F("dport", 2, 2, 0, 16), F("seq", 4, 4, 0, 32),
 				 F("ack", 8, 4, 0, 32), F("flags", 13, 1, 0, 8), F("win", 14, 2, 0, 16),
-				 F("csum", 16, 2, 0, 16), F("urg", 18, 2, 0, 16) } },
+				 F("csum", 16, 2, 0, 16), F("urg", 18, 2, 0, 16),
+				 /* the data offset, and flags' bits (urgf, ackf: the flags, not
+				  * the pointer and the number) */
+				 F("doff", 12, 1, 4, 4), F("ns", 12, 1, 0, 1), F("cwr", 13, 1, 7, 1),
+				 F("ece", 13, 1, 6, 1), F("urgf", 13, 1, 5, 1), F("ackf", 13, 1, 4, 1),
+				 F("psh", 13, 1, 3, 1), F("rst", 13, 1, 2, 1), F("syn", 13, 1, 1, 1),
+				 F("fin", 13, 1, 0, 1) } },
 	[H_ICMP] = { "icmp", 8, { F("type", 0, 1, 0, 8), F("code", 1, 1, 0, 8), F("csum", 2, 2, 0, 16),
 				  F("id", 4, 2, 0, 16), F("seq", 6, 2, 0, 16) } },
 	[H_ICMP6] = { "icmp6", 8, { F("type", 0, 1, 0, 8), F("code", 1, 1, 0, 8), F("csum", 2, 2, 0, 16),
 				    F("id", 4, 2, 0, 16), F("seq", 6, 2, 0, 16) } },
-	[H_VXLAN] = { "vxlan", 8, { F("flags", 0, 1, 0, 8), F("vni", 4, 4, 8, 24) } },
-	[H_GRE] = { "gre", 4, { F("flags", 0, 2, 0, 16), F("proto", 2, 2, 0, 16) } },
+	[H_VXLAN] = { "vxlan", 8, { F("flags", 0, 1, 0, 8), F("vni", 4, 4, 8, 24),
+				    F("rsv0", 1, 4, 8, 24), F("rsv1", 7, 1, 0, 8) } },
+	[H_GRE] = { "gre", 4, { F("flags", 0, 2, 0, 16), F("proto", 2, 2, 0, 16),
+				F("c", 0, 2, 15, 1), F("rsv0", 0, 2, 3, 12), F("ver", 0, 2, 0, 3) } },
 	[H_GTPU] = { "gtpu", 8, { F("flags", 0, 1, 0, 8), F("type", 1, 1, 0, 8), F("len", 2, 2, 0, 16),
 				  F("teid", 4, 4, 0, 32) } },
 };
@@ -99,7 +112,7 @@ find_kind(const char *name, size_t n)
 static int
 find_field(enum hdr k, const char *name)
 {
-	for (int i = 0; i < 12 && hdefs[k].f[i].name != NULL; i++)
+	for (int i = 0; i < SL_STACK_FIELDS_MAX && hdefs[k].f[i].name != NULL; i++)
 		if (strcmp(hdefs[k].f[i].name, name) == 0)
 			return i;
 	return -1;
@@ -112,7 +125,7 @@ field_names(enum hdr k, char *buf, size_t len)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < 12 && hdefs[k].f[i].name != NULL && off < len; i++)
+	for (int i = 0; i < SL_STACK_FIELDS_MAX && hdefs[k].f[i].name != NULL && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
 					hdefs[k].f[i].name);
 }
@@ -325,7 +338,7 @@ sl_stack_str(const struct sl_hdrs *s, char *buf, size_t len)
 			const struct fdef *f;
 			char val[INET6_ADDRSTRLEN];
 
-			if (x->hdr != i || (x->field != SL_HDR_TPID && x->field >= 12))
+			if (x->hdr != i || (x->field != SL_HDR_TPID && x->field >= SL_STACK_FIELDS_MAX))
 				continue;
 			f = x->field == SL_HDR_TPID ? &tpid_def : &h->f[x->field];
 			if (x->len == 6) {
@@ -397,7 +410,7 @@ lay(const struct sl_hdrs *s, uint8_t *tmpl, struct hdr_at *h, int *nb, uint16_t 
 			prev->given |= 1u << find_field(prev->kind, "type");
 			continue;
 		}
-		if (x->field >= 12 || hdefs[at->kind].f[x->field].name == NULL)
+		if (x->field >= SL_STACK_FIELDS_MAX || hdefs[at->kind].f[x->field].name == NULL)
 			continue;
 		val_put(tmpl + at->off, &hdefs[at->kind].f[x->field], x);
 		at->given |= 1u << x->field;
@@ -520,8 +533,12 @@ sl_stack_compile(const struct sl_hdrs *s, const struct sl_stack_defaults *d, uin
 						"udp, tcp, icmp, gre, ipv4 or ipv6" :
 						"udp, tcp, icmp6, gre, ipv4 or ipv6", err, len);
 			if (x->kind == H_IPV4) {
-				p[0] = 0x45;
-				fill(tmpl, x, "frag", 0x4000); /* DF: ID 0 is fine (RFC 6864) */
+				fill(tmpl, x, "ver", 4);
+				fill(tmpl, x, "ihl", 5);
+				/* DF (ID 0 is fine: RFC 6864), unless a bit of the word is given */
+				if (!given(x, "rsv") && !given(x, "df") && !given(x, "mf") &&
+				    !given(x, "foff"))
+					fill(tmpl, x, "frag", 0x4000);
 				fill(tmpl, x, "ttl", 64);
 				fill(tmpl, x, "proto", proto);
 				if (!given(x, "src"))
@@ -562,8 +579,12 @@ sl_stack_compile(const struct sl_hdrs *s, const struct sl_stack_defaults *d, uin
 				return bad_next(x, nx, "nothing: tcp is the last header", err, len);
 			fill(tmpl, x, "sport", d->src_port);
 			fill(tmpl, x, "dport", d->dst_port);
-			p[12] = 5 << 4;
-			fill(tmpl, x, "flags", 0x18); /* PSH|ACK, as the classic stream */
+			fill(tmpl, x, "doff", 5);
+			/* PSH|ACK, as the classic stream, unless a flag is given */
+			if (!given(x, "cwr") && !given(x, "ece") && !given(x, "urgf") &&
+			    !given(x, "ackf") && !given(x, "psh") && !given(x, "rst") &&
+			    !given(x, "syn") && !given(x, "fin"))
+				fill(tmpl, x, "flags", 0x18);
 			fill(tmpl, x, "win", 65535);
 			break;
 		case H_ICMP:
@@ -584,9 +605,10 @@ sl_stack_compile(const struct sl_hdrs *s, const struct sl_stack_defaults *d, uin
 			if (proto == 0)
 				return bad_next(x, nx, "eth, mpls, ipv4 or ipv6", err, len);
 			fill(tmpl, x, "proto", proto);
-			if (given(x, "flags") && ((p[0] & 0xf0) != 0 || (p[1] & 0x07) != 0))
+			if ((p[0] & 0xf0) != 0 || (p[1] & 0x07) != 0)
 				return snprintf(err, len, "gre: flags with C, K or S bits (optional "
-						"fields) or a version are not supported: give 0"),
+						"fields: c, rsv0) or a version (ver) are not "
+						"supported: give 0"),
 				       -EINVAL;
 			break;
 		}

@@ -112,7 +112,7 @@ struct fmap {
 };
 struct hmap {
 	const char *otg, *ours;
-	struct fmap f[12];
+	struct fmap f[20];
 };
 
 static const struct hmap hmaps[] = {
@@ -123,19 +123,27 @@ static const struct hmap hmaps[] = {
 			    { "bottom_of_stack", "s" }, { "time_to_live", "ttl" } } },
 	{ "ipv4", "ipv4", { { "src", "src" }, { "dst", "dst" }, { "time_to_live", "ttl" },
 			    { "identification", "id" }, { "protocol", "proto" },
-			    { "total_length", "len" } } },
+			    { "total_length", "len" }, { "version", "ver" },
+			    { "header_length", "ihl" }, { "reserved", "rsv" },
+			    { "dont_fragment", "df" }, { "more_fragments", "mf" },
+			    { "fragment_offset", "foff" } } },
 	{ "ipv6", "ipv6", { { "src", "src" }, { "dst", "dst" }, { "traffic_class", "tc" },
 			    { "flow_label", "flow" }, { "hop_limit", "hlim" },
 			    { "next_header", "nh" }, { "payload_length", "plen" } } },
 	{ "udp", "udp", { { "src_port", "sport" }, { "dst_port", "dport" }, { "length", "len" } } },
 	{ "tcp", "tcp", { { "src_port", "sport" }, { "dst_port", "dport" }, { "seq_num", "seq" },
-			  { "ack_num", "ack" }, { "window", "win" } } },
+			  { "ack_num", "ack" }, { "window", "win" }, { "data_offset", "doff" },
+			  { "ecn_ns", "ns" }, { "ecn_cwr", "cwr" }, { "ecn_echo", "ece" },
+			  { "ctl_urg", "urgf" }, { "ctl_ack", "ackf" }, { "ctl_psh", "psh" },
+			  { "ctl_rst", "rst" }, { "ctl_syn", "syn" }, { "ctl_fin", "fin" } } },
 	{ "icmp", "icmp", { { "type", "type" }, { "code", "code" }, { "identifier", "id" },
 			    { "sequence_number", "seq" } } },
 	{ "icmpv6", "icmp6", { { "type", "type" }, { "code", "code" }, { "identifier", "id" },
 			       { "sequence_number", "seq" } } },
-	{ "vxlan", "vxlan", { { "vni", "vni" }, { "flags", "flags" } } },
-	{ "gre", "gre", { { "protocol", "proto" } } },
+	{ "vxlan", "vxlan", { { "vni", "vni" }, { "flags", "flags" }, { "reserved0", "rsv0" },
+			      { "reserved1", "rsv1" } } },
+	{ "gre", "gre", { { "protocol", "proto" }, { "checksum_present", "c" },
+			  { "reserved0", "rsv0" }, { "version", "ver" } } },
 	{ "gtpv1", "gtpu", { { "teid", "teid" } } },
 };
 
@@ -318,6 +326,92 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 	return 0;
 }
 
+/*
+ * IPv4's priority (Flow.Ipv4.Priority): raw (the whole TOS byte), tos
+ * (RFC 791's precedence and bits) or dscp (RFC 2474's DSCP and RFC 3168's
+ * ECN, the default), each field a pattern.
+ */
+static int
+ipv4_priority(const json_t *p, const char *path, unsigned int nth, struct sl_flow_conf *f,
+	      struct sl_otg_err *e)
+{
+	static const struct fmap tos[] = {
+		{ "precedence", "prec" }, { "delay", "lowdelay" }, { "throughput", "thru" },
+		{ "reliability", "rel" }, { "monetary", "cost" }, { "unused", "tosmbz" },
+	}, dscp[] = { { "phb", "dscp" }, { "ecn", "ecn" } };
+	const struct fmap *fm = NULL;
+	const char *ch, *key;
+	size_t nf = 0;
+	const json_t *o, *v;
+	char p2[240];
+
+	if (!json_is_object(p) || opt_string(p, "choice", &ch) != 0)
+		return errf(e, path, "give an object with choice raw, tos or dscp");
+	if (ch == NULL)
+		ch = "dscp";
+	o = json_object_get(p, ch);
+	if (strcmp(ch, "raw") == 0) {
+		snprintf(p2, sizeof(p2), "%s.raw", path);
+		return o != NULL ? pattern(o, p2, "ipv4", nth, "tos", f, e) : 0;
+	}
+	if (strcmp(ch, "tos") == 0)
+		fm = tos, nf = RTE_DIM(tos);
+	else if (strcmp(ch, "dscp") == 0)
+		fm = dscp, nf = RTE_DIM(dscp);
+	else
+		return errf(e, path, "choice '%s': give raw, tos or dscp", ch);
+	if (o != NULL && !json_is_object(o))
+		return errf(e, path, "%s: give an object", ch);
+	json_object_foreach((json_t *)o, key, v) {
+		const char *ours = NULL;
+
+		for (size_t i = 0; i < nf; i++)
+			if (strcmp(key, fm[i].otg) == 0)
+				ours = fm[i].ours;
+		snprintf(p2, sizeof(p2), "%s.%s.%s", path, ch, key);
+		if (ours == NULL)
+			return errf(e, p2, "not a field of %s", ch);
+		if (pattern(v, p2, "ipv4", nth, ours, f, e) != 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A checksum (Flow.*.Checksum): generated good (the default: computed per
+ * frame), or custom, a value sent as it is in every frame. A bad one on
+ * purpose is not supported.
+ */
+static int
+checksum(const json_t *c, const char *path, const char *hdr, int k, struct sl_flow_conf *f,
+	 struct sl_otg_err *e)
+{
+	const char *ch, *g;
+	json_int_t n;
+	char v[16], err[200];
+
+	if (!json_is_object(c) || opt_string(c, "choice", &ch) != 0 ||
+	    opt_string(c, "generated", &g) != 0)
+		return errf(e, path, "give an object with choice generated or custom");
+	if (ch == NULL || strcmp(ch, "generated") == 0) {
+		if (g != NULL && strcmp(g, "good") != 0)
+			return errf(e, path, "generated '%s': Sluice computes good checksums only", g);
+		return 0;
+	}
+	if (strcmp(ch, "custom") != 0)
+		return errf(e, path, "choice '%s': give generated or custom", ch);
+	/* GRE's exists only with its C bit, which Sluice does not send. */
+	if (k == 10)
+		return errf(e, path, "custom: GRE's checksum is not supported (no C bit)");
+	if (!json_int_in(json_object_get(c, "custom"), 0, 65535, &n))
+		return errf(e, path, "custom: give 0 to 65535");
+	snprintf(v, sizeof(v), "%u", (unsigned int)n);
+	RTE_SET_USED(hdr);
+	if (sl_hdrs_set(&f->sc.hdrs, "csum", v, err, sizeof(err)) != 0)
+		return errf(e, path, "%s", err);
+	return 0;
+}
+
 /* One header of packet[]: into the flow's stack, its fixed values, its fields. */
 static int
 header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_conf *f,
@@ -325,9 +419,10 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
 {
 	const char *choice = json_string_value(json_object_get(h, "choice")), *key;
 	const struct hmap *m = NULL;
+	bool frag_given = false, flags_given = false;
 	const json_t *o, *v;
 	char p2[200], err[200];
-	int k;
+	int k = -1;
 
 	for (size_t i = 0; choice != NULL && i < RTE_DIM(hmaps); i++)
 		if (strcmp(choice, hmaps[i].otg) == 0)
@@ -352,25 +447,58 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
 			o = json_object_get(o, "echo");
 	}
 	json_object_foreach((json_t *)o, key, v) {
-		const char *ours = NULL;
+		const char *ours = NULL, *vc;
 
 		if (strcmp(key, "choice") == 0)
 			continue;
-		for (int i = 0; i < 12 && m->f[i].otg != NULL; i++)
+		for (int i = 0; i < (int)RTE_DIM(m->f) && m->f[i].otg != NULL; i++)
 			if (strcmp(key, m->f[i].otg) == 0)
 				ours = m->f[i].ours;
 		snprintf(p2, sizeof(p2), "%s.%s.%s", path, choice, key);
-		if (ours == NULL) {
-			const char *vc = json_string_value(json_object_get(v, "choice"));
-
-			if (vc != NULL && (strcmp(vc, "auto") == 0 || strcmp(vc, "generated") == 0))
-				continue; /* computed per frame, as asked */
-			warnf(e, p2, "not supported: ignored");
+		if (ours != NULL) {
+			if (pattern(v, p2, m->ours, count[k], ours, f, e) != 0)
+				return -EINVAL;
+			if (strcmp(ours, "rsv") == 0 || strcmp(ours, "df") == 0 ||
+			    strcmp(ours, "mf") == 0 || strcmp(ours, "foff") == 0)
+				frag_given = true;
+			if (strncmp(key, "ctl_", 4) == 0 || strcmp(key, "ecn_cwr") == 0 ||
+			    strcmp(key, "ecn_echo") == 0)
+				flags_given = true;
 			continue;
 		}
-		if (pattern(v, p2, m->ours, count[k], ours, f, e) != 0)
-			return -EINVAL;
+		if (k == 3 && strcmp(key, "priority") == 0) {
+			if (ipv4_priority(v, p2, count[k], f, e) != 0)
+				return -EINVAL;
+			continue;
+		}
+		if (strcmp(key, "checksum") == 0 || strcmp(key, "header_checksum") == 0) {
+			if (checksum(v, p2, m->ours, k, f, e) != 0)
+				return -EINVAL;
+			continue;
+		}
+		if (k == 3 && strcmp(key, "options") == 0) {
+			if (!json_is_array(v) || json_array_size(v) != 0)
+				return errf(e, p2, "IPv4 options are not supported: give none");
+			continue;
+		}
+		vc = json_string_value(json_object_get(v, "choice"));
+		if (vc != NULL && (strcmp(vc, "auto") == 0 || strcmp(vc, "generated") == 0))
+			continue; /* computed per frame, as asked */
+		/* A field Sluice cannot apply is refused, never ignored. */
+		if (k == 0 && strcmp(key, "pfc_queue") == 0)
+			return errf(e, p2, "not supported: a port's frames go out on its own TX queues "
+				    "(no PFC priority queue): leave pfc_queue out or auto");
+		return errf(e, p2, "not supported: leave it out (or auto)");
 	}
+	/*
+	 * OTG's defaults where they are not the stack's: IPv4's flags and
+	 * offset 0 (the stack sets DF), TCP's control bits 0 (the stack sends
+	 * PSH|ACK).
+	 */
+	if (k == 3 && !frag_given && sl_hdrs_set(&f->sc.hdrs, "df", "0", err, sizeof(err)) != 0)
+		return errf(e, path, "%s", err);
+	if (k == 6 && !flags_given && sl_hdrs_set(&f->sc.hdrs, "flags", "0", err, sizeof(err)) != 0)
+		return errf(e, path, "%s", err);
 	return 0;
 }
 
@@ -444,6 +572,23 @@ size_of(const json_t *v, uint16_t *out)
 	return 0;
 }
 
+/*
+ * The predefined distributions of the OTG model (Flow.WeightPairs): sizes
+ * with the FCS; weights as the spec gives them, the fractional ones x 40
+ * (58.67 -> 2347: a cycle of 4,000 frames, within SL_GEN_MAX_ORDER; each
+ * share within 0.02 % of the spec's).
+ */
+static const struct imix {
+	const char *name;
+	uint16_t size[4], weight[4];
+} imixes[] = {
+	{ "imix", { 64, 570, 1518 }, { 7, 4, 1 } },
+	{ "ipsec_imix", { 90, 92, 594, 1418 }, { 2347, 80, 946, 627 } },
+	{ "ipv6_imix", { 60, 496, 594, 1518 }, { 2347, 80, 946, 627 } },
+	{ "standard_imix", { 58, 62, 594, 1518 }, { 2347, 80, 946, 627 } },
+	{ "tcp_imix", { 90, 92, 594, 1518 }, { 2347, 80, 946, 627 } },
+};
+
 static int
 flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_otg_err *e)
 {
@@ -491,14 +636,25 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 			return errf(e, path, "weight_pairs.choice: give a string");
 		if (pre != NULL && strcmp(pre, "predefined") == 0) {
 			const char *name = json_string_value(json_object_get(wp, "predefined"));
+			const struct imix *m = NULL;
 
-			if (name != NULL && strcmp(name, "imix") != 0)
-				return errf(e, path, "weight_pairs.predefined '%s': Sluice has the "
-					    "classic imix (64:7, 594:4, 1518:1) only", name);
-			c->sizes[0] = 64, c->weights[0] = 7;
-			c->sizes[1] = 594, c->weights[1] = 4;
-			c->sizes[2] = 1518, c->weights[2] = 1;
-			c->nb_sizes = 3;
+			if (name == NULL)
+				name = "imix"; /* the spec's default */
+			for (size_t i = 0; i < RTE_DIM(imixes); i++)
+				if (strcmp(imixes[i].name, name) == 0)
+					m = &imixes[i];
+			if (m == NULL)
+				return errf(e, path, "weight_pairs.predefined '%s': give imix, "
+					    "ipsec_imix, ipv6_imix, standard_imix or tcp_imix", name);
+			if (m->size[0] < SL_GEN_MIN_FRAME)
+				return errf(e, path, "weight_pairs.predefined '%s': its %u-byte frames "
+					    "are below Ethernet's %d: give weight_pairs.custom", name,
+					    m->size[0], SL_GEN_MIN_FRAME);
+			for (c->nb_sizes = 0; c->nb_sizes < 4 && m->size[c->nb_sizes] != 0;
+			     c->nb_sizes++) {
+				c->sizes[c->nb_sizes] = m->size[c->nb_sizes];
+				c->weights[c->nb_sizes] = m->weight[c->nb_sizes];
+			}
 			return 0;
 		}
 		if (!json_is_array(o) || json_array_size(o) == 0 ||
@@ -578,17 +734,63 @@ gap_given(const json_t *o)
 	       !(json_int_of(json_object_get(o, "gap"), &g) && g == 12);
 }
 
+/*
+ * Flow.Delay (of continuous, fixed_packets and fixed_seconds): the flow
+ * starts this long after the run; in bytes, the time they take at the
+ * port's line rate. Kept in whole microseconds (sl_flow_conf.delay_us).
+ */
 static int
-flow_duration(const json_t *d, const char *path, struct sl_flow_conf *f, struct sl_otg_err *e)
+flow_delay(const json_t *o, const char *path, const struct sl_config_env *env,
+	   struct sl_flow_conf *f, struct sl_otg_err *e)
+{
+	const json_t *d = json_object_get(o, "delay");
+	const char *ch;
+	double x = 0, us;
+
+	if (d == NULL)
+		return 0;
+	if (!json_is_object(d) || opt_string(d, "choice", &ch) != 0)
+		return errf(e, path, "delay: give an object ({\"choice\": \"microseconds\", ...})");
+	if (ch == NULL)
+		ch = "bytes"; /* the spec's default */
+	if (strcmp(ch, "bytes") != 0 && strcmp(ch, "nanoseconds") != 0 &&
+	    strcmp(ch, "microseconds") != 0)
+		return errf(e, path, "delay.choice '%s': give bytes, nanoseconds or microseconds", ch);
+	if (json_object_get(d, ch) != NULL &&
+	    (!json_num_of(json_object_get(d, ch), &x) || !(x >= 0)))
+		return errf(e, path, "delay.%s: give a number, 0 or more", ch);
+	if (ch[0] == 'b') {
+		uint64_t bps = env->port[f->port].info.speed_bps;
+
+		if (x > 0 && bps == 0)
+			return errf(e, path, "delay.bytes: port %u's line rate is unknown: give the "
+				    "delay in nanoseconds or microseconds", f->port);
+		us = x > 0 ? x * 8 / (double)bps * 1e6 : 0;
+	} else {
+		us = ch[0] == 'n' ? x / 1e3 : x;
+	}
+	if (us > (double)SL_MAX_SECONDS * 1e6)
+		return errf(e, path, "delay: at most %d s", SL_MAX_SECONDS);
+	f->delay_us = (uint64_t)(us + 0.5);
+	return 0;
+}
+
+static int
+flow_duration(const json_t *d, const char *path, const struct sl_config_env *env,
+	      struct sl_flow_conf *f, struct sl_otg_err *e)
 {
 	const char *ch;
 	const json_t *o;
 
 	if (opt_string(d, "choice", &ch) != 0)
 		return errf(e, path, "choice: give a string");
-	if (ch == NULL || strcmp(ch, "continuous") == 0)
-		return 0;
+	if (ch == NULL)
+		ch = "continuous";
 	o = json_object_get(d, ch);
+	if (strcmp(ch, "burst") != 0 && flow_delay(o, path, env, f, e) != 0)
+		return -EINVAL;
+	if (strcmp(ch, "continuous") == 0)
+		return 0;
 	if (strcmp(ch, "fixed_packets") == 0) {
 		json_int_t n;
 
@@ -719,7 +921,7 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
 	}
 	if (json_object_get(fl, "duration") != NULL) {
 		snprintf(p2, sizeof(p2), "%s.duration", path);
-		if (flow_duration(json_object_get(fl, "duration"), p2, f, e) != 0)
+		if (flow_duration(json_object_get(fl, "duration"), p2, env, f, e) != 0)
 			return -EINVAL;
 	}
 	return 0;
@@ -852,6 +1054,32 @@ layer1(const json_t *l1, const json_t *ports, const struct sl_config_env *env,
 	return 0;
 }
 
+/*
+ * A member whose value is null is the field's default, as if absent (what
+ * snappi's serialize() and a saved config carry for fields not set): the
+ * members are dropped, at every depth, before anything is read. Depth is
+ * bounded by the parser (jansson's JSON_PARSER_MAX_DEPTH).
+ */
+static void
+drop_nulls(json_t *v)
+{
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *x;
+		void *tmp;
+
+		json_object_foreach_safe(v, tmp, k, x) {
+			if (json_is_null(x))
+				json_object_del(v, k);
+			else
+				drop_nulls(x);
+		}
+	} else if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++)
+			drop_nulls(json_array_get(v, i));
+	}
+}
+
 int
 sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, struct sl_config *c,
 	      struct sl_otg_err *e)
@@ -873,6 +1101,7 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		errf(e, "", "give a JSON object (an OTG Config)");
 		goto out;
 	}
+	drop_nulls(root);
 	for (size_t i = 0; i < RTE_DIM(unsupported); i++) {
 		const json_t *u = json_object_get(root, unsupported[i]);
 
@@ -882,11 +1111,15 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 			goto out;
 		}
 	}
+	/*
+	 * A Config without flows (or without anything: {}) is the empty
+	 * configuration, which clients post to clear the last test: no flow.
+	 */
 	ports = json_object_get(root, "ports");
 	flows = json_object_get(root, "flows");
-	if (!json_is_array(ports) || !json_is_array(flows) || json_array_size(flows) == 0 ||
+	if ((ports != NULL && !json_is_array(ports)) || (flows != NULL && !json_is_array(flows)) ||
 	    json_array_size(flows) > SL_CONFIG_MAX_FLOWS || json_array_size(ports) > 64) {
-		errf(e, "", "give ports[] (at most 64) and flows[] (1 to %d flows)",
+		errf(e, "", "give ports[] (at most 64) and flows[] (at most %d flows)",
 		     SL_CONFIG_MAX_FLOWS);
 		goto out;
 	}

@@ -27,6 +27,13 @@
 #define SL_OTG_CAPTURE_FRAMES 65536u
 #define SL_OTG_CAPTURE_BYTES (64u << 20)
 
+/**
+ * The OTG models release whose Config Sluice reads and whose API it serves
+ * (GET /capabilities/version's api_spec_version): snappi and gosnappi of
+ * the same version check against it (their version_check).
+ */
+#define SL_OTG_MODELS_VERSION "1.3.0"
+
 struct sl_otg_err {
 	char path[160];     /**< the JSON path at fault ("" for the document) */
 	char msg[320];      /**< what is wrong and what to do */

@@ -664,6 +664,44 @@ call_metrics(struct sl_app *app, struct api_call *c)
 		json_decref(root);
 		return -1;
 	}
+	/*
+	 * Every name must be a port's, or a flow's (of the configuration set,
+	 * or of the run's): an unknown one is an error, not an empty answer.
+	 */
+	if (json_array_size(names) != 0) {
+		const struct sl_config *cf[2] = { &app->cfg, &app->ses.run_cfg };
+		struct name_ix *ix[2] = { NULL, NULL };
+		size_t bad = SIZE_MAX;
+
+		for (int k = 0; k < 2 && !port; k++)
+			ix[k] = name_ix_make(cf[k]->nb_flows, cfg_flow_name, cf[k]);
+		if (!port && (ix[0] == NULL || ix[1] == NULL)) {
+			free(ix[0]);
+			free(ix[1]);
+			json_decref(root);
+			return api_error(c, 500, "internal", "out of memory");
+		}
+		for (size_t i = 0; i < json_array_size(names) && bad == SIZE_MAX; i++) {
+			const char *n = json_string_value(json_array_get(names, i));
+
+			if (n == NULL || (port ? api_port_of(app, n) == UINT16_MAX :
+					  name_ix_find(ix[0], cf[0]->nb_flows, n) < 0 &&
+					  name_ix_find(ix[1], cf[1]->nb_flows, n) < 0))
+				bad = i;
+		}
+		free(ix[0]);
+		free(ix[1]);
+		if (bad != SIZE_MAX) {
+			const char *n = json_string_value(json_array_get(names, bad));
+
+			api_error(c, 400, "validation", "%s.%s[%zu]: %s%.64s", choice,
+				  port ? "port_names" : "flow_names", bad,
+				  n == NULL ? "give a name (a string)" :
+				  port ? "no port is named " : "no flow is named ", n != NULL ? n : "");
+			json_decref(root);
+			return -1;
+		}
+	}
 	r = sl_results_take(app);
 	state = calloc(RTE_MAX(app->ses.nb_streams, 1), 1);
 	if (r == NULL || state == NULL ||
@@ -774,7 +812,7 @@ static int
 call_version(struct sl_app *app, struct api_call *c)
 {
 	RTE_SET_USED(app);
-	return api_json(c, json_pack("{s:s, s:s, s:s}", "api_spec_version", "1.0.0",
+	return api_json(c, json_pack("{s:s, s:s, s:s}", "api_spec_version", SL_OTG_MODELS_VERSION,
 				     "sdk_version", "", "app_version", SL_VERSION));
 }
 

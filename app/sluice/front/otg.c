@@ -76,5 +76,10 @@ sl_otg_file(struct sl_app *app, const char *path)
 		sl_err("--otg-config %s: %s%s%s", path, e.path, e.path[0] != '\0' ? ": " : "", e.msg);
 		return SL_EXIT_USAGE;
 	}
+	/* The empty Config clears the API's flows; a run of the file would send none. */
+	if (app->cfg.nb_flows == 0) {
+		sl_err("--otg-config %s: no flows[]: a run of it sends nothing; give flows", path);
+		return SL_EXIT_USAGE;
+	}
 	return SL_EXIT_OK;
 }

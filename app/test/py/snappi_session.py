@@ -22,7 +22,9 @@ except ImportError:
 def main():
     url = sys.argv[1]
     limit = float(sys.argv[2]) if len(sys.argv) > 2 else 30
-    api = snappi.api(location=url, verify=False)
+    # As OTG test suites run it: the client checks the server's models
+    # version (GET /capabilities/version) before its first call.
+    api = snappi.api(location=url, verify=False, version_check=True)
     cfg = api.config()
     p1, p2 = cfg.ports.port(name="p1", location="sim0").port(name="p2", location="sim1")
     for name, tx, rx, n, size in (("east", p1, p2, 3000, 128), ("west", p2, p1, 2000, 256),

@@ -405,6 +405,53 @@ if want 9; then
 	bad "otg: a location that is no port" "port p1: location 'eth9' is no port here" "${S[@]}"
 	o "{$P,\"flows\":[{$F,\"duration\":{\"choice\":\"burst\",\"burst\":{\"packets\":5,\"inter_burst_gap\":{\"choice\":\"bytes\",\"bytes\":12}}}}]}"; bad "otg: a gap in bytes" "burst.inter_burst_gap: give it in nanoseconds" "${S[@]}"
 	bad "otg: with --flow" "gives the flows: drop --flow" "${S[@]}" --flow 'a port 0'
+	# Issue 48: OTG's fields as OTG defines them, frames decoded by scapy.
+	# f1: DSCP 46, ECN 1, OTG's default DF 0, the predefined imix (64:7,
+	# 570:4, 1518:1), a 0.4 s delay; f2: DF, TOS 0xb8, TCP SYN alone, null
+	# members read as absent; f3: precedence 5 and low delay, MF, offset
+	# 100, a custom header checksum 0x1234; f4: VXLAN's reserved1 5.
+	EH='{"choice":"ethernet"}'
+	IP4() { echo "{\"choice\":\"ipv4\",\"ipv4\":{\"dst\":{\"choice\":\"value\",\"value\":\"$1\"}${2:-}}}"; }
+	FL() { echo "{\"name\":\"$1\",\"tx_rx\":{\"choice\":\"port\",\"port\":{\"tx_name\":\"p\"}},\"packet\":[$2],$3}"; }
+	PK() { echo "\"duration\":{\"choice\":\"fixed_packets\",\"fixed_packets\":{\"packets\":$1${2:-}}}"; }
+	V() { echo "{\"choice\":\"value\",\"value\":$1}"; }
+	f1=$(FL f1 "$EH,$(IP4 198.18.1.1 ",\"priority\":{\"choice\":\"dscp\",\"dscp\":{\"phb\":$(V 46),\"ecn\":$(V 1)}}"),{\"choice\":\"udp\"}" \
+		"\"size\":{\"choice\":\"weight_pairs\",\"weight_pairs\":{\"choice\":\"predefined\",\"predefined\":\"imix\"}},$(PK 1200 ",\"delay\":{\"choice\":\"microseconds\",\"microseconds\":400000}")")
+	f2=$(FL f2 "$EH,$(IP4 198.18.2.2 ",\"dont_fragment\":$(V 1),\"priority\":{\"choice\":\"raw\",\"raw\":$(V 184)}"),{\"choice\":\"tcp\",\"tcp\":{\"ctl_syn\":$(V 1),\"window\":null}}" \
+		"\"rate\":null,\"metrics\":null,\"size\":{\"choice\":\"fixed\",\"fixed\":128,\"increment\":null},$(PK 10)")
+	f3=$(FL f3 "$EH,$(IP4 198.18.3.3 ",\"more_fragments\":$(V 1),\"fragment_offset\":$(V 100),\"header_checksum\":{\"choice\":\"custom\",\"custom\":4660},\"priority\":{\"choice\":\"tos\",\"tos\":{\"precedence\":$(V 5),\"delay\":$(V 1)}}"),{\"choice\":\"udp\"}" "$(PK 5)")
+	f4=$(FL f4 "$EH,$(IP4 198.18.4.4 ""),{\"choice\":\"udp\"},{\"choice\":\"vxlan\",\"vxlan\":{\"vni\":$(V 100),\"reserved1\":$(V 5)}},$EH,$(IP4 10.0.0.1 ""),{\"choice\":\"udp\"}" "$(PK 5)")
+	printf '{"ports":[{"name":"p","location":"0"}],"flows":[%s,%s,%s,%s]}' "$f1" "$f2" "$f3" "$f4" >"$T/fid.json"
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$T/fid.pcap" -- --otg-config "$T/fid.json" \
+		--rx none --json "$T/fid.out.json" >"$T/fid.out" 2>&1 && rc=0 || rc=$?
+	check "otg fields: the run ends (exit 0), no warning" \
+		bash -c '[ "$1" = 0 ] && ! grep -q "^warning" "$2"' _ "$rc" "$T/fid.out"
+	out=$("$PY" "$top/app/test/py/otg_fidelity.py" "$T/fid.pcap" 2>&1)
+	fid() { jq -c --arg d "$1" "select(.dst? == \$d) | $2" <<<"$(grep '^{' <<<"$out")"; }
+	check "otg fields: f1 DSCP 46 ECN 1 (TOS 185), DF 0, imix 64:570:1518 = 700:400:100 ($(fid 198.18.1.1 '[.tos, .flags, .sizes]'))" \
+		eq "$(fid 198.18.1.1 '[.tos, .flags, .sizes]')" '[[185],[0],{"1518":100,"570":400,"64":700}]'
+	check "otg fields: f2 DF, TOS 184, TCP SYN alone, data offset 5, 128 B ($(fid 198.18.2.2 '[.flags, .tos, .tcp_flags, .dataofs, .sizes]'))" \
+		eq "$(fid 198.18.2.2 '[.flags, .tos, .tcp_flags, .dataofs, .sizes]')" '[[2],[184],[2],[5],{"128":10}]'
+	check "otg fields: f3 MF, offset 100, TOS 176, checksum 0x1234 ($(fid 198.18.3.3 '[.flags, .frag, .tos, .ip_csum]'))" \
+		eq "$(fid 198.18.3.3 '[.flags, .frag, .tos, .ip_csum]')" '[[1],[100],[176],[4660]]'
+	check "otg fields: f4 VXLAN reserved1 5 ($(fid 198.18.4.4 '.vxlan_rsv1'))" eq "$(fid 198.18.4.4 '.vxlan_rsv1')" '[5]'
+	check "otg fields: every other IPv4 checksum right (scapy)" grep -qx "bad 0" <<<"$out"
+	check "otg fields: f1's delay of 0.4 s held the run ($(jq .duration_s "$T/fid.out.json") s)" \
+		jq -e '.duration_s >= 0.4' "$T/fid.out.json"
+	[ "$fail" = 0 ] || { cat "$T/fid.out"; echo "$out"; }
+	G="{$P,\"flows\":[{$F,\"packet\":["
+	o "$G{\"choice\":\"ethernet\",\"ethernet\":{\"pfc_queue\":$(V 3)}}]}]}"
+	bad "otg: pfc_queue refused, never ignored" "flows\[0\].packet\[0\].ethernet.pfc_queue: not supported: a port's frames go out on its own TX queues" "${S[@]}"
+	o "$G$EH,{\"choice\":\"ipv4\",\"ipv4\":{\"foo\":$(V 1)}}]}]}"
+	bad "otg: an unknown field with a value refused" "flows\[0\].packet\[1\].ipv4.foo: not supported: leave it out" "${S[@]}"
+	o "$G$EH,{\"choice\":\"ipv4\",\"ipv4\":{\"options\":[{\"choice\":\"router_alert\"}]}}]}]}"
+	bad "otg: IPv4 options refused" "ipv4.options: IPv4 options are not supported" "${S[@]}"
+	o "$G$EH,{\"choice\":\"ipv4\",\"ipv4\":{\"header_checksum\":{\"choice\":\"generated\",\"generated\":\"bad\"}}}]}]}"
+	bad "otg: a bad checksum on purpose refused" "generated 'bad': Sluice computes good checksums only" "${S[@]}"
+	o "{$P,\"flows\":[{$F,\"size\":{\"choice\":\"weight_pairs\",\"weight_pairs\":{\"choice\":\"predefined\",\"predefined\":\"standard_imix\"}}}]}"
+	bad "otg: standard_imix's 58-byte frames refused" "its 58-byte frames are below Ethernet's 64" "${S[@]}"
+	o "{$P,\"flows\":[]}"; bad "otg: a file with no flows" "no flows\[\]: a run of it sends nothing" "${S[@]}"
 fi
 
 if want A; then
@@ -544,15 +591,26 @@ if want C; then
 	check "api: port.link port_names as a string: 400, an array asked" \
 		grep -q '^400 .*port.link.port_names: give an array of port names' <<<"$(api POST /control/state \
 		'{"choice":"port","port":{"choice":"link","link":{"port_names":"p2","state":"down"}}}')"
-	check "api: flow metrics of f3, f1, nosuch, f1: f1 and f3 once each, in the table's order" \
-		eq "$(api POST /monitor/metrics '{"choice":"flow","flow":{"flow_names":["f3","f1","nosuch","f1"]}}' |
+	check "api: flow metrics of f3, f1, f1: f1 and f3 once each, in the table's order" \
+		eq "$(api POST /monitor/metrics '{"choice":"flow","flow":{"flow_names":["f3","f1","f1"]}}' |
 			cut -d' ' -f2- | jq -c '[.flow_metrics[].name]')" '["f1","f3"]'
+	check "api: flow metrics naming a flow that is none: 400 naming it (issue 48)" \
+		grep -q '^400 .*flow.flow_names\[2\]: no flow is named nosuch' <<<"$(api POST /monitor/metrics \
+		'{"choice":"flow","flow":{"flow_names":["f3","f1","nosuch"]}}')"
+	check "api: port metrics naming a port that is none: 400 naming it" \
+		grep -q '^400 .*port.port_names\[0\]: no port is named p9' <<<"$(api POST /monitor/metrics \
+		'{"choice":"port","port":{"port_names":["p9"]}}')"
+	check "api: capabilities/version: the OTG models release, 1.3.0 (snappi 1.3.0 checks it)" \
+		eq "$(api GET /capabilities/version | cut -d' ' -f2- | jq -r .api_spec_version)" 1.3.0
 	bad_rate=$(jq -c '.flows[0].rate = {"choice": "pps", "pps": 0.99}' "$top/config/otg/two-port.json")
 	check "api: a Config that could not start (0.99 pps): 400 with the reason, as a start says it" \
 		grep -q '^400 .*flows: flow f1: its rate .* is below 1 per second' <<<"$(api POST /config "$bad_rate")"
 	check "api: metrics port_names as a string: 400 naming port.port_names (no freed bytes)" \
 		grep -q '^400 .*"port.port_names: give an array of names"' <<<"$(api POST /monitor/metrics \
 		'{"choice":"port","port":{"port_names":"p1"}}')"
+	check "api: the empty Config ({}) is taken: 200, and a start then has no flow (400)" \
+		bash -c '[[ "$1" == "200 "* && "$2" == "400 "*"no flow"* ]]' _ "$(api POST /config '{}')" \
+		"$(api POST /control/state '{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"state":"start"}}}')"
 	kill -INT "$pid"
 	wait "$pid" && rc=0 || rc=$?
 	check "api: SIGINT ends it, exit 0" eq "$rc" 0
