@@ -321,11 +321,25 @@ stack_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stre
 		f->count = fc->count;
 		f->step = fc->step > 1 && fc->mode != SL_FIELD_RANDOM ? fc->step : 1;
 		span = fc->count != 0 ? (uint64_t)(fc->count - 1) * f->step : 0;
-		if (fc->count == 0 || (fc->mode != SL_FIELD_DEC && fc->start > max) ||
-		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + span > max) ||
-		    (fc->mode == SL_FIELD_DEC && (fc->start > max || span > fc->start))) {
-			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u leave the "
-				 "field's %u bits", fc->path, fc->count, fc->start, sf.bits);
+		if (fc->count == 0 || fc->start > max) {
+			snprintf(e->msg, sizeof(e->msg), "field %s: give a count of 1 or more and a "
+				 "start within the field's %u bits", fc->path, sf.bits);
+			return -EINVAL;
+		}
+		/*
+		 * Values past the field's width wrap modulo 2^bits, as OTG's
+		 * patterns and every generator's do (the engine writes the low
+		 * bits). A MAC's or an IPv6 address's low 32 bits would wrap
+		 * without carrying into its high bytes: refused, not silently
+		 * different.
+		 */
+		if (sf.big != 0 &&
+		    (fc->mode == SL_FIELD_DEC ? span > fc->start :
+		     (uint64_t)fc->start + span > UINT32_MAX)) {
+			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u cross the "
+				 "address's low 32 bits (a carry into its high bytes is not "
+				 "supported): give fewer, or start lower", fc->path, fc->count,
+				 fc->start);
 			return -EINVAL;
 		}
 	}

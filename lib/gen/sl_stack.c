@@ -707,6 +707,7 @@ sl_stack_field_find(const struct sl_hdrs *s, const char *path, struct sl_stack_f
 		f->win = d->win;
 		f->shift = d->shift;
 		f->bits = d->bits;
+		f->big = d->big;
 		return 0;
 	}
 	snprintf(err, len, "field %s: the stack has %d %s header(s)", path, seen, hdefs[k].name);

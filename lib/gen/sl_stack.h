@@ -126,6 +126,7 @@ struct sl_stack_field {
 	uint8_t win;      /**< window bytes, 1..4, big endian */
 	uint8_t shift;    /**< its lowest bit in the window */
 	uint8_t bits;     /**< its width, 1..32 */
+	uint8_t big;      /**< 6: a MAC's, 16: an IPv6 address's low 32 bits (0: the whole field) */
 };
 
 /** Find @p path in @p s's headers. 0, or -EINVAL with @p err. */

@@ -294,12 +294,14 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 				      high) != 0)
 				return errf(e, path, "%s.start: give %s", choice, vkind_what[vk]);
 			st = json_object_get(o, "step");
-			if (st != NULL && (value_get(st, vk, v, sizeof(v), &step, high0) != 0 ||
-					   step == 0))
-				return errf(e, path, "%s.step: give a step of 1 or more (%s: for an "
-					    "address, as an address, 0.0.0.2)", choice, vkind_what[vk]);
+			if (st != NULL && value_get(st, vk, v, sizeof(v), &step, high0) != 0)
+				return errf(e, path, "%s.step: give %s (for an address, as an "
+					    "address: 0.0.0.2)", choice, vkind_what[vk]);
 			if (st != NULL && vk != V_INT && memcmp(high0, (uint8_t[12]){ 0 }, 12) != 0)
-				return errf(e, path, "%s.step: a step within the low 32 bits", choice);
+				return errf(e, path, "%s.step: Sluice varies an address's low 32 bits: "
+					    "give a step below 2^32 (such as 00:00:00:00:01:00)", choice);
+			if (st != NULL && step == 0)
+				return errf(e, path, "%s.step: give a step of 1 or more", choice);
 			json_int_t n = 1;
 
 			cnt = json_object_get(o, "count");

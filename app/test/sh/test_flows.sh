@@ -223,8 +223,14 @@ if want 5; then
 		--flow 'v port 0 stack eth/ipv4/udp/vxlan/eth/ipv4/udp field vxlan.vni=dec:100,3,10 count 31' >/dev/null 2>&1
 	st=$(tshark -n -r "$T/step2.pcap" -T fields -e vxlan.vni 2>/dev/null | sort -n | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
 	check "steps: vxlan.vni=dec:100,3,10 over 31 frames, 2 lcores: 100 90 80 ($st)" eq "$st" "80:10 90:10 100:11 "
-	bad "a step past the field" "field vxlan.vni: 3 values from 16777000 leave the field's 24 bits" --sim 10G --count 10 \
-		--flow "a stack $V field vxlan.vni=inc:16777000,3,200"
+	# Past the field's width a pattern wraps modulo 2^bits, as OTG's do (issue 48).
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$T/step3.pcap" -- --flow \
+		'v port 0 stack eth/ipv4/udp/vxlan/eth/ipv4/udp field vxlan.vni=inc:16777000,3,200 count 30' \
+		>/dev/null 2>&1
+	st=$(tshark -n -r "$T/step3.pcap" -T fields -e vxlan.vni 2>/dev/null | sort -n | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
+	check "steps: vxlan.vni=inc:16777000,3,200 wraps past 2^24: 16777000 16777200 184 ($st)" \
+		eq "$st" "184:10 16777000:10 16777200:10 "
 	# The patterns, read by tshark: the VNIs 5000-5002 in turn, the MPLS labels 7, 8, 9.
 	vni=$(tshark -n -r "$pcap" -Y vxlan -T fields -e vxlan.vni 2>/dev/null | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
 	check "stacks: vxlan.vni=inc:5000,3: 334 334 333 ($vni)" eq "$vni" "5000:334 5001:334 5002:333 "
@@ -256,8 +262,8 @@ if want 5; then
 	bad "no IP header" "vlan cannot be followed by nothing" "${S[@]}" --flow 'a stack eth/vlan'
 	bad "a pattern on a header the stack lacks" "field ipv4.3.src: the stack has 2 ipv4 header(s)" "${S[@]}" \
 		--flow "a stack $V field ipv4.3.src=inc:1.2.3.4,2"
-	bad "a pattern past the field's bits" "field vxlan.vni: 10 values from 16777210 leave the field's 24 bits" "${S[@]}" \
-		--flow "a stack $V field vxlan.vni=inc:16777210,10"
+	bad "a start past the field's bits" "field vxlan.vni: give a count of 1 or more and a start within the field's 24 bits" "${S[@]}" \
+		--flow "a stack $V field vxlan.vni=inc:16777216,10"
 	bad "a classic field name in a stack" "field src-ip: with a header stack, name the header's field" "${S[@]}" \
 		--flow "a stack $V field src-ip=inc:1.2.3.4,2"
 	bad "five VLAN tags before IP" "5 VLAN tags and 0 MPLS labels before the IP header: the receive side reads past 4" "${S[@]}" \
@@ -452,6 +458,17 @@ if want 9; then
 	o "{$P,\"flows\":[{$F,\"size\":{\"choice\":\"weight_pairs\",\"weight_pairs\":{\"choice\":\"predefined\",\"predefined\":\"standard_imix\"}}}]}"
 	bad "otg: standard_imix's 58-byte frames refused" "its 58-byte frames are below Ethernet's 64" "${S[@]}"
 	o "{$P,\"flows\":[]}"; bad "otg: a file with no flows" "no flows\[\]: a run of it sends nothing" "${S[@]}"
+	INC() { echo "{\"choice\":\"increment\",\"increment\":{\"start\":\"$1\",\"step\":\"$2\",\"count\":$3}}"; }
+	o "$G{\"choice\":\"ethernet\",\"ethernet\":{\"dst\":$(INC 00:00:ff:ff:ff:fe 00:00:00:00:00:01 5)}},{\"choice\":\"ipv4\"},{\"choice\":\"udp\"}]}]}"
+	bad "otg: a MAC increment carrying past its low 32 bits refused" "field eth.1.dst: 5 values from 4294967294 cross the address's low 32 bits" "${S[@]}"
+	o "$G{\"choice\":\"ethernet\",\"ethernet\":{\"dst\":$(INC 00:00:00:00:00:01 00:01:00:00:00:00 5)}},{\"choice\":\"ipv4\"},{\"choice\":\"udp\"}]}]}"
+	bad "otg: a MAC step above 2^32: said so (not 'a step of 1 or more')" "increment.step: Sluice varies an address's low 32 bits" "${S[@]}"
+	# An 8-bit TTL counting 300 values from 250 wraps (issue 48: was refused).
+	o "$G$EH,{\"choice\":\"ipv4\",\"ipv4\":{\"time_to_live\":{\"choice\":\"increment\",\"increment\":{\"start\":250,\"step\":1,\"count\":300}}}},{\"choice\":\"udp\"}],\"duration\":{\"choice\":\"fixed_packets\",\"fixed_packets\":{\"packets\":10}}}]}"
+	# shellcheck disable=SC2046
+	timeout 60 "$bin" $(eal) -- "${S[@]}" --json "$T/ttl.json" >"$T/ttl.out" 2>&1 && rc=0 || rc=$?
+	check "otg: a TTL increment past 255 is taken and runs (exit $rc)" \
+		bash -c '[ "$1" = 0 ] && jq -e ".flows[0].generated == 10" "$2" >/dev/null' _ "$rc" "$T/ttl.json"
 fi
 
 if want A; then
@@ -524,7 +541,7 @@ if want C; then
 	F() { # F NAME TX RX COUNT PPS
 		echo "{\"name\":\"$1\",\"tx_rx\":{\"choice\":\"port\",\"port\":{\"tx_name\":\"$2\",\"rx_names\":[\"$3\"]}},\"packet\":[{\"choice\":\"ethernet\",$E},{\"choice\":\"ipv4\",\"ipv4\":{}},{\"choice\":\"udp\",\"udp\":{}}],\"size\":{\"choice\":\"fixed\",\"fixed\":100},\"rate\":{\"choice\":\"pps\",\"pps\":\"$5\"},\"duration\":{\"choice\":\"fixed_packets\",\"fixed_packets\":{\"packets\":\"$4\",\"gap\":12}},\"metrics\":{\"enable\":true}}"
 	}
-	cfg="{\"ports\":[{\"name\":\"p1\",\"location\":\"sim0\"},{\"name\":\"p2\",\"location\":\"sim1\"}],\"captures\":[{\"name\":\"c\",\"port_names\":[\"p2\"],\"format\":\"pcap\",\"overwrite\":false}],\"flows\":[$(F f1 p1 p2 1500 1000),$(F f2 p2 p1 400 2000),$(F f3 p1 p2 700 1000)]}"
+	cfg="{\"ports\":[{\"name\":\"p1\",\"location\":\"sim0\"},{\"name\":\"p2\",\"location\":\"sim1\"}],\"captures\":[{\"name\":\"c\",\"port_names\":[\"p2\"],\"format\":\"pcap\",\"overwrite\":false}],\"flows\":[$(F f1 p1 p2 1500 300),$(F f2 p2 p1 400 2000),$(F f3 p1 p2 700 1000)]}"
 	check "api (https): no token: 401, the spec's body" \
 		bash -c 'OTG_TOKEN= "$@" | grep -q "^401 .*Authorization: Bearer"' _ \
 		timeout 20 "$PY" "$top/app/test/py/otg_client.py" "$url" call GET /capabilities/version
@@ -555,7 +572,7 @@ if want C; then
 		eq "$(api POST /control/state '{"choice":"port","port":{"choice":"link","link":{"port_names":["p2"],"state":"down"}}}') $(api POST /control/state '{"choice":"port","port":{"choice":"link","link":{"port_names":["p2"],"state":"up"}}}')" "200 {} 200 {}"
 	check "api: resume f1, named 5000 times: 200 (each flow once)" eq "$(api POST /control/state \
 		"{\"choice\":\"traffic\",\"traffic\":{\"choice\":\"flow_transmit\",\"flow_transmit\":{\"flow_names\":[$(yes '"f1"' | head -5000 | paste -sd,)],\"state\":\"resume\"}}}")" "200 {}"
-	# f1 (357 frames left at 1 kpps) may have finished by now on a loaded
+	# f1 (at 300 pps, 5 s in all, paused once) may have finished by now on a loaded
 	# machine, and the run with it (f2 and f3 are done): then the 409 says
 	# the run holds no flows; either way it is a 409 and nothing is paused.
 	check "api: pause f1 and f3 (stopped in this run): 409, and f1 is not paused" \
