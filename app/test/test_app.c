@@ -632,6 +632,10 @@ test_stack_otg(void)
 			"eth(src=02:00:00:00:00:0a)/vlan(tpid=0x88a8,id=7)/vlan(id=9)/ipv6(src=2001:2::1,"
 			"hlim=9)/udp(dport=4789)/vxlan(vni=16777215)/eth/ipv4(src=10.1.2.3,dst=4)/tcp",
 			"eth/mpls(label=100,ttl=3)/ipv4(tos=0x10,ttl=1)/gre/eth/ipv4/icmp(type=0)",
+			/* a header's fields past its 12th (issue 48: they were not written back) */
+			"eth/ipv4(rsv=0,df=1,mf=1,foff=100,prec=5,lowdelay=1,thru=1,rel=0,cost=1,"
+			"tosmbz=0,ver=4,ihl=5)/udp/vxlan(rsv0=3,rsv1=5)/eth/ipv4/tcp(doff=5,ns=1,"
+			"cwr=1,ece=0,urgf=1,ackf=0,psh=1,rst=0,syn=1,fin=0)",
 		};
 		uint8_t t2[SL_STACK_HDR_MAX + 16];
 
@@ -651,6 +655,15 @@ test_stack_otg(void)
 			  memcmp(tmpl, t2, hl) == 0, "the text written back compiles to the same "
 			  "headers: %s", err);
 		}
+		/* The sub-fields' bits in the frame: flags and offset, TOS, VXLAN, TCP flags. */
+		T(sl_stack_parse(texts[2], &hs, err, sizeof(err)) == 0 &&
+		  sl_stack_compile(&hs, &d, tmpl, &hl, &rt, err, sizeof(err)) == 0 &&
+		  tmpl[14 + 6] == 0x60 && tmpl[14 + 7] == 100 && tmpl[14 + 1] == 0xba &&
+		  tmpl[14] == 0x45 && tmpl[42 + 1] == 0 && tmpl[42 + 3] == 3 && tmpl[42 + 7] == 5 &&
+		  tmpl[50 + 14 + 20 + 12] == 0x51 && tmpl[50 + 14 + 20 + 13] == 0xaa,
+		  "sub-fields: frag %02x%02x tos %02x vxlan %02x%02x%02x/%02x tcp %02x %02x (%s)",
+		  tmpl[20], tmpl[21], tmpl[15], tmpl[43], tmpl[44], tmpl[45], tmpl[49], tmpl[96],
+		  tmpl[97], err);
 		T(sl_stack_parse(texts[0], &hs, err, sizeof(err)) == 0 &&
 		  sl_stack_compile(&hs, &d, tmpl, &hl, &rt, err, sizeof(err)) == 0 &&
 		  tmpl[12] == 0x88 && tmpl[13] == 0xa8 && tmpl[6 + 5] == 0x0a,
@@ -713,7 +726,7 @@ test_stack_otg(void)
 		  f->sc.fields[0].start == 0x0a000001 && f->sc.fields[0].step == 2 &&
 		  f->sc.fields[0].count == 4 && strcmp(f->sc.fields[0].path, "ipv4.1.dst") == 0 &&
 		  sl_stack_str(&f->sc.hdrs, text, sizeof(text)) > 0 &&
-		  strcmp(text, "eth/ipv4(dst=10.0.0.1)/udp") == 0 &&
+		  strcmp(text, "eth/ipv4(dst=10.0.0.1,df=0)/udp") == 0 &&
 		  strcmp(e.port_name[1], "p2") == 0, "otg flow: stack '%s'", text);
 	}
 	/* A refused Config leaves the table as it was, and names its path. */

@@ -216,7 +216,11 @@ fi
 # longer lag lets its time go, or (at these rates one burst's time is the
 # bound, about 28 ms) is made up, and then it may still have delayed the
 # count's last frames by up to the lag: the rate is the target less at most
-# the time let go and the longest lag over the wire's span, never above it.
+# the time let go and the longest lag over the wire's span. A lag before the
+# first frame, made up (or repaid: docs/generator.md), sends the frames it
+# held closer together inside the span: the rate may then be above the
+# target by up to the longest lag over the span (seen under load: a 7.9 ms
+# lag made up at the start of a 1.5 s span, +0.16 %).
 if want 7; then
 for v in "1500K:50%:750000:1500000:1700" "999K:50%:499500:999000:1100" "2.5M:10%:250000:2500000:560"; do
 	IFS=: read -r speed rate want_bps link cnt <<<"$v"
@@ -228,8 +232,9 @@ for v in "1500K:50%:750000:1500000:1700" "999K:50%:499500:999000:1100" "2.5M:10%
 	err=$(awk -v g="$got" -v t="$want_bps" 'BEGIN{printf "%+.4f%%", (g-t)/t*100}')
 	what="7 --sim $speed --rate $rate: link_speed_bps $link, $want_bps bit/s L1 on the wire (rc $rc; link $ls, wire $got, $err; lag $lag us, let go $sk us)"
 	if [ "$rc/$ls" = "0/$link" ] && awk -v g="$got" -v t="$want_bps" -v l="$lag" -v k="$sk" -v s="$span" \
-		'BEGIN { if (l <= 1000) { lo = t; } else { lo = t * (1 - (k + l) / 1e6 / s); }
-			 exit !((l > 1000 || k == 0) && s > 0 && (g - lo) / t > -0.001 && (g - t) / t < 0.001) }'; then
+		'BEGIN { if (l <= 1000) { lo = t; hi = t; } else { lo = t * (1 - (k + l) / 1e6 / s);
+				hi = t * (1 + l / 1e6 / s); }
+			 exit !((l > 1000 || k == 0) && s > 0 && (g - lo) / t > -0.001 && (g - hi) / t < 0.001) }'; then
 		ok "$what"
 	else
 		ko "$what $(grep sluice: "$T/out" || true)"
