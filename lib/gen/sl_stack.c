@@ -87,6 +87,7 @@ struct hdr_at {
 	uint16_t off;
 	uint32_t given;   /* bit i: f[i] given */
 };
+_Static_assert(SL_STACK_FIELDS_MAX <= 32, "one bit of given per field");
 
 static void
 put(uint8_t *p, const struct fdef *f, uint32_t v)
@@ -691,6 +692,12 @@ sl_stack_field_find(const struct sl_hdrs *s, const char *path, struct sl_stack_f
 		field_names((enum hdr)k, names, sizeof(names));
 		snprintf(err, len, "field %s: %s has the fields %s%s", path, hdefs[k].name, names,
 			 strcmp(name, "tpid") == 0 ? " (tpid cannot vary)" : "");
+		return -EINVAL;
+	}
+	/* GRE's optional fields are not built: its bits that would ask for them stay 0. */
+	if (k == H_GRE && strcmp(name, "proto") != 0) {
+		snprintf(err, len, "field %s: GRE's C, K and S bits and its version stay 0: "
+			 "it cannot vary", path);
 		return -EINVAL;
 	}
 	/* Lengths and checksums are written per frame: a pattern there would be lost. */

@@ -42,7 +42,7 @@
 #define SL_STACK_HDR_MAX 256   /**< bytes of headers */
 
 #define SL_STACK_VALS_MAX 32   /**< values given in one stack */
-#define SL_STACK_FIELDS_MAX 24 /**< fields of one header kind */
+#define SL_STACK_FIELDS_MAX 24 /**< fields of one header kind (at most 32: a bit each) */
 
 /** One value given to a field of a stack's header (struct sl_hdrs). */
 struct sl_hdr_val {

@@ -144,7 +144,8 @@ static const struct hmap hmaps[] = {
 			      { "reserved1", "rsv1" } } },
 	{ "gre", "gre", { { "protocol", "proto" }, { "checksum_present", "c" },
 			  { "reserved0", "rsv0" }, { "version", "ver" } } },
-	{ "gtpv1", "gtpu", { { "teid", "teid" } } },
+	{ "gtpv1", "gtpu", { { "teid", "teid" }, { "message_type", "type" },
+			     { "message_length", "len" } } },
 };
 
 /*
@@ -329,6 +330,33 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 }
 
 /*
+ * Fields with no place of their own in the stack, given their model
+ * default (as clients that write out every default send them): taken,
+ * since the frame carries that value anyway.
+ */
+static bool
+at_default(const char *hdr, const char *key, const json_t *v)
+{
+	static const struct { const char *hdr, *key; json_int_t dflt; } d[] = {
+		{ "ethernet", "pfc_queue", 0 }, { "ipv6", "version", 6 },
+		{ "gtpv1", "version", 1 }, { "gtpv1", "protocol_type", 1 },
+		{ "gtpv1", "reserved", 0 }, { "gtpv1", "e_flag", 0 }, { "gtpv1", "s_flag", 0 },
+		{ "gtpv1", "pn_flag", 0 },
+	};
+	const char *ch = json_string_value(json_object_get(v, "choice"));
+	json_int_t n;
+
+	if (ch != NULL && strcmp(ch, "value") != 0)
+		return false;
+	if (!json_int_of(json_object_get(v, "value"), &n))
+		return false;
+	for (size_t i = 0; i < RTE_DIM(d); i++)
+		if (strcmp(d[i].hdr, hdr) == 0 && strcmp(d[i].key, key) == 0)
+			return n == d[i].dflt;
+	return false;
+}
+
+/*
  * IPv4's priority (Flow.Ipv4.Priority): raw (the whole TOS byte), tos
  * (RFC 791's precedence and bits) or dscp (RFC 2474's DSCP and RFC 3168's
  * ECN, the default), each field a pattern.
@@ -458,13 +486,18 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
 				ours = m->f[i].ours;
 		snprintf(p2, sizeof(p2), "%s.%s.%s", path, choice, key);
 		if (ours != NULL) {
+			uint8_t nv = f->sc.hdrs.nb_vals;
+
 			if (pattern(v, p2, m->ours, count[k], ours, f, e) != 0)
 				return -EINVAL;
-			if (strcmp(ours, "rsv") == 0 || strcmp(ours, "df") == 0 ||
-			    strcmp(ours, "mf") == 0 || strcmp(ours, "foff") == 0)
+			/* A sub-field given a value (auto or empty gives none). */
+			if (f->sc.hdrs.nb_vals != nv &&
+			    (strcmp(ours, "rsv") == 0 || strcmp(ours, "df") == 0 ||
+			     strcmp(ours, "mf") == 0 || strcmp(ours, "foff") == 0))
 				frag_given = true;
-			if (strncmp(key, "ctl_", 4) == 0 || strcmp(key, "ecn_cwr") == 0 ||
-			    strcmp(key, "ecn_echo") == 0)
+			if (f->sc.hdrs.nb_vals != nv &&
+			    (strncmp(key, "ctl_", 4) == 0 || strcmp(key, "ecn_cwr") == 0 ||
+			     strcmp(key, "ecn_echo") == 0))
 				flags_given = true;
 			continue;
 		}
@@ -486,6 +519,8 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
 		vc = json_string_value(json_object_get(v, "choice"));
 		if (vc != NULL && (strcmp(vc, "auto") == 0 || strcmp(vc, "generated") == 0))
 			continue; /* computed per frame, as asked */
+		if (at_default(m->otg, key, v))
+			continue; /* what the frame carries anyway */
 		/* A field Sluice cannot apply is refused, never ignored. */
 		if (k == 0 && strcmp(key, "pfc_queue") == 0)
 			return errf(e, p2, "not supported: a port's frames go out on its own TX queues "
@@ -637,9 +672,12 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 		if (opt_string(wp, "choice", &pre) != 0)
 			return errf(e, path, "weight_pairs.choice: give a string");
 		if (pre != NULL && strcmp(pre, "predefined") == 0) {
-			const char *name = json_string_value(json_object_get(wp, "predefined"));
+			const json_t *pd = json_object_get(wp, "predefined");
+			const char *name = json_string_value(pd);
 			const struct imix *m = NULL;
 
+			if (pd != NULL && name == NULL)
+				return errf(e, path, "weight_pairs.predefined: give a name (a string)");
 			if (name == NULL)
 				name = "imix"; /* the spec's default */
 			for (size_t i = 0; i < RTE_DIM(imixes); i++)

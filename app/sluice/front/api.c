@@ -99,6 +99,38 @@ api_port_of(const struct sl_app *app, const char *name)
 }
 
 /*
+ * A message made valid UTF-8 in place: a byte that does not begin a whole,
+ * well-formed sequence (a name cut in half by a bounded buffer, or a client's
+ * bytes that are no UTF-8) becomes '?', so that JSON can carry it.
+ */
+static void
+utf8_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p != 0) {
+		int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 && *p >= 0xc2 ? 2 :
+			(*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 && *p <= 0xf4 ? 4 : 0;
+		int k;
+
+		for (k = 1; k < n && (p[k] & 0xc0) == 0x80; k++)
+			;
+		/* Overlong 3-byte forms, surrogates and code points above U+10FFFF. */
+		if (n == 3 && k == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) ||
+					 (p[0] == 0xed && p[1] >= 0xa0)))
+			n = 0;
+		if (n == 4 && k == 4 && ((p[0] == 0xf0 && p[1] < 0x90) ||
+					 (p[0] == 0xf4 && p[1] >= 0x90)))
+			n = 0;
+		if (n == 0 || k < n) {
+			*p++ = '?';
+			continue;
+		}
+		p += n;
+	}
+}
+
+/*
  * The spec's error body: {"code": N, "kind": ..., "errors": [...]}, in place
  * of any answer set before. Returns -1: a caller's error stops its caller.
  */
@@ -112,6 +144,7 @@ api_error(struct api_call *c, unsigned int status, const char *kind, const char 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	utf8_clean(msg);
 	o = json_pack("{s:i, s:s, s:[s]}", "code", (int)status, "kind", kind, "errors", msg);
 	free(c->reply);
 	c->status = status;
@@ -193,8 +226,10 @@ call_set_config(struct sl_app *app, struct api_call *c)
 		app->ses.cap[p] = cap[p];
 	}
 	w = json_array();
-	for (unsigned int i = 0; i < e.nb_warnings; i++)
+	for (unsigned int i = 0; i < e.nb_warnings; i++) {
+		utf8_clean(e.warnings[i]);
 		json_array_append_new(w, json_string(e.warnings[i]));
+	}
 	if (e.more_warnings != 0) {
 		char more[64];
 
@@ -625,13 +660,14 @@ flow_metrics(const struct sl_app *app, const struct sl_results *r, uint16_t f, u
 	return o;
 }
 
+/* Is port p named in names (by its OTG name or its DPDK name; none: every port)? */
 static bool
-named(const json_t *names, const char *n)
+port_named(const struct sl_app *app, const json_t *names, uint16_t p)
 {
 	if (json_array_size(names) == 0)
 		return true;
 	for (size_t i = 0; i < json_array_size(names); i++)
-		if (strcmp(json_string_value(json_array_get(names, i)) ?: "", n) == 0)
+		if (api_port_of(app, json_string_value(json_array_get(names, i))) == p)
 			return true;
 	return false;
 }
@@ -720,7 +756,7 @@ call_metrics(struct sl_app *app, struct api_call *c)
 			double rt[4];
 			json_t *o;
 
-			if (!named(names, api_port_name(p)))
+			if (!port_named(app, names, p))
 				continue;
 			/* Started if a flow of it is, else paused if one is. */
 			for (uint16_t f = 0; f < r->nb_flows && f < app->ses.nb_streams; f++)

@@ -427,7 +427,10 @@ if want 9; then
 		"\"rate\":null,\"metrics\":null,\"size\":{\"choice\":\"fixed\",\"fixed\":128,\"increment\":null},$(PK 10)")
 	f3=$(FL f3 "$EH,$(IP4 198.18.3.3 ",\"more_fragments\":$(V 1),\"fragment_offset\":$(V 100),\"header_checksum\":{\"choice\":\"custom\",\"custom\":4660},\"priority\":{\"choice\":\"tos\",\"tos\":{\"precedence\":$(V 5),\"delay\":$(V 1)}}"),{\"choice\":\"udp\"}" "$(PK 5)")
 	f4=$(FL f4 "$EH,$(IP4 198.18.4.4 ""),{\"choice\":\"udp\"},{\"choice\":\"vxlan\",\"vxlan\":{\"vni\":$(V 100),\"reserved1\":$(V 5)}},$EH,$(IP4 10.0.0.1 ""),{\"choice\":\"udp\"}" "$(PK 5)")
-	printf '{"ports":[{"name":"p","location":"0"}],"flows":[%s,%s,%s,%s]}' "$f1" "$f2" "$f3" "$f4" >"$T/fid.json"
+	# f5 (review): sub-fields present but given nothing keep OTG's defaults
+	# (no DF, no TCP flag); pfc_queue at its default, 0, is taken.
+	f5=$(FL f5 "{\"choice\":\"ethernet\",\"ethernet\":{\"pfc_queue\":$(V 0)}},$(IP4 198.18.5.5 ",\"dont_fragment\":{}"),{\"choice\":\"tcp\",\"tcp\":{\"ctl_syn\":{\"choice\":null}}}" "$(PK 5)")
+	printf '{"ports":[{"name":"p","location":"0"}],"flows":[%s,%s,%s,%s,%s]}' "$f1" "$f2" "$f3" "$f4" "$f5" >"$T/fid.json"
 	# shellcheck disable=SC2046
 	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$T/fid.pcap" -- --otg-config "$T/fid.json" \
 		--rx none --json "$T/fid.out.json" >"$T/fid.out" 2>&1 && rc=0 || rc=$?
@@ -442,6 +445,8 @@ if want 9; then
 	check "otg fields: f3 MF, offset 100, TOS 176, checksum 0x1234 ($(fid 198.18.3.3 '[.flags, .frag, .tos, .ip_csum]'))" \
 		eq "$(fid 198.18.3.3 '[.flags, .frag, .tos, .ip_csum]')" '[[1],[100],[176],[4660]]'
 	check "otg fields: f4 VXLAN reserved1 5 ($(fid 198.18.4.4 '.vxlan_rsv1'))" eq "$(fid 198.18.4.4 '.vxlan_rsv1')" '[5]'
+	check "otg fields: f5 empty dont_fragment and ctl_syn: DF 0, TCP flags 0 ($(fid 198.18.5.5 '[.flags, .tcp_flags]'))" \
+		eq "$(fid 198.18.5.5 '[.flags, .tcp_flags]')" '[[0],[0]]'
 	check "otg fields: every other IPv4 checksum right (scapy)" grep -qx "bad 0" <<<"$out"
 	check "otg fields: f1's delay of 0.4 s held the run ($(jq .duration_s "$T/fid.out.json") s)" \
 		jq -e '.duration_s >= 0.4' "$T/fid.out.json"
@@ -458,6 +463,11 @@ if want 9; then
 	o "{$P,\"flows\":[{$F,\"size\":{\"choice\":\"weight_pairs\",\"weight_pairs\":{\"choice\":\"predefined\",\"predefined\":\"standard_imix\"}}}]}"
 	bad "otg: standard_imix's 58-byte frames refused" "its 58-byte frames are below Ethernet's 64" "${S[@]}"
 	o "{$P,\"flows\":[]}"; bad "otg: a file with no flows" "no flows\[\]: a run of it sends nothing" "${S[@]}"
+	o "{$P,\"flows\":[{$F,\"size\":{\"choice\":\"weight_pairs\",\"weight_pairs\":{\"choice\":\"predefined\",\"predefined\":7}}}]}"
+	bad "otg: predefined of the wrong type refused (not read as imix)" "weight_pairs.predefined: give a name (a string)" "${S[@]}"
+	bad "a pattern on GRE's version refused (its optional fields are not built)" \
+		"field gre.ver: GRE's C, K and S bits and its version stay 0: it cannot vary" --sim 10G \
+		--flow "a port 0 stack eth/ipv4/gre/eth/ipv4/udp field gre.ver=inc:0,2"
 	INC() { echo "{\"choice\":\"increment\",\"increment\":{\"start\":\"$1\",\"step\":\"$2\",\"count\":$3}}"; }
 	o "$G{\"choice\":\"ethernet\",\"ethernet\":{\"dst\":$(INC 00:00:ff:ff:ff:fe 00:00:00:00:00:01 5)}},{\"choice\":\"ipv4\"},{\"choice\":\"udp\"}]}]}"
 	bad "otg: a MAC increment carrying past its low 32 bits refused" "field eth.1.dst: 5 values from 4294967294 cross the address's low 32 bits" "${S[@]}"
@@ -614,6 +624,12 @@ if want C; then
 	check "api: flow metrics naming a flow that is none: 400 naming it (issue 48)" \
 		grep -q '^400 .*flow.flow_names\[2\]: no flow is named nosuch' <<<"$(api POST /monitor/metrics \
 		'{"choice":"flow","flow":{"flow_names":["f3","f1","nosuch"]}}')"
+	check "api: port metrics by the DPDK name (sim1): p2's" \
+		eq "$(api POST /monitor/metrics '{"choice":"port","port":{"port_names":["sim1"]}}' | cut -d' ' -f2- |
+			jq -c '[.port_metrics[].name]')" '["p2"]'
+	check "api: a name cut in the middle of a UTF-8 character: 400 with the error, valid JSON" \
+		bash -c '[[ "$1" == "400 "* ]] && jq -e ".errors[0] | test(\"no flow is named\")" <<<"${1#400 }" >/dev/null' _ \
+		"$(api POST /monitor/metrics "{\"choice\":\"flow\",\"flow\":{\"flow_names\":[\"$(printf 'a%.0s' $(seq 63))é\"]}}")"
 	check "api: port metrics naming a port that is none: 400 naming it" \
 		grep -q '^400 .*port.port_names\[0\]: no port is named p9' <<<"$(api POST /monitor/metrics \
 		'{"choice":"port","port":{"port_names":["p9"]}}')"

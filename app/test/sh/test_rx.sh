@@ -92,18 +92,24 @@ if ring "(d) --duration 2 --rate 2Mpps" '0,1,2@1' --map 1:0.0 --duration 2 --rat
 fi
 
 # (e) The prompt and telemetry see the same stream results as the JSON.
+# Each step waits for the one before, not a fixed time (a loaded machine
+# took more than 2.5 s to start it): the commands and telemetry once the
+# run's count is done (its summary out), quit once telemetry was read.
 pfx
+ran() { for _ in $(seq 400); do grep -q "sluice summary" "$T/e.out" 2>/dev/null && return; sleep 0.1; done; }
+rm -f "$T/e.teldone"
 {
-	sleep 1.5
+	ran
 	echo "show stream stats 0"
 	echo "show latency 0"
-	sleep 2 # telemetry is read here
+	for _ in $(seq 400); do [ -e "$T/e.teldone" ] && break; sleep 0.1; done
 	echo quit
-} | timeout 60 "$bin" "${eal[@]}" --lcores '0,1,2@1' --vdev net_ring0 --file-prefix "$prefix" -- \
+} | timeout 90 "$bin" "${eal[@]}" --lcores '0,1,2@1' --vdev net_ring0 --file-prefix "$prefix" -- \
 	--rx 0 --map 1:0.0 --count 300000 --json "$T/e.json" -i -a >"$T/e.out" 2>&1 &
 runner=$!
-sleep 2.5
+ran
 echo "/sluice/streams,0" | timeout 10 dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1 >"$T/e.tel" || true
+touch "$T/e.teldone"
 wait "$runner" || true
 check "(e) show stream stats: $(grep -m1 '^stream 0: port 0 -> 0  tx' "$T/e.out")" \
 	grep -q "^stream 0: port 0 -> 0  tx 300000 rx 300000 unique 300000 lost 0 " "$T/e.out"
