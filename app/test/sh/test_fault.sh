@@ -400,12 +400,16 @@ for _ in $(seq 100); do grep -q 'txq 0: mode' "$T/f.out" 2>/dev/null && break; s
 python3 "$top/app/test/py/tel_hammer.py" "$prefix" 3 >/dev/null 2>&1 || true
 kill -9 "$p"
 wait "$p" || true
-timeout 60 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G --duration 4 \
+# It runs until the hammer is done, then is stopped (SIGINT: exit 0): a
+# fixed duration was outrun on a loaded machine, the run over before the
+# hammer had started.
+timeout 90 "$bin" "${eal[@]}" -l 0-1 --file-prefix "$prefix" -- --sim 10G --duration 60 \
 	--json "$T/f.json" >"$T/f2.out" 2>&1 &
 p=$!
 # Once it runs (the dead process's socket file is still there until EAL replaces it).
 for _ in $(seq 200); do grep -q 'txq 0: mode' "$T/f2.out" 2>/dev/null && break; sleep 0.1; done
 python3 "$top/app/test/py/tel_hammer.py" "$prefix" 2 >"$T/f.tel" 2>&1 && trc=0 || trc=$?
+kill -INT "$p" 2>/dev/null || true
 wait "$p" && rc=0 || rc=$?
 check "(f) after a SIGKILL with telemetry in use, the next run (exit $rc) serves telemetry: $(tail -1 "$T/f.tel")" \
 	test "$rc" = 0 -a "$trc" = 0
