@@ -14,6 +14,26 @@
 #include "sl_sig.h"
 #include "sl_wire.h"
 
+/* Port pid's default flow: the template with the port's MACs and VLAN. */
+void
+sl_config_flow(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
+	       struct sl_stream_conf *out)
+{
+	uint16_t hdr;
+
+	*out = c->sc;
+	out->vlan = c->pc[pid].vlan;
+	/* Default size: 64, or the smallest frame these headers allow. */
+	hdr = RTE_ETHER_HDR_LEN + (out->vlan ? 4 : 0) + (out->ipv6 ? 40 : 20) +
+	      (out->tcp ? 20 : 8) + SL_WIRE_FCS;
+	if (!c->size_given && out->sizes[0] < hdr)
+		out->sizes[0] = hdr;
+	out->id = pid; /* one flow per port: its id in the signature */
+	out->src_mac = env->port[pid].info.mac;
+	out->dst_mac = c->peer_set[pid] ? c->peer[pid] :
+		(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)pid } };
+}
+
 int
 sl_config_copy(struct sl_config *dst, const struct sl_config *src)
 {

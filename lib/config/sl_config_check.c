@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The configuration's check: every fault a start would meet in the
- * configuration itself, found before anything is touched, in the order a
- * start meets them, each with the setting at fault and what to do.
+ * The configuration (sl_config.h) as a run takes it: its defaults, a
+ * stream built, a port's rate and MTU, the map, the receiving ports, and
+ * the check: every fault a start would meet in the configuration itself,
+ * found before anything is touched, in the order a start meets them, each
+ * with the setting at fault and what to do. It uses the flow table
+ * (sl_config_flows.c), which uses nothing of it.
  */
 
 #include <ctype.h>
@@ -63,25 +66,6 @@ uint16_t
 sl_config_mtu(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid)
 {
 	return c->pc[pid].mtu != 0 ? c->pc[pid].mtu : env->port[pid].info.mtu;
-}
-
-void
-sl_config_flow(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
-	       struct sl_stream_conf *out)
-{
-	uint16_t hdr;
-
-	*out = c->sc;
-	out->vlan = c->pc[pid].vlan;
-	/* Default size: 64, or the smallest frame these headers allow. */
-	hdr = RTE_ETHER_HDR_LEN + (out->vlan ? 4 : 0) + (out->ipv6 ? 40 : 20) +
-	      (out->tcp ? 20 : 8) + SL_WIRE_FCS;
-	if (!c->size_given && out->sizes[0] < hdr)
-		out->sizes[0] = hdr;
-	out->id = pid; /* one flow per port: its id in the signature */
-	out->src_mac = env->port[pid].info.mac;
-	out->dst_mac = c->peer_set[pid] ? c->peer[pid] :
-		(struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)pid } };
 }
 
 /* The option that sets the part of a flow a compile refused. */
