@@ -250,20 +250,21 @@ struct rte_mempool *sl_stream_pool_create(const struct sl_stream *s, const char 
  * whole deficit up at once, as fast as the device takes it, so the average
  * rate over a second stays exact. Of a longer outage (a device that
  * stopped taking frames, a link down, the lcore descheduled for longer)
- * only the last slack's worth is made up, as after a micro-stall; the rest
- * is let go: the worker owes nothing older, as a constant-bit-rate source
- * does, and no catch-up burst is longer than the slack. The time let go is
- * counted (sl_pacer.skipped): a shortfall of the offered load, reported,
- * never hidden.
+ * only the last slack's worth is made up at once, as after a micro-stall;
+ * the rest is let go, and of that up to SL_PACER_OWE_US is repaid
+ * without a burst (below): no catch-up burst is longer than 64/63 of the
+ * slack's worth. What is let go and not repaid is counted
+ * (sl_pacer.skipped): a shortfall of the offered load, reported, never
+ * hidden.
  */
 #define SL_PACER_CATCHUP_US 1000
 
 /**
  * The bound for evenly spaced frames (a benchmark's trials, RFC 2544 §16:
  * frames at a constant rate): at most one frame (or this many microseconds
- * of the rate, if more) is made up after a stall, so that a policer's small
- * burst allowance never sees a catch-up burst; the rest is let go and
- * counted as above.
+ * of the rate, if more) is made up at once after a stall, so that a
+ * policer's small burst allowance never sees a catch-up burst; the rest is
+ * let go, repaid and counted as above.
  */
 #define SL_PACER_EVEN_US 50
 
@@ -274,9 +275,8 @@ struct rte_mempool *sl_stream_pool_create(const struct sl_stream *s, const char 
  * 1/2^SL_PACER_REPAY_SHIFT of its time early (the rate 1.6 % higher,
  * whatever the caller's cadence; a catch-up after a stall at most 64/63 of
  * the slack's worth), and what is repaid is taken off the time let go: a
- * run or trial
- * whose lcore lost a few milliseconds to stalls still offers its whole load,
- * frames evenly spaced.
+ * run or trial whose lcore lost a few milliseconds to stalls still offers
+ * its whole load, frames evenly spaced.
  */
 #define SL_PACER_OWE_US 20000
 #define SL_PACER_REPAY_SHIFT 6
