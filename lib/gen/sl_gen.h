@@ -387,6 +387,9 @@ sl_pacer_give_back(struct sl_pacer *p)
 	uint64_t r = p->mark_repaid;
 
 	p->next = p->mark;
+	/* Unpaced: nothing was repaid (a rate change cleared what was, worker.h). */
+	if (p->unit == SL_RATE_NONE)
+		return;
 	if (r != 0) {
 		p->owed += r;
 		p->skipped += r;
@@ -733,7 +736,6 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	uint64_t now;
 	int64_t late;
 
-	p->mark_repaid = 0; /* an unpaced call has nothing to give back */
 	if (p->unit == SL_RATE_NONE)
 		return max;
 	if (unlikely(g->nb_shares == 0))
@@ -763,6 +765,7 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 	}
 	p->mark = p->next;
 	p->mark_units = p->skipped_units;
+	p->mark_repaid = 0;
 	while (n < max && (int64_t)(now - p->next) >= 0) {
 		const struct sl_stream_size *sz = s->nb_order == 1 ? &s->one_sz :
 						  &s->sz[s->order[c.pos]];
