@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what Sluice needs on Debian 12 (idempotent), then configure and build.
-#   scripts/setup.sh            install packages + build (build/)
+#   scripts/setup.sh            install packages + build (build/, and the
+#                               fuzz targets the tests run: build-fuzz/)
 #   scripts/setup.sh --run      the same, then the main job: a few seconds of
 #                               transmit on a net_null port, no NIC, no hugepages
 #   scripts/setup.sh --deps     install packages only
@@ -49,6 +50,9 @@ else
 	meson setup "$build" "$top" --buildtype=release "${opts[@]}" >/dev/null
 fi
 ninja -C "$build"
+# The libFuzzer targets scripts/test.sh runs (clang, ASan + UBSan): built
+# here, so that the suite spends its time testing.
+"$top/scripts/fuzz.sh" --build
 
 if [ "${1:-}" = "--run" ]; then
 	echo

@@ -288,6 +288,29 @@ main(int argc, char **argv)
 		return code < 0 ? SL_EXIT_USAGE : code;
 	}
 	/*
+	 * The options are read before EAL starts, too: a wrong one is answered
+	 * at once, and leaves nothing behind (no runtime directory, no memory
+	 * taken). They are read again once EAL has taken its own.
+	 */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") != 0)
+			continue;
+		struct sl_opts o;
+		struct sl_config c;
+		char *dashes = argv[i];
+		enum sl_opts_action a;
+
+		sl_opts_default(&o);
+		sl_config_default(&c);
+		argv[i] = argv[0]; /* the parser's argv[0] */
+		a = sl_opts_parse(&o, &c, argc - i, argv + i);
+		argv[i] = dashes;
+		sl_config_fini(&c);
+		if (a == SL_OPTS_ERROR)
+			return SL_EXIT_USAGE;
+		break;
+	}
+	/*
 	 * Before EAL starts (a second or more with hugepages): a signal during
 	 * its start-up then ends the program cleanly once EAL is up, instead of
 	 * being lost (a background job of a non-interactive shell starts with

@@ -3,7 +3,9 @@
 checksum of every layer, outer and inner: each IPv4 header, UDP, TCP,
 ICMP and ICMPv6 checksum is recomputed by scapy from scratch.
 
-    stack_check.py PCAP
+    stack_check.py PCAP [--first N]
+
+--first N: only the first N frames (a capture whose patterns repeat).
 
 Prints one line per distinct layer stack ("Ether/Dot1AD/Dot1Q/.../UDP N")
 with its frame count, then "bad N" (the frames with a wrong checksum,
@@ -32,7 +34,8 @@ def layers(p):
 
 
 def main():
-    pk = rdpcap(sys.argv[1])
+    n = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--first" else -1
+    pk = rdpcap(sys.argv[1], count=n)
     seen, bad, sig = Counter(), [], 0
     for i, p in enumerate(pk):
         seen[layers(p)] += 1

@@ -2,9 +2,10 @@
 # test_fuzz.sh - every libFuzzer target (scripts/fuzz.sh --list) runs for a
 # few seconds from its seed corpus and finds nothing (no crash, leak,
 # sanitizer report, broken contract or hang), and every input a campaign
-# ever found (app/fuzz/regress/TARGET/*) replays clean. About 20 s; CI builds
-# the targets first (scripts/fuzz.sh --build). SL_FUZZ_SECONDS: per target
-# (1; the long suite runs 30).
+# ever found (app/fuzz/regress/TARGET/*) replays clean. About 25 s;
+# scripts/setup.sh builds the targets (scripts/fuzz.sh --build), this
+# rebuilds only what changed. SL_FUZZ_SECONDS: per target (1; the long
+# suite runs 30).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
