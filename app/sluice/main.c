@@ -5,6 +5,7 @@
  */
 
 #include <errno.h>
+#include <getopt.h>
 #include <glob.h>
 #include <mntent.h>
 #include <signal.h>
@@ -257,6 +258,66 @@ run_cli(struct sl_app *a)
 	return code;
 }
 
+/*
+ * glibc's getopt keeps a parse's state (the argument it was in, the ones it
+ * moved) until a call with optind 0; EAL starts its own with optind 1. An
+ * empty parse leaves the state a program starts with.
+ */
+static void
+getopt_forget(void)
+{
+	char *none[] = { (char *)"sluice", NULL };
+
+	optind = 0;
+	opterr = 0;
+	while (getopt(1, none, "") != -1)
+		;
+	optind = 1;
+	opterr = 1;
+}
+
+/*
+ * The application's options read into a scratch model, before EAL starts:
+ * -1 if they are wrong (the parser said why). The parser may cut its
+ * arguments in place (SRC,DST): it reads copies.
+ */
+static int
+opts_precheck(int argc, char **argv)
+{
+	struct sl_opts o;
+	struct sl_config c;
+	enum sl_opts_action a;
+	char **v;
+	int i = 1, n;
+
+	while (i < argc && strcmp(argv[i], "--") != 0)
+		i++;
+	if (i == argc)
+		return 0;
+	n = argc - i;
+	v = calloc(n + 1, sizeof(*v));
+	if (v == NULL)
+		return 0; /* read once EAL is up, as before */
+	v[0] = argv[0];
+	for (int k = 1; k < n; k++)
+		if ((v[k] = strdup(argv[i + k])) == NULL)
+			goto out;
+	sl_opts_default(&o);
+	sl_config_default(&c);
+	a = sl_opts_parse(&o, &c, n, v);
+	sl_config_fini(&c);
+	getopt_forget();
+	for (int k = 1; k < n; k++)
+		free(v[k]);
+	free(v);
+	return a == SL_OPTS_ERROR ? -1 : 0;
+out:
+	for (int k = 1; k < n; k++)
+		free(v[k]);
+	free(v);
+	return 0;
+}
+
 /* The argument array given to rte_eal_init() (main() builds it). */
 static char **eal_argv;
 
@@ -292,24 +353,8 @@ main(int argc, char **argv)
 	 * at once, and leaves nothing behind (no runtime directory, no memory
 	 * taken). They are read again once EAL has taken its own.
 	 */
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") != 0)
-			continue;
-		struct sl_opts o;
-		struct sl_config c;
-		char *dashes = argv[i];
-		enum sl_opts_action a;
-
-		sl_opts_default(&o);
-		sl_config_default(&c);
-		argv[i] = argv[0]; /* the parser's argv[0] */
-		a = sl_opts_parse(&o, &c, argc - i, argv + i);
-		argv[i] = dashes;
-		sl_config_fini(&c);
-		if (a == SL_OPTS_ERROR)
-			return SL_EXIT_USAGE;
-		break;
-	}
+	if (opts_precheck(argc, argv) != 0)
+		return SL_EXIT_USAGE;
 	/*
 	 * Before EAL starts (a second or more with hugepages): a signal during
 	 * its start-up then ends the program cleanly once EAL is up, instead of

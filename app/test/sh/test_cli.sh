@@ -51,6 +51,12 @@ usage_error() {
 	check "$name: nothing else on stderr but DPDK log lines" only_dpdk_logs
 	check "$name: nothing on stdout" out_empty
 	check "$name: --json file not written" no_json
+	# Options are read before EAL starts: nothing of EAL's is left behind
+	# (pre_eal=0: an error that needs the ports or lcores EAL found).
+	if [ "${pre_eal:-1}" = 1 ]; then
+		check "$name: answered before EAL started (no EAL line, no runtime directory)" \
+			bash -c "! grep -q '^EAL: ' '$T/err' && [ ! -e '/var/run/dpdk/$prefix' ]"
+	fi
 }
 
 NULL1=(-l 0-1 --vdev net_null0 -- --json "$T/run.json")
@@ -62,13 +68,13 @@ usage_error "--tx-ip 1.2.3,4.5.6.7" "--tx-ip" "${NULL1[@]}" --tx-ip 1.2.3,4.5.6.
 usage_error "--tx-ip 198.18.0.1 (no comma)" "--tx-ip" "${NULL1[@]}" --tx-ip 198.18.0.1
 usage_error "--eth-peer 0,zz:zz" "--eth-peer" "${NULL1[@]}" --eth-peer 0,zz:zz
 usage_error "--size 63" "--size" "${NULL1[@]}" --size 63
-usage_error "--size 1519 on net_null (MTU 1500)" "--size" "${NULL1[@]}" --size 1519
+pre_eal=0 usage_error "--size 1519 on net_null (MTU 1500)" "--size" "${NULL1[@]}" --size 1519
 check "--size 1519: ... and the message gives the range 64 to 1518" \
 	grep -qE '\b64\b.*\b1518\b' <<<"$(sluice_lines)"
-usage_error "--size 64,1519 on net_null (one size too large)" "--size" "${NULL1[@]}" --size 64,1519
-usage_error "--map 5:0.0 with -l 0-1 (not a worker lcore)" "--map" "${NULL1[@]}" --map 5:0.0
-usage_error "--map 0:0.0 (the main lcore)" "--map" "${NULL1[@]}" --map 0:0.0
-usage_error "--map 1:3.0 (no port 3)" "--map" "${NULL1[@]}" --map 1:3.0
+pre_eal=0 usage_error "--size 64,1519 on net_null (one size too large)" "--size" "${NULL1[@]}" --size 64,1519
+pre_eal=0 usage_error "--map 5:0.0 with -l 0-1 (not a worker lcore)" "--map" "${NULL1[@]}" --map 5:0.0
+pre_eal=0 usage_error "--map 0:0.0 (the main lcore)" "--map" "${NULL1[@]}" --map 0:0.0
+pre_eal=0 usage_error "--map 1:3.0 (no port 3)" "--map" "${NULL1[@]}" --map 1:3.0
 usage_error "--sim 10X" "--sim" "${NULL1[@]}" --sim 10X
 usage_error "--lltx maybe" "--lltx" "${NULL1[@]}" --lltx maybe
 # More of the same kind.
@@ -78,7 +84,7 @@ usage_error "--duration -1" "--duration" "${NULL1[@]}" --duration -1
 usage_error "--tx-udp 70000" "--tx-udp" "${NULL1[@]}" --tx-udp 70000
 usage_error "--lock maybe" "--lock" "${NULL1[@]}" --lock maybe
 usage_error "--sim 10G,bogus=1" "--sim" "${NULL1[@]}" --sim 10G,bogus=1
-usage_error "--txq 1 with --map 1:0.1" "--txq" "${NULL1[@]}" --txq 1 --map 1:0.1
+pre_eal=0 usage_error "--txq 1 with --map 1:0.1" "--txq" "${NULL1[@]}" --txq 1 --map 1:0.1
 usage_error "a stray argument" "stray" "${NULL1[@]}" --count 5 stray
 
 # An lcore on a CPU the machine does not have (issue 35): exit 2, one line
