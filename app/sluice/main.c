@@ -4,6 +4,7 @@
  * prompt. Everything a run does is in session.c.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <glob.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/magic.h>
 #include <sys/stat.h>
@@ -318,6 +320,34 @@ out:
 	return 0;
 }
 
+/*
+ * EAL leaves its runtime directory behind (DPDK 22.11): the shared
+ * configuration, the memory's fbarray files (12 MB with --no-huge -m 512)
+ * and its sockets, one directory per --file-prefix for every run. Sluice,
+ * the primary process, removes it as it ends: unlinked while EAL still
+ * holds the configuration's lock, so no other primary of the prefix can
+ * have started in between (mappings and open sockets live on until
+ * rte_eal_cleanup()). A secondary attached now (dpdk-pdump) ends with it.
+ */
+static void
+runtime_dir_remove(void)
+{
+	const char *dir = rte_eal_get_runtime_dir();
+	struct dirent *de;
+	DIR *d;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY || dir == NULL || dir[0] == '\0')
+		return;
+	d = opendir(dir);
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	rmdir(dir);
+}
+
 /* The argument array given to rte_eal_init() (main() builds it). */
 static char **eal_argv;
 
@@ -422,6 +452,7 @@ main(int argc, char **argv)
 	argv[0] = (char *)"sluice";
 	code = opts_action(sl_opts_parse(&app.o, &app.cfg, argc, argv));
 	if (code >= 0) {
+		runtime_dir_remove();
 		rte_eal_cleanup();
 		eal_argv_free();
 		return code;
@@ -480,6 +511,7 @@ main(int argc, char **argv)
 		sl_loop_free(l);
 	}
 	rte_pdump_uninit();
+	runtime_dir_remove();
 	rte_eal_cleanup();
 	eal_argv_free();
 	return code;

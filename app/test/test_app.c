@@ -20,6 +20,7 @@
 #include "app.h"
 #include "bench.h"
 #include "counters.h"
+#include "flow.h"
 #include "opts.h"
 #include "parse.h"
 #include "sl_gen.h"
@@ -727,7 +728,8 @@ test_stack_otg(void)
 		  f->sc.fields[0].count == 4 && strcmp(f->sc.fields[0].path, "ipv4.1.dst") == 0 &&
 		  sl_stack_str(&f->sc.hdrs, text, sizeof(text)) > 0 &&
 		  strcmp(text, "eth/ipv4(dst=10.0.0.1,df=0)/udp") == 0 &&
-		  strcmp(e.port_name[1], "p2") == 0, "otg flow: stack '%s'", text);
+		  strcmp(c->pn[1].name, "p2") == 0 && c->pn[0].name[0] == 'p',
+		  "otg flow: stack '%s'", text);
 	}
 	/* A refused Config leaves the table as it was, and names its path. */
 	T(sl_otg_config("{\"ports\":[],\"flows\":[{}]}", strlen("{\"ports\":[],\"flows\":[{}]}"),
@@ -739,6 +741,183 @@ test_stack_otg(void)
 out:
 	free(env);
 	free(c);
+}
+
+/*
+ * The model written as an OTG Config (GET /config) reads back to the same
+ * configuration: each flow's name, ports, sizes, rate, count, timing and
+ * headers (compiled: the same bytes), written again the same text; what
+ * the models cannot say is left out and counted, never written wrong.
+ */
+static int
+flows_add(struct sl_config *c, const char *const *lines)
+{
+	for (; *lines != NULL; lines++) {
+		char line[512], *argv[64], err[256];
+		struct sl_flow_conf f;
+		int argc;
+
+		snprintf(line, sizeof(line), "%s", *lines);
+		argc = sl_flow_words(line, argv, 64);
+		sl_config_flow_init(c, &f, argv[0], 0);
+		if (argc < 1 || sl_flow_parse(&f, argc - 1, argv + 1, err, sizeof(err)) != 0 ||
+		    sl_config_flow_add(c, &f) != 0) {
+			T(false, "flow add %s: %s", *lines, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Flow f's headers as the stack compiles them, without the bytes its
+ * fields write in every frame (the stack holds a pattern's first value,
+ * or the flow's default). A classic flow's template holds its lengths
+ * too: the end to end check of the frames is test_flows.sh's.
+ */
+static int
+flow_bytes(const struct sl_flow_conf *f, uint8_t *tmpl, uint16_t *hl)
+{
+	struct sl_stream *s = calloc(1, sizeof(*s));
+	struct sl_stream_conf sc = f->sc;
+	char err[256];
+	int ret;
+
+	if (s == NULL)
+		return -ENOMEM;
+	memcpy(sc.src_mac.addr_bytes, "\x02\x51\xce\x00\x00\x00", 6);
+	memcpy(sc.dst_mac.addr_bytes, "\x02\x00\x00\x00\x00\x01", 6);
+	ret = sl_stream_build(s, &sc, 1518, err, sizeof(err));
+	if (ret == 0) {
+		/* The headers; what the field engine writes in each frame zeroed. */
+		*hl = s->hdr_len;
+		memcpy(tmpl, s->tmpl, s->hdr_len);
+		for (uint16_t k = 0; k < s->nb_fields; k++)
+			memset(tmpl + s->fields[k].off, 0, s->fields[k].width);
+	}
+	free(s);
+	return ret;
+}
+
+static void
+test_otg_write(void)
+{
+	static const char *const lines[] = {
+		"a port 0 to 1 count 1000 size 128",
+		"b port 1 to 0 stack eth/vlan(id=10,pcp=3)/ipv4(tos=0x28,ttl=9)/udp(sport=5)/"
+		"vxlan(vni=77)/eth/ipv6/tcp(flags=0x12,win=99) size 200,300:3 rate 1000pps duration 2",
+		"c port 0 tcp vlan 100 field dst-ip=inc:198.18.1.1,5,2 field dst-port=list:7,9 "
+		"rate 10% count 77",
+		"d port 0 stack eth/ipv4(df=0,mf=1,foff=7)/gre/ipv6/icmp6(id=3) field "
+		"ipv6.1.dst=dec:9,4 size 100-140 burst 10 gap 0.001 bursts 5",
+		"e port 0 stack eth/mpls(label=5)/ipv4(dscp=46,ecn=1)/udp/gtpu(teid=9)/ipv4/icmp "
+		"field ipv4.1.ttl=inc:1,3 size 300 delay 1 count 5",
+		"g port 0 src 2001:2::10 dst 2001:2::20 sport 1000 dport 2000 size 90",
+		/* What the models cannot say: left out, never written otherwise. */
+		"r1 port 0 field src-ip=random:198.18.0.1,10",
+		"r2 port 0 stack eth/ipv4/tcp(urg=5)",
+		"r3 port 0 flows 10",
+		NULL,
+	};
+	struct sl_config_env *env = calloc(1, sizeof(*env));
+	struct sl_config *c = calloc(1, sizeof(*c)), *c2 = calloc(1, sizeof(*c2));
+	uint8_t *t1 = malloc(SL_GEN_MAX_FRAME), *t2 = malloc(SL_GEN_MAX_FRAME);
+	struct sl_otg_left left, left2;
+	struct sl_otg_err e;
+	char *txt = NULL, *txt2 = NULL;
+	json_t *o;
+
+	if (env == NULL || c == NULL || c2 == NULL || t1 == NULL || t2 == NULL) {
+		T(false, "out of memory");
+		goto out;
+	}
+	env->nb_ports = 2;
+	for (uint16_t p = 0; p < 2; p++) {
+		snprintf(env->port[p].info.name, sizeof(env->port[p].info.name), "sim%u", p);
+		env->port[p].info.mtu = 1500;
+		env->port[p].info.min_mtu = 68;
+		env->port[p].info.max_mtu = 9000;
+		env->port[p].info.speed_bps = 10000000000ull;
+		env->port[p].info.wire_to = -1;
+		env->port[p].can_rx = true;
+	}
+	sl_config_default(c);
+	sl_config_default(c2);
+	snprintf(c->pn[1].name, sizeof(c->pn[1].name), "east");
+	c->pn[1].capture = true;
+	c->pc[0].mtu = 9000;
+	if (flows_add(c, lines) != 0)
+		goto out;
+	o = sl_otg_write(c, env, &left);
+	txt = o != NULL ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(o);
+	T(txt != NULL && left.nb == 3 && strcmp(left.first, "r1") == 0,
+	  "written, 3 flows left out (%u, the first %s)", left.nb, left.first);
+	if (txt == NULL)
+		goto out;
+	T(sl_otg_config(txt, strlen(txt), env, c2, &e) == 0 && c2->nb_flows == c->nb_flows - 3,
+	  "read back: %s: %s (%s)", e.path, e.msg, txt);
+	for (uint16_t i = 0; i < c2->nb_flows && i < c->nb_flows; i++) {
+		const struct sl_flow_conf *a = &c->flows[i], *b = &c2->flows[i];
+		uint16_t h1 = 0, h2 = 0;
+		double pct = a->rate.unit == SL_RATE_PCT ? a->rate.value : -1;
+
+		T(strcmp(a->name, b->name) == 0 && a->port == b->port && a->to == b->to &&
+		  a->count == b->count && a->duration_us == b->duration_us &&
+		  a->delay_us == b->delay_us && a->burst_pkts == b->burst_pkts &&
+		  a->bursts == b->bursts && a->burst_gap_us == b->burst_gap_us &&
+		  a->size_given == b->size_given && a->sc.nb_sizes == b->sc.nb_sizes &&
+		  memcmp(a->sc.sizes, b->sc.sizes, sizeof(a->sc.sizes)) == 0 &&
+		  memcmp(a->sc.weights, b->sc.weights, sizeof(a->sc.weights)) == 0 &&
+		  a->sc.size_min == b->sc.size_min && a->sc.size_max == b->sc.size_max &&
+		  a->sc.size_step == b->sc.size_step &&
+		  (a->rate.unit == b->rate.unit || pct >= 0) &&
+		  fabs(a->rate.value - b->rate.value) <= 1e-9 * a->rate.value,
+		  "flow %s: read back the same (count %lu/%lu, rate %g/%g)", a->name, a->count,
+		  b->count, a->rate.value, b->rate.value);
+		T(a->sc.nb_fields == b->sc.nb_fields, "flow %s: %u fields, read back %u", a->name,
+		  a->sc.nb_fields, b->sc.nb_fields);
+		for (uint16_t k = 0; k < a->sc.nb_fields && k < b->sc.nb_fields; k++) {
+			const struct sl_field_conf *x = &a->sc.fields[k], *y = &b->sc.fields[k];
+
+			T(x->mode == y->mode && x->start == y->start && x->count == y->count &&
+			  (x->step ?: 1) == (y->step ?: 1) && x->nb_list == y->nb_list &&
+			  memcmp(x->list, y->list, sizeof(x->list)) == 0,
+			  "flow %s: field %u read back the same (%s)", a->name, k, y->path);
+		}
+		if (a->sc.hdrs.n != 0) {
+			int at = -1;
+
+			if (flow_bytes(a, t1, &h1) == 0 && flow_bytes(b, t2, &h2) == 0 && h1 == h2)
+				for (int k = 0; k < h1 && at < 0; k++)
+					if (t1[k] != t2[k])
+						at = k;
+			T(h1 != 0 && h1 == h2 && at < 0, "flow %s: the same %u header bytes (read "
+			  "back %u; the first that differs: %d, %02x for %02x)", a->name, h1, h2, at,
+			  at >= 0 ? t2[at] : 0, at >= 0 ? t1[at] : 0);
+		}
+	}
+	T(strcmp(c2->pn[1].name, "east") == 0 && strcmp(c2->pn[0].name, "port-0") == 0 &&
+	  c2->pn[1].capture && !c2->pn[0].capture && c2->pc[0].mtu == 9000,
+	  "ports: names, the capture and the MTU read back");
+	/* Written again: the same text (a fixed point). */
+	o = sl_otg_write(c2, env, &left2);
+	txt2 = o != NULL ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(o);
+	T(txt2 != NULL && strcmp(txt, txt2) == 0 && left2.nb == 0,
+	  "written again, the same text");
+out:
+	free(txt);
+	free(txt2);
+	if (c != NULL)
+		sl_config_fini(c);
+	if (c2 != NULL)
+		sl_config_fini(c2);
+	free(c);
+	free(c2);
+	free(env);
+	free(t1);
+	free(t2);
 }
 
 /*
@@ -1260,6 +1439,7 @@ main(void)
 	test_stream_checks();
 	test_flow_table();
 	test_stack_otg();
+	test_otg_write();
 	test_config_check();
 	test_loop();
 	test_run_flags();

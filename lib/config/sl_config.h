@@ -65,6 +65,19 @@ struct sl_port_conf {
 	bool stopped;          /**< port stop: not transmitted on */
 };
 
+/** A port's name, with its NUL (an OTG Config's ports[].name). */
+#define SL_PORT_NAME_MAX 48
+
+/**
+ * A port as a test names and watches it (an OTG Config's ports[] and
+ * captures[]): not how it sends, so port config all leaves it alone.
+ */
+struct sl_port_name {
+	char name[SL_PORT_NAME_MAX]; /**< "": none given (the API says port-P) */
+	bool capture;          /**< the frames it receives are kept (the API's captures) */
+	uint32_t cap_snap;     /**< bytes kept of each (0: whole) */
+};
+
 /** Flows a configuration can hold (flow add), over every port. */
 #define SL_CONFIG_MAX_FLOWS 4096
 /** A flow's name, with its NUL. */
@@ -130,6 +143,7 @@ struct sl_config {
 	struct rte_ether_addr peer[SL_MAX_PORTS];
 	/* The ports. */
 	struct sl_port_conf pc[SL_MAX_PORTS];
+	struct sl_port_name pn[SL_MAX_PORTS];
 	char sims[SL_MAX_SIMS][SL_SIM_SPEC_MAX]; /**< --sim specs, opened after the ethdevs */
 	uint16_t nb_sims;
 	/* Lcores to queues, and the engine. */

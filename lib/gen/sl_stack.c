@@ -321,6 +321,50 @@ sl_stack_parse(const char *text, struct sl_hdrs *s, char *err, size_t len)
 	return 0;
 }
 
+/* Value x of a header of kind h as the text writes it. */
+static void
+val_str(const struct hdef *h, const struct sl_hdr_val *x, char *val, size_t len)
+{
+	const struct fdef *f = x->field == SL_HDR_TPID ? &tpid_def : &h->f[x->field];
+
+	if (x->len == 6) {
+		rte_ether_format_addr(val, (uint16_t)len, (const struct rte_ether_addr *)x->b);
+	} else if (x->len == 16) {
+		inet_ntop(AF_INET6, x->b, val, (socklen_t)len);
+	} else if (f->bits == 32 && (strcmp(f->name, "src") == 0 || strcmp(f->name, "dst") == 0)) {
+		uint32_t be = htonl(x->v32);
+
+		inet_ntop(AF_INET, &be, val, (socklen_t)len);
+	} else {
+		snprintf(val, len, x->field == SL_HDR_TPID ? "0x%04x" : "%u", x->v32);
+	}
+}
+
+const char *
+sl_hdrs_kind(const struct sl_hdrs *s, unsigned int i)
+{
+	return i < s->n && s->kind[i] < H_KINDS ? hdefs[s->kind[i]].name : NULL;
+}
+
+int
+sl_hdrs_val(const struct sl_hdrs *s, unsigned int v, uint8_t *hdr, const char **field,
+	    char *text, size_t len)
+{
+	const struct sl_hdr_val *x = &s->val[v];
+	const struct hdef *h;
+
+	if (v >= s->nb_vals || x->hdr >= s->n || s->kind[x->hdr] >= H_KINDS ||
+	    (x->field != SL_HDR_TPID && x->field >= SL_STACK_FIELDS_MAX))
+		return -EINVAL;
+	h = &hdefs[s->kind[x->hdr]];
+	if (x->field != SL_HDR_TPID && h->f[x->field].name == NULL)
+		return -EINVAL;
+	*hdr = x->hdr;
+	*field = x->field == SL_HDR_TPID ? tpid_def.name : h->f[x->field].name;
+	val_str(h, x, text, len);
+	return 0;
+}
+
 int
 sl_stack_str(const struct sl_hdrs *s, char *buf, size_t len)
 {
@@ -342,20 +386,7 @@ sl_stack_str(const struct sl_hdrs *s, char *buf, size_t len)
 			if (x->hdr != i || (x->field != SL_HDR_TPID && x->field >= SL_STACK_FIELDS_MAX))
 				continue;
 			f = x->field == SL_HDR_TPID ? &tpid_def : &h->f[x->field];
-			if (x->len == 6) {
-				rte_ether_format_addr(val, sizeof(val),
-						      (const struct rte_ether_addr *)x->b);
-			} else if (x->len == 16) {
-				inet_ntop(AF_INET6, x->b, val, sizeof(val));
-			} else if (f->bits == 32 && (strcmp(f->name, "src") == 0 ||
-						     strcmp(f->name, "dst") == 0)) {
-				uint32_t be = htonl(x->v32);
-
-				inet_ntop(AF_INET, &be, val, sizeof(val));
-			} else {
-				snprintf(val, sizeof(val), x->field == SL_HDR_TPID ? "0x%04x" : "%u",
-					 x->v32);
-			}
+			val_str(h, x, val, sizeof(val));
 			off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s=%s",
 						first ? "(" : ",", f->name, val);
 			first = false;

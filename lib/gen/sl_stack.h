@@ -80,6 +80,15 @@ int sl_hdrs_push(struct sl_hdrs *s, const char *kind, char *err, size_t len);
 /** Give @p field of the innermost header @p value (as the text writes it). 0, or -EINVAL. */
 int sl_hdrs_set(struct sl_hdrs *s, const char *field, const char *value, char *err,
 		size_t len);
+/** Header @p i's kind, as the text names it ("ipv4"); NULL past the stack. */
+const char *sl_hdrs_kind(const struct sl_hdrs *s, unsigned int i);
+/**
+ * Value @p v of @p s (0 .. nb_vals - 1): its header's index, its field's name
+ * ("src"; "tpid" for a tag's TPID) and its text as sl_stack_str() writes it
+ * ("198.18.0.1", "02:00:00:00:00:01", "0x88a8", "64"). 0, or -EINVAL past the values.
+ */
+int sl_hdrs_val(const struct sl_hdrs *s, unsigned int v, uint8_t *hdr, const char **field,
+		char *text, size_t len);
 /** The text of @p s into buf; its length, or -ENOSPC if it does not fit (buf cut). */
 int sl_stack_str(const struct sl_hdrs *s, char *buf, size_t len);
 

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "sl_otg.h"
+#include "sl_otg_map.h"
 
 static int __attribute__((format(printf, 3, 4)))
 errf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
@@ -106,47 +107,6 @@ json_int_in(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
 	return true;
 }
 
-/* OTG's header names and their fields, as the stack's. */
-struct fmap {
-	const char *otg, *ours;
-};
-struct hmap {
-	const char *otg, *ours;
-	struct fmap f[20];
-};
-
-static const struct hmap hmaps[] = {
-	{ "ethernet", "eth", { { "src", "src" }, { "dst", "dst" }, { "ether_type", "type" } } },
-	{ "vlan", "vlan", { { "id", "id" }, { "priority", "pcp" }, { "cfi", "dei" },
-			    { "tpid", "tpid" } } },
-	{ "mpls", "mpls", { { "label", "label" }, { "traffic_class", "tc" },
-			    { "bottom_of_stack", "s" }, { "time_to_live", "ttl" } } },
-	{ "ipv4", "ipv4", { { "src", "src" }, { "dst", "dst" }, { "time_to_live", "ttl" },
-			    { "identification", "id" }, { "protocol", "proto" },
-			    { "total_length", "len" }, { "version", "ver" },
-			    { "header_length", "ihl" }, { "reserved", "rsv" },
-			    { "dont_fragment", "df" }, { "more_fragments", "mf" },
-			    { "fragment_offset", "foff" } } },
-	{ "ipv6", "ipv6", { { "src", "src" }, { "dst", "dst" }, { "traffic_class", "tc" },
-			    { "flow_label", "flow" }, { "hop_limit", "hlim" },
-			    { "next_header", "nh" }, { "payload_length", "plen" } } },
-	{ "udp", "udp", { { "src_port", "sport" }, { "dst_port", "dport" }, { "length", "len" } } },
-	{ "tcp", "tcp", { { "src_port", "sport" }, { "dst_port", "dport" }, { "seq_num", "seq" },
-			  { "ack_num", "ack" }, { "window", "win" }, { "data_offset", "doff" },
-			  { "ecn_ns", "ns" }, { "ecn_cwr", "cwr" }, { "ecn_echo", "ece" },
-			  { "ctl_urg", "urgf" }, { "ctl_ack", "ackf" }, { "ctl_psh", "psh" },
-			  { "ctl_rst", "rst" }, { "ctl_syn", "syn" }, { "ctl_fin", "fin" } } },
-	{ "icmp", "icmp", { { "type", "type" }, { "code", "code" }, { "identifier", "id" },
-			    { "sequence_number", "seq" } } },
-	{ "icmpv6", "icmp6", { { "type", "type" }, { "code", "code" }, { "identifier", "id" },
-			       { "sequence_number", "seq" } } },
-	{ "vxlan", "vxlan", { { "vni", "vni" }, { "flags", "flags" }, { "reserved0", "rsv0" },
-			      { "reserved1", "rsv1" } } },
-	{ "gre", "gre", { { "protocol", "proto" }, { "checksum_present", "c" },
-			  { "reserved0", "rsv0" }, { "version", "ver" } } },
-	{ "gtpv1", "gtpu", { { "teid", "teid" }, { "message_type", "type" },
-			     { "message_length", "len" } } },
-};
 
 /*
  * What a field's values are: an address of its own kind (a MAC for
@@ -365,11 +325,11 @@ static int
 ipv4_priority(const json_t *p, const char *path, unsigned int nth, struct sl_flow_conf *f,
 	      struct sl_otg_err *e)
 {
-	static const struct fmap tos[] = {
+	static const struct sl_otg_fmap tos[] = {
 		{ "precedence", "prec" }, { "delay", "lowdelay" }, { "throughput", "thru" },
 		{ "reliability", "rel" }, { "monetary", "cost" }, { "unused", "tosmbz" },
 	}, dscp[] = { { "phb", "dscp" }, { "ecn", "ecn" } };
-	const struct fmap *fm = NULL;
+	const struct sl_otg_fmap *fm = NULL;
 	const char *ch, *key;
 	size_t nf = 0;
 	const json_t *o, *v;
@@ -448,15 +408,15 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
        struct sl_otg_err *e)
 {
 	const char *choice = json_string_value(json_object_get(h, "choice")), *key;
-	const struct hmap *m = NULL;
+	const struct sl_otg_hmap *m = NULL;
 	bool frag_given = false, flags_given = false;
 	const json_t *o, *v;
 	char p2[200], err[200];
 	int k = -1;
 
-	for (size_t i = 0; choice != NULL && i < RTE_DIM(hmaps); i++)
-		if (strcmp(choice, hmaps[i].otg) == 0)
-			m = &hmaps[i], k = (int)i;
+	for (size_t i = 0; choice != NULL && i < SL_OTG_NB_HMAPS; i++)
+		if (strcmp(choice, sl_otg_hmaps[i].otg) == 0)
+			m = &sl_otg_hmaps[i], k = (int)i;
 	if (m == NULL)
 		return errf(e, path, "header '%s': not supported (Sluice sends ethernet, vlan, mpls, "
 			    "ipv4, ipv6, udp, tcp, icmp, icmpv6, vxlan, gre, gtpv1)",
@@ -581,10 +541,8 @@ port_of(const json_t *ports, const struct sl_config_env *env, const char *name, 
 		for (uint16_t k = 0; k < env->nb_ports && *pid == UINT16_MAX; k++)
 			if (strcmp(env->port[k].info.name, loc) == 0)
 				*pid = k;
-		if (*pid != UINT16_MAX) {
-			snprintf(e->port_name[*pid], sizeof(e->port_name[0]), "%s", name);
+		if (*pid != UINT16_MAX)
 			return 0;
-		}
 		/* Ixia-c's HOST:PORT[;ID] (a test port's agent), or a DPDK name: neither is here. */
 		if (loc_is_host(loc))
 			return errf(e, path, "port %s: location '%s' names a host (HOST:PORT[;ID], "
@@ -668,6 +626,7 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 		const json_t *wp = json_object_get(s, ch), *o = json_object_get(wp, "custom");
 		const char *pre;
 		double wmin = 0;
+		bool whole = true;
 
 		if (opt_string(wp, "choice", &pre) != 0)
 			return errf(e, path, "weight_pairs.choice: give a string");
@@ -701,7 +660,11 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 		    json_array_size(o) > SL_GEN_MAX_SIZES)
 			return errf(e, path, "weight_pairs.custom: give 1 to %d pairs",
 				    SL_GEN_MAX_SIZES);
-		/* Weights are numbers above 0: scaled to whole ones, the smallest 100. */
+		/*
+		 * Weights are numbers above 0: whole ones (up to 4096) taken as
+		 * they are, as --size 64:7,... takes them; otherwise scaled to
+		 * whole ones, the smallest 100.
+		 */
 		for (size_t i = 0; i < json_array_size(o); i++) {
 			double w = 0;
 
@@ -710,7 +673,10 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 				return errf(e, path, "weight_pairs.custom[%zu].weight: give a number "
 					    "above 0", i);
 			wmin = i == 0 || w < wmin ? w : wmin;
+			whole &= w == floor(w) && w <= 4096;
 		}
+		if (whole)
+			wmin = 100;
 		for (size_t i = 0; i < json_array_size(o); i++) {
 			const json_t *pr = json_array_get(o, i);
 			double w = 0;
@@ -883,7 +849,7 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
 {
 	const char *name = json_string_value(json_object_get(fl, "name"));
 	const json_t *trx = json_object_get(fl, "tx_rx"), *pt, *pk, *rx;
-	unsigned int count[RTE_DIM(hmaps)] = { 0 };
+	unsigned int count[SL_OTG_NB_HMAPS] = { 0 };
 	char path[96], p2[128];
 	const char *tx;
 	uint16_t pid;
@@ -973,20 +939,20 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
  */
 static int
 captures(const json_t *cs, const json_t *ports, const struct sl_config_env *env,
-	 struct sl_otg_err *e)
+	 struct sl_port_name *pn, struct sl_otg_err *e)
 {
 	char path[96];
 
 	if (cs != NULL && !json_is_array(cs))
 		return errf(e, "captures", "give an array");
 	for (size_t i = 0; i < json_array_size(cs); i++) {
-		const json_t *c = json_array_get(cs, i), *pn = json_object_get(c, "port_names");
+		const json_t *c = json_array_get(cs, i), *names = json_object_get(c, "port_names");
 		const json_t *ov = json_object_get(c, "overwrite"), *fl = json_object_get(c, "filters");
 		const char *fmt = json_string_value(json_object_get(c, "format"));
 		json_int_t snap = 0;
 
 		snprintf(path, sizeof(path), "captures[%zu]", i);
-		if (!json_is_object(c) || !json_is_array(pn) || json_array_size(pn) == 0)
+		if (!json_is_object(c) || !json_is_array(names) || json_array_size(names) == 0)
 			return errf(e, path, "give port_names (1 or more ports)");
 		if (fmt != NULL && strcmp(fmt, "pcap") != 0)
 			return errf(e, path, "format %s: Sluice writes pcap (nanosecond stamps): give "
@@ -1001,8 +967,8 @@ captures(const json_t *cs, const json_t *ports, const struct sl_config_env *env,
 			warnf(e, path, "overwrite: Sluice keeps the first %u frames (%u MB) of each "
 			      "port, never overwrites", SL_OTG_CAPTURE_FRAMES,
 			      SL_OTG_CAPTURE_BYTES >> 20);
-		for (size_t k = 0; k < json_array_size(pn); k++) {
-			const char *n = json_string_value(json_array_get(pn, k));
+		for (size_t k = 0; k < json_array_size(names); k++) {
+			const char *n = json_string_value(json_array_get(names, k));
 			char p2[160];
 			uint16_t pid;
 
@@ -1011,8 +977,8 @@ captures(const json_t *cs, const json_t *ports, const struct sl_config_env *env,
 				return errf(e, p2, "give a port name");
 			if (port_of(ports, env, n, p2, &pid, e) != 0)
 				return -EINVAL;
-			e->capture[pid] = true;
-			e->cap_snap[pid] = (uint32_t)snap;
+			pn[pid].capture = true;
+			pn[pid].cap_snap = (uint32_t)snap;
 		}
 	}
 	return 0;
@@ -1163,6 +1129,13 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		     SL_CONFIG_MAX_FLOWS);
 		goto out;
 	}
+	if (sl_config_copy(&cand, c) != 0) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* The Config's flows, ports' names and captures replace those before. */
+	sl_config_fini(&cand);
+	memset(cand.pn, 0, sizeof(cand.pn));
 	/* Each port an object with its own name and a location. */
 	for (size_t i = 0; i < json_array_size(ports); i++) {
 		const char *n, *loc;
@@ -1174,9 +1147,9 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 			errf(e, p, "give name and location (strings)");
 			goto out;
 		}
-		if (strlen(n) >= sizeof(e->port_name[0])) {
-			errf(e, p, "name '%.20s...': at most %zu characters", n,
-			     sizeof(e->port_name[0]) - 1);
+		if (strlen(n) >= SL_PORT_NAME_MAX) {
+			errf(e, p, "name '%.20s...': at most %d characters", n,
+			     SL_PORT_NAME_MAX - 1);
 			goto out;
 		}
 		for (size_t j = 0; j < i; j++)
@@ -1196,27 +1169,22 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		uint16_t pid;
 
 		snprintf(p, sizeof(p), "ports[%zu]", i);
-		if (port_of(ports, env, json_string_value(json_object_get(json_array_get(ports, i),
-									  "name")), p, &pid, &scratch) == 0) {
-			if (e->port_name[pid][0] != '\0') {
+		const char *n = json_string_value(json_object_get(json_array_get(ports, i), "name"));
+
+		if (port_of(ports, env, n, p, &pid, &scratch) == 0) {
+			if (cand.pn[pid].name[0] != '\0') {
 				errf(e, p, "location '%s' is port %u, which %s is already: give each "
 				     "port its own", json_string_value(json_object_get(
-				     json_array_get(ports, i), "location")), pid, e->port_name[pid]);
+				     json_array_get(ports, i), "location")), pid, cand.pn[pid].name);
 				goto out;
 			}
-			snprintf(e->port_name[pid], sizeof(e->port_name[0]), "%s",
-				 scratch.port_name[pid]);
+			snprintf(cand.pn[pid].name, sizeof(cand.pn[pid].name), "%s", n);
 		} else {
 			warnf(e, p, "%s: unused here", scratch.msg);
 		}
 	}
-	if (captures(json_object_get(root, "captures"), ports, env, e) != 0)
+	if (captures(json_object_get(root, "captures"), ports, env, cand.pn, e) != 0)
 		goto out;
-	if (sl_config_copy(&cand, c) != 0) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	sl_config_fini(&cand);
 	if (layer1(json_object_get(root, "layer1"), ports, env, &cand, e) != 0)
 		goto out;
 	for (size_t i = 0; i < json_array_size(flows); i++) {

@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "sl_config.h"
 
 /** A JSON document is read whole, at most this many bytes. */
@@ -40,18 +42,38 @@ struct sl_otg_err {
 	unsigned int nb_warnings;
 	char warnings[4][200];
 	unsigned int more_warnings;  /**< warnings beyond those kept */
-	char port_name[SL_MAX_PORTS][48]; /**< each port's OTG name (ports[]) */
-	bool capture[SL_MAX_PORTS];  /**< captures[]: the port's frames kept (pcap) */
-	uint32_t cap_snap[SL_MAX_PORTS]; /**< bytes kept of each (packet_size; 0: whole) */
 };
 
 /**
- * Read OTG Config JSON @p json (@p len bytes) into @p c's flow table (its
- * flows replaced; the rest of @p c kept), ports named by location: a port
- * id ("0"), or a port's name as DPDK gives it ("net_null0", "sim1", a PCI
- * address). 0, or -EINVAL with @p e (c unchanged), -ENOMEM.
+ * Read OTG Config JSON @p json (@p len bytes) into @p c: its flow table,
+ * its ports' names and captures (c->pn) replaced, layer1's MTUs set, the
+ * rest of @p c kept. Ports are named by location: a port id ("0"), or a
+ * port's name as DPDK gives it ("net_null0", "sim1", a PCI address). 0,
+ * or -EINVAL with @p e (c unchanged), -ENOMEM.
  */
 int sl_otg_config(const char *json, size_t len, const struct sl_config_env *env,
 		  struct sl_config *c, struct sl_otg_err *e);
+
+/** The flows sl_otg_write() left out: how many, and the first one's name. */
+struct sl_otg_left {
+	unsigned int nb;
+	char first[SL_FLOW_NAME_MAX];
+};
+
+/**
+ * @p c as an OTG Config: ports[] (every port @p env has: its name, c->pn's
+ * or port-P, its location the DPDK port name), layer1[] (the MTUs set),
+ * captures[] and flows[]: each flow of the table with its headers (every
+ * value the stack would fill in otherwise than OTG's defaults written out:
+ * IPv4's DF, TCP's PSH|ACK, addresses and ports), patterns, size, rate and
+ * duration. sl_otg_config() reads it back to the same configuration, frame
+ * for frame. A flow the models (SL_OTG_MODELS_VERSION) have no form for
+ * is left out and counted in @p left: a replay, a random pattern, --flows'
+ * walk, a classic MAC field (24 bits), a field OTG lacks (TCP's urgent
+ * pointer, a tag's inner type, GTP-U's flags, a pattern on a checksum),
+ * a count and a duration together. NULL: out of memory.
+ */
+json_t *sl_otg_write(const struct sl_config *c, const struct sl_config_env *env,
+		     struct sl_otg_left *left);
 
 #endif /* SL_OTG_H */

@@ -39,7 +39,8 @@ struct api_call {
 	char *reply;           /* JSON, malloc'd */
 	size_t reply_len;      /* 0: strlen(reply) */
 	const char *ctype;     /* NULL: application/json */
-	uint64_t missed;       /* a capture's frames past its limits (a header says) */
+	const char *hdr;       /* one more header (static), or NULL */
+	char hdr_val[64];      /* and its value */
 };
 
 /* The rates since the last request (per flow, per port): its counts then, and when. */
@@ -52,10 +53,8 @@ struct api_prev {
 static struct {
 	struct sl_app *app;
 	struct sl_web *web;
-	char *config;          /* the last configuration set (GET /config) */
 	char *cert, *key;      /* PEM, for https */
 	char token[256];       /* --api-token's; "": none asked */
-	char port_name[SL_MAX_PORTS][48];
 	struct sl_capture *cap[SL_MAX_PORTS]; /* captures[]' ports (lent to the session) */
 	bool link_down[SL_MAX_PORTS]; /* set down through the API since the last start */
 	struct api_prev *prev; /* per flow */
@@ -82,8 +81,8 @@ api_port_name(uint16_t p)
 {
 	static char def[SL_MAX_PORTS][16];
 
-	if (A.port_name[p][0] != '\0')
-		return A.port_name[p];
+	if (A.app->cfg.pn[p].name[0] != '\0')
+		return A.app->cfg.pn[p].name;
 	snprintf(def[p], sizeof(def[p]), "port-%u", p);
 	return def[p];
 }
@@ -175,7 +174,6 @@ call_set_config(struct sl_app *app, struct api_call *c)
 	struct sl_config cand = { 0 };
 	struct sl_config_err ce;
 	struct sl_otg_err e;
-	char *cfg_txt;
 	bool nomem = false;
 	json_t *w;
 	int ret;
@@ -202,23 +200,20 @@ call_set_config(struct sl_app *app, struct api_call *c)
 	}
 	/* The new captures first: nothing is committed until all of it can be. */
 	for (uint16_t p = 0; p < SL_MAX_PORTS; p++) {
-		cap[p] = e.capture[p] ? sl_capture_create(SL_OTG_CAPTURE_FRAMES,
-							  SL_OTG_CAPTURE_BYTES, e.cap_snap[p]) : NULL;
-		if (e.capture[p] && cap[p] == NULL)
+		const struct sl_port_name *pn = &cand.pn[p];
+
+		cap[p] = pn->capture ? sl_capture_create(SL_OTG_CAPTURE_FRAMES,
+							 SL_OTG_CAPTURE_BYTES, pn->cap_snap) : NULL;
+		if (pn->capture && cap[p] == NULL)
 			nomem = true;
 	}
-	cfg_txt = strndup(c->body, c->len);
-	if (nomem || cfg_txt == NULL || sl_config_copy(&app->cfg, &cand) != 0) {
+	if (nomem || sl_config_copy(&app->cfg, &cand) != 0) {
 		for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
 			sl_capture_free(cap[p]);
-		free(cfg_txt);
 		sl_config_fini(&cand);
 		return api_error(c, 500, "internal", "out of memory");
 	}
 	sl_config_fini(&cand);
-	free(A.config);
-	A.config = cfg_txt;
-	memcpy(A.port_name, e.port_name, sizeof(A.port_name));
 	/* Nothing runs: nothing writes the old captures; the new ones are lent to the next run. */
 	for (uint16_t p = 0; p < SL_MAX_PORTS; p++) {
 		sl_capture_free(A.cap[p]);
@@ -239,14 +234,28 @@ call_set_config(struct sl_app *app, struct api_call *c)
 	return api_json(c, json_pack("{s:o}", "warnings", w));
 }
 
-/* GET /config: the configuration last set. */
+/*
+ * GET /config: the configuration as it is now, rendered from the model (a
+ * flow added at the prompt is in it); a flow the OTG models cannot say is
+ * left out and named in a Warning header.
+ */
 static int
 call_get_config(struct sl_app *app, struct api_call *c)
 {
-	RTE_SET_USED(app);
-	c->status = 200;
-	c->reply = strdup(A.config != NULL ? A.config : "{}");
-	return 0;
+	struct sl_otg_left left;
+	json_t *o = sl_otg_write(&app->cfg, sl_session_env(app), &left);
+
+	if (o == NULL)
+		return api_error(c, 500, "internal", "out of memory");
+	if (left.nb != 0) {
+		c->hdr = "X-Sluice-Flows-Left-Out";
+		snprintf(c->hdr_val, sizeof(c->hdr_val), "%u: %.32s%s", left.nb, left.first,
+			 left.nb > 1 ? ", ..." : "");
+		printf("api: GET /config: %u flow%s left out, with no OTG form (a replay, a "
+		       "random field, --flows, an L4 field the models lack): %s%s\n", left.nb,
+		       left.nb == 1 ? "" : "s", left.first, left.nb > 1 ? ", ..." : "");
+	}
+	return api_json(c, o);
 }
 
 /* A run the API started ends by itself (its counts, durations): stop it, with its summary. */
@@ -573,10 +582,11 @@ call_capture(struct sl_app *app, struct api_call *c)
 		return api_error(c, 500, "internal", "cannot write the pcap: %s", strerror(-ret));
 	c->status = 200;
 	c->ctype = "application/octet-stream";
-	c->missed = A.cap[p]->missed;
-	if (c->missed != 0)
+	c->hdr = "X-Sluice-Capture-Missed";
+	snprintf(c->hdr_val, sizeof(c->hdr_val), "%" PRIu64, A.cap[p]->missed);
+	if (A.cap[p]->missed != 0)
 		printf("api: the capture of port %s: %" PRIu64 " frames arrived past its limits "
-		       "(%u frames, %u MB) and are not in it\n", api_port_name(p), c->missed,
+		       "(%u frames, %u MB) and are not in it\n", api_port_name(p), A.cap[p]->missed,
 		       SL_OTG_CAPTURE_FRAMES, SL_OTG_CAPTURE_BYTES >> 20);
 	return 0;
 }
@@ -881,10 +891,10 @@ api_route(struct sl_app *app, const struct sl_web_req *q, struct sl_web_reply *r
 	}
 	r->body = c.reply;
 	r->len = c.reply_len != 0 ? c.reply_len : strlen(c.reply);
-	if (c.ctype != NULL) {
-		r->ctype = c.ctype;
-		r->hdr = "X-Sluice-Capture-Missed";
-		snprintf(r->hdr_val, sizeof(r->hdr_val), "%" PRIu64, c.missed);
+	r->ctype = c.ctype;
+	if (c.hdr != NULL) {
+		r->hdr = c.hdr;
+		snprintf(r->hdr_val, sizeof(r->hdr_val), "%s", c.hdr_val);
 	}
 }
 
@@ -978,8 +988,6 @@ sl_api_stop(void)
 {
 	sl_web_free(A.web);
 	A.web = NULL;
-	free(A.config);
-	A.config = NULL;
 	free(A.cert);
 	free(A.key);
 	A.cert = A.key = NULL;

@@ -62,7 +62,7 @@ sl_otg_file(struct sl_app *app, const char *path)
 	if (e.more_warnings != 0)
 		printf("warning: --otg-config %s: and %u more\n", path, e.more_warnings);
 	for (uint16_t p = 0; ret == 0 && p < SL_MAX_PORTS; p++)
-		if (e.capture[p]) {
+		if (app->cfg.pn[p].capture) {
 			printf("warning: --otg-config %s: captures: only the API keeps captures "
 			       "(--api, POST /monitor/capture); ignored here (dpdk-dumpcap captures "
 			       "a running Sluice: docs/watching.md)\n", path);

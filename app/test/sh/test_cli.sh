@@ -181,6 +181,15 @@ run -l 0-1 --vdev net_null0 -- --count 5 --json "$T/run.json"
 check "--version agrees with the JSON version field" \
 	eval 'rc_is 0 && [ "$(jq -r .version "$T/run.json" 2>/dev/null)" = "$(awk "{print \$2}" <<<"$ver")" ]'
 
+# EAL's runtime directory (12 MB of fbarray files with --no-huge) is removed
+# as Sluice ends: after a run, and after an error EAL was up for (issue 49).
+run -l 0-1 --vdev net_null0 -- --count 100
+check "a run (exit $rc): its runtime directory is gone at the end" \
+	bash -c "[ $rc = 0 ] && [ ! -e '/var/run/dpdk/$prefix' ]"
+run -l 0-1 --vdev net_null0 -- --map 1:3.0
+check "an error found once EAL is up (exit $rc): no runtime directory left" \
+	bash -c "[ $rc = 2 ] && [ ! -e '/var/run/dpdk/$prefix' ]"
+
 # port config mtu is refused when the streams do not fit it, and the MTU
 # stays as it was (it used to be taken, and the next unrelated set command
 # got the error). Found by review.

@@ -15,6 +15,8 @@
 #     decoded by scapy with every checksum (outer and inner) recomputed,
 #     field patterns on any header's field, and every stack's frames
 #     counted exactly by the receive side through the sim DUT; bad stacks.
+#  W. GET /config from the model: read back, it runs the same frames; the
+#     prompt's flows are in it; what OTG cannot say is left out, and said.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
@@ -696,6 +698,68 @@ sys.exit(not (set(m) == set(want) and all(m[n]["frames_tx"] == want[n] and m[n][
 			grep -q '^port {"name": "p2", "location": "sim1", "frames_tx": 2000' <<<"$out"
 		[ "$fail" = 0 ] || echo "$out"
 	fi
+fi
+
+if want W; then
+	# GET /config is rendered from the model (issue 46): the shipped
+	# two-port Config posted and read back runs the same frames, every
+	# byte (scapy compares them, --sign off); a flow added at the prompt is
+	# in it; a flow OTG has no form for is left out, and a header says so.
+	pcaps() { # NAME CONFIG: its frames on two net_pcap ports
+		new_prefix
+		timeout 60 "$bin" --no-huge -m 1024 --no-pci -l 0-1 --log-level '*:error' \
+			--file-prefix "$prefix" --vdev "net_pcap0,tx_pcap=$T/$1-0.pcap" \
+			--vdev "net_pcap1,tx_pcap=$T/$1-1.pcap" -- --sign off --rx none \
+			--otg-config "$2" >"$T/$1.out" 2>&1 && rc=0 || rc=$?
+	}
+	same_frames() { # A B: each port's frames the same, byte for byte (as multisets)
+		"$PY" - "$T/$1" "$T/$2" <<'PY'
+import sys
+from scapy.all import rdpcap, raw
+for p in ("-0.pcap", "-1.pcap"):
+    a = sorted(raw(x) for x in rdpcap(sys.argv[1] + p))
+    b = sorted(raw(x) for x in rdpcap(sys.argv[2] + p))
+    if not a or a != b:
+        print(f"port {p}: {len(a)} and {len(b)} frames differ")
+        sys.exit(1)
+PY
+	}
+	pcaps w1 "$top/config/otg/two-port.json"
+	check "get-config: the shipped two-port Config runs (exit $rc)" rc_is 0
+	mkfifo "$T/w.in"
+	new_prefix
+	timeout 90 "$bin" --no-huge -m 1024 --no-pci -l 0-1 --log-level '*:error' \
+		--file-prefix "$prefix" --vdev "net_pcap0,tx_pcap=$T/wa-0.pcap" \
+		--vdev "net_pcap1,tx_pcap=$T/wa-1.pcap" -- --sign off --rx none \
+		--api http://127.0.0.1:0 -i <"$T/w.in" >"$T/w.out" 2>&1 &
+	wpid=$!
+	exec 4>"$T/w.in"
+	for _ in $(seq 100); do grep -q '^api: http' "$T/w.out" && break; sleep 0.1; done
+	wurl=$(grep -o 'http://127.0.0.1:[0-9]*/' "$T/w.out" | head -1)
+	get() { curl -s -m 10 -D "$T/w.hdr" -o "$1" "${wurl}config"; }
+	out=$(curl -s -m 10 -XPOST --data-binary @"$top/config/otg/two-port.json" "${wurl}config")
+	get "$T/g1.json"
+	check "get-config: the Config posted reads back: ports by their DPDK names, f1 and f2" \
+		jq -e '([.ports[] | [.name, .location]] == [["p1", "net_pcap0"], ["p2", "net_pcap1"]]) and
+			([.flows[].name] == ["f1", "f2"])' "$T/g1.json"
+	pcaps w2 "$T/g1.json"
+	check "get-config: what it reads back runs (exit $rc)" rc_is 0
+	check "get-config: ... and sends the same frames, every byte (scapy)" same_frames w1 w2
+	# The prompt's flows are the model's: GET /config has them.
+	printf '%s\n' 'flow add x port 0 to 1 count 10 size 100' >&4
+	for _ in $(seq 50); do get "$T/g2.json"; jq -e '.flows | length == 3' "$T/g2.json" >/dev/null 2>&1 && break; sleep 0.1; done
+	check "get-config: a flow added at the prompt is in it (flows: $(jq -c '[.flows[].name]' "$T/g2.json" 2>/dev/null))" \
+		jq -e '[.flows[].name] == ["f1", "f2", "x"] and (.flows[2].duration.fixed_packets.packets == 10) and
+			(.flows[2].tx_rx.port.rx_names == ["p2"])' "$T/g2.json"
+	printf '%s\n' 'flow add r port 0 field src-ip=random:198.18.0.1,10' >&4
+	for _ in $(seq 50); do get "$T/g3.json"; grep -qi '^X-Sluice-Flows-Left-Out' "$T/w.hdr" && break; sleep 0.1; done
+	check "get-config: a random field has no OTG form: left out, and the header says so ($(grep -i '^X-Sluice' "$T/w.hdr" | tr -d '\r'))" \
+		bash -c 'grep -qi "^X-Sluice-Flows-Left-Out: 1: r" "$1" && jq -e "[.flows[].name] == [\"f1\", \"f2\", \"x\"]" "$2" >/dev/null' _ "$T/w.hdr" "$T/g3.json"
+	printf '%s\n' quit >&4
+	exec 4>&-
+	wait "$wpid" && rc=0 || rc=$?
+	check "get-config: the session ends (exit $rc)" rc_is 0
+	[ "$fail" = 0 ] || cat "$T/w.out"
 fi
 
 if want B; then
