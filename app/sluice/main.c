@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <glob.h>
 #include <mntent.h>
@@ -320,36 +321,59 @@ out:
 	return 0;
 }
 
+/* The argument array given to rte_eal_init() (main() builds it), and its length. */
+static char **eal_argv;
+static int eal_argc;
+
 /*
  * EAL leaves its runtime directory behind (DPDK 22.11): the shared
  * configuration, the memory's fbarray files (12 MB with --no-huge -m 512)
  * and its sockets, one directory per --file-prefix for every run. Sluice,
- * the primary process, removes it as it ends: unlinked while EAL still
- * holds the configuration's lock, so no other primary of the prefix can
- * have started in between (mappings and open sockets live on until
- * rte_eal_cleanup()). A secondary attached now (dpdk-pdump) ends with it.
+ * the primary process, removes it as it ends, only when the directory is
+ * its own: not with --no-shconf or --in-memory (EAL then takes no lock,
+ * and another primary may be using the prefix), not a symbolic link, and
+ * no other process holding a lock on its configuration. Unlinked while
+ * EAL still holds that lock (closing the descriptor below gives it up, so
+ * that comes last), so no other primary can have started in between;
+ * mappings and open sockets live on until rte_eal_cleanup(). A secondary
+ * attached now (dpdk-pdump) ends with it.
  */
 static void
 runtime_dir_remove(void)
 {
 	const char *dir = rte_eal_get_runtime_dir();
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	struct dirent *de;
+	int dfd, cfd;
 	DIR *d;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY || dir == NULL || dir[0] == '\0')
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY || dir == NULL || dir[0] == '\0' ||
+	    eal_opt(eal_argc, eal_argv, "--no-shconf") != NULL ||
+	    eal_opt(eal_argc, eal_argv, "--in-memory") != NULL)
 		return;
-	d = opendir(dir);
-	if (d == NULL)
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
 		return;
+	cfd = openat(dfd, "config", O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (cfd < 0 || fcntl(cfd, F_GETLK, &fl) != 0 || fl.l_type != F_UNLCK) {
+		if (cfd >= 0)
+			close(cfd);
+		close(dfd);
+		return;
+	}
+	d = fdopendir(dfd);
+	if (d == NULL) {
+		close(cfd);
+		close(dfd);
+		return;
+	}
 	while ((de = readdir(d)) != NULL)
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
 			unlinkat(dirfd(d), de->d_name, 0);
 	closedir(d);
 	rmdir(dir);
+	close(cfd);
 }
-
-/* The argument array given to rte_eal_init() (main() builds it). */
-static char **eal_argv;
 
 static void
 eal_argv_free(void)
@@ -424,6 +448,7 @@ main(int argc, char **argv)
 	memcpy(eal_argv + at + 1, argv + at, (argc - at) * sizeof(*argv));
 	argc++;
 	argv = eal_argv;
+	eal_argc = argc;
 	/*
 	 * EAL creates the runtime directory, the telemetry and multi-process
 	 * sockets: for this user only, whatever the umask (a umask of 0 made

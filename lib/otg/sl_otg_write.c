@@ -8,7 +8,9 @@
  */
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -22,13 +24,27 @@
 /* Why a flow has no OTG form: a non-zero return of the builders below. */
 #define NO_FORM 1
 
+/*
+ * Port p's name: its own, else port-P as the API names it, else (another
+ * port was given that name) port-P-K, the first K no port has.
+ */
 static const char *
-port_name(const struct sl_config *c, uint16_t p, char buf[16])
+port_name(const struct sl_config *c, uint16_t p, char buf[24])
 {
 	if (c->pn[p].name[0] != '\0')
 		return c->pn[p].name;
-	snprintf(buf, 16, "port-%u", p);
-	return buf;
+	for (unsigned int k = 0;; k++) {
+		bool taken = false;
+
+		if (k == 0)
+			snprintf(buf, 24, "port-%u", p);
+		else
+			snprintf(buf, 24, "port-%u-%u", p, k);
+		for (uint16_t q = 0; q < SL_MAX_PORTS && !taken; q++)
+			taken = strcmp(c->pn[q].name, buf) == 0;
+		if (!taken)
+			return buf;
+	}
 }
 
 /* A value of a field: a number, or an address as text. */
@@ -82,19 +98,18 @@ addr_low(const char *base, uint32_t low)
 }
 
 /*
- * A field engine's pattern in OTG's words; @p base is the field's value in
- * the stack (an address: its high bytes), NULL for a number. NULL: no form
- * (random), or out of memory (*nomem).
+ * A field engine's pattern in OTG's words, for a field of a header of
+ * @p kind; @p base is the field's value in the stack (an address: its high
+ * bytes), NULL for a number. NULL: no form (random), or out of memory
+ * (*nomem).
  */
 static json_t *
-pat_of(const struct sl_field_conf *fc, const char *base, bool *nomem)
+pat_of(const struct sl_field_conf *fc, const char *kind, const char *base, bool *nomem)
 {
+	/* A step is an address too, of zero high bytes: 0.0.0.2, ::2, 00:00:00:00:00:02. */
+	const char *zero = base == NULL ? NULL : strcmp(kind, "ipv4") == 0 ? "0.0.0.0" :
+			   strcmp(kind, "ipv6") == 0 ? "::" : "00:00:00:00:00:00";
 	json_t *o;
-
-	/* A step is an address too, of zero high bytes: 0.0.0.2, ::1, 00:00:00:00:00:01. */
-	const char *zero = base == NULL ? NULL : strchr(base, '.') != NULL ? "0.0.0.0" :
-			   strchr(base, '-') != NULL || strlen(base) == 17 ? "00:00:00:00:00:00" :
-			   "::";
 
 #define V(x) (base != NULL ? addr_low(base, x) : json_integer(x))
 #define STEP(x) (zero != NULL ? addr_low(zero, x) : json_integer(x))
@@ -302,8 +317,10 @@ packet_of(const struct sl_flow_conf *f, const struct sl_hdrs *s, json_t *pk)
 		const char *base = NULL;
 		json_t *pat, *cur;
 
+		/* HEADER.N.FIELD, or HEADER.FIELD: the first such header's */
 		if (fc->kind != SL_FIELD_PATH ||
-		    sscanf(fc->path, "%15[a-z0-9].%u.%15[a-z0-9]", kind, &nth, field) != 3) {
+		    (sscanf(fc->path, "%15[a-z0-9].%u.%15[a-z0-9]", kind, &nth, field) != 3 &&
+		     (nth = 1, sscanf(fc->path, "%15[a-z0-9].%15[a-z0-9]", kind, field)) != 2)) {
 			ret = NO_FORM;
 			break;
 		}
@@ -325,7 +342,7 @@ packet_of(const struct sl_flow_conf *f, const struct sl_hdrs *s, json_t *pk)
 			ret = NO_FORM;
 			break;
 		}
-		pat = pat_of(fc, base, &nomem);
+		pat = pat_of(fc, h[hi].m->ours, base, &nomem);
 		if (pat == NULL) {
 			ret = nomem ? -ENOMEM : NO_FORM;
 			break;
@@ -475,6 +492,8 @@ rate_of(const struct sl_flow_conf *f, const struct sl_config_env *env, json_t *f
 		if (f->port >= env->nb_ports || env->port[f->port].info.speed_bps == 0)
 			return NO_FORM;
 		pct = r->value / (double)env->port[f->port].info.speed_bps * 100;
+		if (!(pct > 0 && pct <= 100))
+			return NO_FORM;
 		o = json_pack("{s:s, s:f}", "choice", "percentage", "percentage", pct);
 		break;
 	default:
@@ -512,14 +531,41 @@ duration_of(const struct sl_flow_conf *f, json_t *fl)
 	return o == NULL || json_object_set_new(fl, "duration", o) != 0 ? -ENOMEM : 0;
 }
 
+/*
+ * Whether the reader takes flow @p fl back, alone with @p ports, into @p c's
+ * settings (its table aside): a stack the prompt takes that OTG's reader
+ * refuses (a GRE key, an MPLS label's s=0, a type before IP) is left out,
+ * never written for a read back to refuse. 0, NO_FORM, -ENOMEM.
+ */
+static int
+reads_back(const struct sl_config *c, const struct sl_config_env *env, json_t *ports,
+	   json_t *fl)
+{
+	struct sl_config scratch = *c;
+	json_t *doc = json_pack("{s:O, s:[O]}", "ports", ports, "flows", fl);
+	char *t = doc != NULL ? json_dumps(doc, JSON_COMPACT) : NULL;
+	struct sl_otg_err e;
+	int ret;
+
+	json_decref(doc);
+	if (t == NULL)
+		return -ENOMEM;
+	scratch.flows = NULL; /* the table is not the scratch's: never freed here */
+	scratch.nb_flows = 0;
+	ret = sl_otg_config(t, strlen(t), env, &scratch, &e);
+	sl_config_fini(&scratch);
+	free(t);
+	return ret == 0 ? 0 : ret == -ENOMEM ? -ENOMEM : NO_FORM;
+}
+
 /* One flow of the table; NO_FORM (left out), -ENOMEM or 0. */
 static int
 flow_of(const struct sl_config *c, const struct sl_config_env *env,
-	const struct sl_flow_conf *f, json_t *flows)
+	const struct sl_flow_conf *f, json_t *ports, json_t *flows)
 {
 	struct sl_flow_conf cl;
 	const struct sl_flow_conf *g = f;
-	char n1[16], n2[16];
+	char n1[24], n2[24];
 	json_t *fl, *pk, *rx;
 	int ret;
 
@@ -546,6 +592,8 @@ flow_of(const struct sl_config *c, const struct sl_config_env *env,
 		ret = rate_of(f, env, fl);
 	if (ret == 0)
 		ret = duration_of(f, fl);
+	if (ret == 0)
+		ret = reads_back(c, env, ports, fl);
 	if (ret == 0 && json_array_append(flows, fl) != 0)
 		ret = -ENOMEM;
 	json_decref(fl);
@@ -559,7 +607,7 @@ sl_otg_write(const struct sl_config *c, const struct sl_config_env *env,
 	json_t *ports = json_array(), *flows = json_array(), *l1 = json_array();
 	json_t *caps = json_array(), *o;
 	bool nomem = ports == NULL || flows == NULL || l1 == NULL || caps == NULL;
-	char nm[16];
+	char nm[24];
 
 	memset(left, 0, sizeof(*left));
 	for (uint16_t p = 0; !nomem && p < env->nb_ports; p++) {
@@ -578,7 +626,7 @@ sl_otg_write(const struct sl_config *c, const struct sl_config_env *env,
 						       (json_int_t)c->pn[p].cap_snap)) != 0;
 	}
 	for (uint16_t i = 0; !nomem && i < c->nb_flows; i++) {
-		int ret = flow_of(c, env, &c->flows[i], flows);
+		int ret = flow_of(c, env, &c->flows[i], ports, flows);
 
 		if (ret == NO_FORM && left->nb++ == 0)
 			snprintf(left->first, sizeof(left->first), "%s", c->flows[i].name);

@@ -190,6 +190,22 @@ run -l 0-1 --vdev net_null0 -- --map 1:3.0
 check "an error found once EAL is up (exit $rc): no runtime directory left" \
 	bash -c "[ $rc = 2 ] && [ ! -e '/var/run/dpdk/$prefix' ]"
 
+# ... but never another process's: a --no-shconf run of a live run's prefix
+# (EAL takes no lock then) leaves the live run's directory alone (review).
+new_prefix
+live=$prefix
+timeout 60 "$sluice" --no-huge -m 512 --no-pci --file-prefix "$live" -l 0-1 --vdev net_null0 -- \
+	--duration 3 >/dev/null 2>&1 &
+lpid=$!
+for _ in $(seq 100); do [ -S "/var/run/dpdk/$live/mp_socket" ] && break; sleep 0.05; done
+timeout 60 "$sluice" --no-huge -m 512 --no-pci --no-shconf --file-prefix "$live" -l 0-1 \
+	--vdev net_null0 -- --count 10 >/dev/null 2>&1 && rc=0 || rc=$?
+check "a --no-shconf run on a live run's prefix (exit $rc) leaves its runtime directory" \
+	bash -c "[ $rc = 0 ] && [ -S '/var/run/dpdk/$live/mp_socket' ] && kill -0 $lpid"
+wait "$lpid" && rc=0 || rc=$?
+check "... which the live run removes as it ends (exit $rc)" \
+	bash -c "[ $rc = 0 ] && [ ! -e '/var/run/dpdk/$live' ]"
+
 # port config mtu is refused when the streams do not fit it, and the MTU
 # stays as it was (it used to be taken, and the next unrelated set command
 # got the error). Found by review.
