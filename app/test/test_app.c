@@ -1314,11 +1314,16 @@ test_loop(void)
 		sl_loop_free(l);
 		return;
 	}
-	/* Timers: in time order; 3 runs again 1 ms later; a deleted one never. */
-	sl_loop_timer_add(l, 3000, loop_timer, (void *)(intptr_t)2);
-	sl_loop_timer_add(l, 1000, loop_timer, (void *)(intptr_t)1);
-	sl_loop_timer_add(l, 5000, loop_timer, (void *)(intptr_t)3);
-	sl_loop_timer_del(l, sl_loop_timer_add(l, 2000, loop_timer, (void *)(intptr_t)9));
+	/*
+	 * Timers: in time order; 3 runs again 1 ms later; a deleted one never.
+	 * Each is added a moment after the last: their times are far enough
+	 * apart that a descheduled moment between two adds (a busy loop on the
+	 * other CPU gave 2 ms) does not change their order.
+	 */
+	sl_loop_timer_add(l, 100000, loop_timer, (void *)(intptr_t)2);
+	sl_loop_timer_add(l, 5000, loop_timer, (void *)(intptr_t)1);
+	sl_loop_timer_add(l, 200000, loop_timer, (void *)(intptr_t)3);
+	sl_loop_timer_del(l, sl_loop_timer_add(l, 50000, loop_timer, (void *)(intptr_t)9));
 	for (int i = 0; i < 200 && loop_n < 4; i++)
 		sl_loop_once(l, 100000);
 	T(loop_n == 4 && loop_order[0] == 1 && loop_order[1] == 2 && loop_order[2] == 3 &&
