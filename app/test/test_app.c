@@ -557,6 +557,24 @@ out:
  * in, where a path's field is, what is refused, and that a refused Config
  * leaves the configuration as it was.
  */
+/* Two 10G sim ports (sim0, sim1) and one worker lcore, as the OTG tests see them. */
+static void
+two_sims(struct sl_config_env *env)
+{
+	env->nb_ports = 2;
+	env->nb_lcores = 2;
+	env->worker[1] = true;
+	for (uint16_t p = 0; p < 2; p++) {
+		snprintf(env->port[p].info.name, sizeof(env->port[p].info.name), "sim%u", p);
+		env->port[p].info.mtu = 1500;
+		env->port[p].info.min_mtu = 68;
+		env->port[p].info.max_mtu = 9000;
+		env->port[p].info.speed_bps = 10000000000ull;
+		env->port[p].info.wire_to = -1;
+		env->port[p].can_rx = true;
+	}
+}
+
 static void
 test_stack_otg(void)
 {
@@ -704,18 +722,7 @@ test_stack_otg(void)
 		  strlen(text), err);
 	}
 	/* The OTG reader, on two ports (sim0, sim1). */
-	env->nb_ports = 2;
-	env->nb_lcores = 2;
-	env->worker[1] = true;
-	for (uint16_t p = 0; p < 2; p++) {
-		snprintf(env->port[p].info.name, sizeof(env->port[p].info.name), "sim%u", p);
-		env->port[p].info.mtu = 1500;
-		env->port[p].info.min_mtu = 68;
-		env->port[p].info.max_mtu = 9000;
-		env->port[p].info.speed_bps = 10000000000ull;
-		env->port[p].info.wire_to = -1;
-		env->port[p].can_rx = true;
-	}
+	two_sims(env);
 	sl_config_default(c);
 	T(sl_otg_config(cfg, strlen(cfg), env, c, &e) == 0 && c->nb_flows == 1, "otg: %s: %s",
 	  e.path, e.msg);
@@ -931,16 +938,7 @@ test_otg_write(void)
 		T(false, "out of memory");
 		goto out;
 	}
-	env->nb_ports = 2;
-	for (uint16_t p = 0; p < 2; p++) {
-		snprintf(env->port[p].info.name, sizeof(env->port[p].info.name), "sim%u", p);
-		env->port[p].info.mtu = 1500;
-		env->port[p].info.min_mtu = 68;
-		env->port[p].info.max_mtu = 9000;
-		env->port[p].info.speed_bps = 10000000000ull;
-		env->port[p].info.wire_to = -1;
-		env->port[p].can_rx = true;
-	}
+	two_sims(env);
 	for (const char *const *l = lines; *l != NULL; l++) {
 		const char *one[] = { *l, NULL };
 
