@@ -2,6 +2,7 @@
 /* A benchmark's views (bench_report.h): from its record only. */
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,13 @@ trials:
 		sl_json_bool(j, "short", t->fell_short);   /* the generator offered less */
 		sl_json_u64(j, "let_go_frames", t->let_go_frames); /* what its pacers let go */
 		sl_json_u64(j, "let_go_ns", t->let_go_ns);
+		/*
+		 * The most its pacers ran late, and the frames that is at the
+		 * pace: the most the DUT can have met above the load at once.
+		 */
+		sl_json_dbl(j, "pacer_lag_max_us", t->lag_max_us);
+		sl_json_u64(j, "behind_max_frames",
+			    (uint64_t)ceil(t->lag_max_us * 1e-6 * t->paced));
 		/* asked = the frames offered (tx + gen_dropped + gen_backlog) + unsent + let go */
 		sl_json_u64(j, "asked", t->asked);
 		sl_json_u64(j, "unsent", t->unsent);
