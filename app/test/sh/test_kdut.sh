@@ -87,7 +87,7 @@ run() {
 		--file-prefix "kd-$$-$runs" --log-level '*:error' \
 		--vdev "net_${pmd}0,iface=$P-g0" --vdev "net_${pmd}1,iface=$P-g1" -- \
 		--eth-peer "0,$mac0" --eth-peer "1,$mac1" --count "$COUNT" --rate "$RATE" \
-		--drain 1 --json "$T/$name.json" "${opts[@]}" >"$T/$name.log" 2>&1 || rc=$?
+		--drain 0.3 --json "$T/$name.json" "${opts[@]}" >"$T/$name.log" 2>&1 || rc=$?
 	echo "$rc" >"$T/$name.rc"
 	sleep 0.2
 	"$tb" dut-counters >"$T/$name.after"
