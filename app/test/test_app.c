@@ -633,6 +633,21 @@ test_stack_otg(void)
 	T(COMPILE("eth/vlan/vlan/vlan/vlan/vlan/ipv4/udp") != 0 && strstr(err, "5 VLAN tags") != NULL,
 	  "%s", err);
 	T(COMPILE("eth//ipv4/udp") != 0, "empty");
+	/*
+	 * Nothing after the IP header (or GRE): a raw payload, the protocol
+	 * as OTG's defaults (IPv4 61, IPv6 59, GRE 0x6558), the lengths
+	 * still per frame, no L4 checksum (issue 48 item 3).
+	 */
+	T(COMPILE("eth/ipv4") == 0 && hl == 34 && tmpl[14 + 9] == 61 && rt.nb_l4 == 0 &&
+	  rt.nb_ip4 == 1 && rt.nb_len == 1, "eth/ipv4: %s (len %u, proto %u)", err, hl, tmpl[23]);
+	T(COMPILE("eth/ipv6") == 0 && hl == 54 && tmpl[14 + 6] == 59 && rt.nb_l4 == 0 &&
+	  rt.nb_len == 1, "eth/ipv6: %s (len %u, nh %u)", err, hl, tmpl[20]);
+	T(COMPILE("eth/ipv4/gre") == 0 && hl == 38 && tmpl[14 + 9] == 47 && tmpl[36] == 0x65 &&
+	  tmpl[37] == 0x58, "eth/ipv4/gre: %s", err);
+	T(COMPILE("eth/ipv6/ipv4(proto=17)") == 0 && tmpl[20] == 4 && tmpl[54 + 9] == 17,
+	  "an inner protocol given is the user's: %s", err);
+	T(COMPILE("eth/ipv4/icmp6") != 0 &&
+	  strstr(err, "(give udp, tcp, icmp, gre, ipv4, ipv6 or nothing)") != NULL, "%s", err);
 	/* Outer types the receive side could not follow: frames that would arrive as foreign. */
 	T(COMPILE("eth/vlan/vlan(tpid=0x9100)/ipv4/udp") != 0 && strstr(err, "tpid 0x9100") != NULL,
 	  "an inner tag's TPID: %s", err);
@@ -918,6 +933,10 @@ test_otg_write(void)
 		"wr port 0 rate 33.3Mbps",
 		"wm port 0 src-mac 02:00:00:00:00:09 dst-mac 02:00:00:00:00:08 size 64,128,256",
 		"wk port 0 stack eth/vlan(id=3,dei=1)/vlan/ipv4/udp field vlan.2.id=inc:1,3 size 100",
+		/* nothing after the IP header or GRE (issue 48 item 3) */
+		"wn4 port 0 stack eth/ipv4(ttl=7) size 100",
+		"wn6 port 0 stack eth/vlan(id=9)/ipv6 field ipv6.1.dst=inc:1,3",
+		"wng port 0 stack eth/ipv6/gre size 128",
 		/* What the models cannot say, or OTG's reader refuses: left out. */
 		"lr1 port 0 field src-ip=random:198.18.0.1,10",
 		"lr2 port 0 stack eth/ipv4/tcp(urg=5)",

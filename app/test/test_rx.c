@@ -386,12 +386,17 @@ SL_TEST(rx_clock_backwards, "fast")
 	CHECK(st.rx == 2 && st.lat_backwards == 2 && st.lat_count == 0 && st.lat_hw == 0 &&
 	      st.lat_min == 0 && st.lat_max == 0, "backwards %lu samples %lu hw %lu min %lu max %lu",
 	      st.lat_backwards, st.lat_count, st.lat_hw, st.lat_min, st.lat_max);
+	/* Arrivals: the first at the burst's TSC, the last at its port's stamp. */
+	CHECK(st.first_tsc == t0 && st.last_tsc == t0, "first %lu last %lu, want %lu twice",
+	      st.first_tsc, st.last_tsc, t0);
 	/* Sent 10 cycles before the 40-bit wrap, received 10 after: 20 cycles. */
 	m = frame(mp, 0, 0, 3, 2, wrap - 10);
 	CHECK(m != NULL, "frame");
 	sl_rx_analyze(rx, &m, 1, wrap + 10);
 	rte_pktmbuf_free(m);
 	CHECK(sl_rx_stream_stats(rx, 0, &st), "stats");
+	CHECK(st.first_tsc == t0 && st.last_tsc == wrap + 10, "first %lu last %lu", st.first_tsc,
+	      st.last_tsc);
 	CHECK(st.lat_backwards == 2 && st.lat_count == 1 && st.lat_max < 1000 &&
 	      strcmp(sl_rx_clock_name(&st), "tsc") == 0,
 	      "across the wrap: backwards %lu samples %lu max %lu ns clock %s", st.lat_backwards,

@@ -555,15 +555,21 @@ sl_stack_compile(const struct sl_hdrs *s, const struct sl_stack_defaults *d, uin
 			break;
 		case H_IPV4:
 		case H_IPV6: {
+			/*
+			 * Nothing after: a raw payload, as OTG's protocol
+			 * defaults say (IPv4 61, any host internal protocol;
+			 * IPv6 59, no next header).
+			 */
 			uint8_t proto = nk == H_UDP ? 17 : nk == H_TCP ? 6 : nk == H_GRE ? 47 :
 					nk == H_IPV4 ? 4 : nk == H_IPV6 ? 41 :
 					(nk == H_ICMP && x->kind == H_IPV4) ? 1 :
-					(nk == H_ICMP6 && x->kind == H_IPV6) ? 58 : 0;
+					(nk == H_ICMP6 && x->kind == H_IPV6) ? 58 :
+					nk == H_KINDS ? (x->kind == H_IPV4 ? 61 : 59) : 0;
 
 			if (proto == 0)
 				return bad_next(x, nx, x->kind == H_IPV4 ?
-						"udp, tcp, icmp, gre, ipv4 or ipv6" :
-						"udp, tcp, icmp6, gre, ipv4 or ipv6", err, len);
+						"udp, tcp, icmp, gre, ipv4, ipv6 or nothing" :
+						"udp, tcp, icmp6, gre, ipv4, ipv6 or nothing", err, len);
 			if (x->kind == H_IPV4) {
 				fill(tmpl, x, "ver", 4);
 				fill(tmpl, x, "ihl", 5);
@@ -631,11 +637,12 @@ sl_stack_compile(const struct sl_hdrs *s, const struct sl_stack_defaults *d, uin
 			fill(tmpl, x, "flags", 0x08); /* a valid VNI */
 			break;
 		case H_GRE: {
-			uint16_t proto = nk == H_ETH ? 0x6558 : nk == H_IPV4 ? 0x0800 :
-					 nk == H_IPV6 ? 0x86dd : nk == H_MPLS ? 0x8847 : 0;
+			/* Nothing after: a raw payload, protocol 0x6558 as OTG's default. */
+			uint16_t proto = nk == H_ETH || nk == H_KINDS ? 0x6558 : nk == H_IPV4 ?
+					 0x0800 : nk == H_IPV6 ? 0x86dd : nk == H_MPLS ? 0x8847 : 0;
 
 			if (proto == 0)
-				return bad_next(x, nx, "eth, mpls, ipv4 or ipv6", err, len);
+				return bad_next(x, nx, "eth, mpls, ipv4, ipv6 or nothing", err, len);
 			fill(tmpl, x, "proto", proto);
 			if ((p[0] & 0xf0) != 0 || (p[1] & 0x07) != 0)
 				return snprintf(err, len, "gre: flags with C, K or S bits (optional "

@@ -39,8 +39,10 @@ struct rx_stream {
 	int64_t last_transit;      /* ns */
 	uint64_t duplicates, reordered, late;
 	uint64_t lat_backwards;    /* arrived "before" they were sent: not samples */
+	uint64_t last_tsc;         /* the last frame's arrival */
 	uint16_t nb_producers;
 	struct rx_flow *flows;     /* nb_producers of them, in the analyzer's one block */
+	uint64_t first_tsc;        /* the first frame's arrival (written once) */
 	uint64_t dist[SL_RX_DIST_BUCKETS];
 	uint64_t hist[SL_HIST_BUCKETS];
 } __rte_cache_aligned;
@@ -221,6 +223,7 @@ struct rx_item {
 	struct rx_stream *st;
 	struct rx_flow *f;
 	uint64_t ns;       /* its latency (UINT64_MAX: backwards) */
+	uint64_t tsc;      /* its arrival */
 	uint32_t seq, len, bucket;
 	bool hw;
 };
@@ -275,6 +278,7 @@ sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_
 			x->f = &rx->flows[off];
 			x->seq = sig.seq;
 			x->ns = frame_latency(rx, sig.tsc, frame_tsc);
+			x->tsc = frame_tsc;
 			x->bucket = x->ns != UINT64_MAX ? sl_hist_index(x->ns) : 0;
 			rte_prefetch0(x->st);
 			rte_prefetch0((const char *)x->st + RTE_CACHE_LINE_SIZE);
@@ -292,6 +296,9 @@ bad_sig:
 			struct rx_stream *st = x->st;
 			uint32_t back = 0;
 
+			if (unlikely(st->rx == 0))
+				__atomic_store_n(&st->first_tsc, x->tsc, __ATOMIC_RELAXED);
+			__atomic_store_n(&st->last_tsc, x->tsc, __ATOMIC_RELAXED);
 			SL_CNT_ADD(st->rx, 1);
 			SL_CNT_ADD(st->bytes, x->len);
 			switch (flow_update(x->f, x->seq, &back)) {
@@ -360,6 +367,8 @@ sl_rx_stream_stats(const struct sl_rx *rx, uint16_t stream, struct sl_rx_stream_
 	o->lat_max = __atomic_load_n(&st->lat_max, __ATOMIC_RELAXED);
 	o->lat_sum = (double)SL_CNT_READ(st->lat_sum);
 	o->jitter_ns = (double)__atomic_load_n(&st->jitter16, __ATOMIC_RELAXED) / 16.0;
+	o->first_tsc = __atomic_load_n(&st->first_tsc, __ATOMIC_RELAXED);
+	o->last_tsc = __atomic_load_n(&st->last_tsc, __ATOMIC_RELAXED);
 	return true;
 }
 

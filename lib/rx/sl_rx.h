@@ -66,6 +66,12 @@ struct sl_rx_stream_stats {
 	uint64_t lat_backwards;
 	double lat_sum;
 	double jitter_ns;                   /**< RFC 3550 interarrival jitter */
+	/**
+	 * When its first and its last frame arrived, in TSC cycles (the
+	 * port's RX timestamp where it stamped the frame, else the burst's
+	 * receive time); 0: none yet.
+	 */
+	uint64_t first_tsc, last_tsc;
 };
 
 /** A port's counters. */

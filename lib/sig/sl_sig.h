@@ -117,6 +117,32 @@ enum sl_sig_verdict {
 };
 
 /**
+ * The header bytes an IP protocol puts before a signature, or -1 if the
+ * receive side does not look for one after it: UDP, TCP, ICMP, ICMPv6,
+ * tunnels (GRE, IP in IP: the inner packet ends where the outer one does),
+ * and a raw payload (IPv4's 61, any host internal protocol, and IPv6's 59,
+ * no next header: what a stack that ends at its IP header sends).
+ */
+static inline int
+sl_sig_proto_min(uint8_t proto)
+{
+	switch (proto) {
+	case 1: case 17: case 58:
+		return 8;
+	case 6: case 4:
+		return 20;
+	case 41:
+		return 40;
+	case 47:
+		return 4;
+	case 59: case 61:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/**
  * Find and check the signature of a frame, from its IP header. Never reads
  * past the mbuf's data (multi-segment mbufs are read with rte_pktmbuf_read).
  */
@@ -178,17 +204,13 @@ sl_sig_parse(const struct rte_mbuf *m, struct sl_sig *sig)
 	} else {
 		return SL_SIG_FOREIGN;
 	}
-	/*
-	 * What can carry one: UDP, TCP, ICMP, ICMPv6, and tunnels (GRE, IP in
-	 * IP: the inner packet ends where the outer one does).
-	 */
+	/* What can carry one (sl_sig_proto_min()). */
 	{
-		uint32_t min = proto == 17 || proto == 1 || proto == 58 ? 8u : proto == 6 ? 20u :
-			       proto == 47 ? 4u : proto == 4 ? 20u : proto == 41 ? 40u : 0u;
+		int min = sl_sig_proto_min(proto);
 
-		if (min == 0)
+		if (min < 0)
 			return SL_SIG_FOREIGN;
-		if (l3end < l4 + min + SL_SIG_LEN)
+		if (l3end < l4 + (uint32_t)min + SL_SIG_LEN)
 			return SL_SIG_FOREIGN; /* too short to carry one */
 	}
 	if (l3end > len) {

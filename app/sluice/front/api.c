@@ -667,6 +667,12 @@ flow_metrics(const struct sl_app *app, const struct sl_results *r, uint16_t f, u
 		json_object_set_new(o, "port_rx", json_string(api_port_name((uint16_t)fl->to)));
 	if (o != NULL && fixed)
 		json_object_set_new(o, "bytes_tx", json_integer((json_int_t)txb));
+	/* When its first and last frames arrived, ns since the epoch (none yet: empty). */
+	if (o != NULL)
+		json_object_set_new(o, "timestamps", s.rx == 0 ? json_object() :
+				    json_pack("{s:f, s:f}", "first_timestamp_ns",
+					      sl_results_unix_ns(r, s.first_tsc), "last_timestamp_ns",
+					      sl_results_unix_ns(r, s.last_tsc)));
 	return o;
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 
@@ -51,6 +52,10 @@ sl_results_stats_add(struct sl_rx_stream_stats *d, const struct sl_rx_stream_sta
 	d->lat_sum += x->lat_sum;
 	/* Jitter is per sequence of arrivals: a sum of streams shows the worst. */
 	d->jitter_ns = x->jitter_ns > d->jitter_ns ? x->jitter_ns : d->jitter_ns;
+	/* The first arrival of any, the last of any (0: none). */
+	if (x->first_tsc != 0 && (d->first_tsc == 0 || x->first_tsc < d->first_tsc))
+		d->first_tsc = x->first_tsc;
+	d->last_tsc = RTE_MAX(d->last_tsc, x->last_tsc);
 }
 
 /*
@@ -358,6 +363,7 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 	const struct sl_session *ses = &app->ses;
 	struct sl_results *r = calloc(1, sizeof(*r));
 	uint32_t nq = 0, np = app->ports.n;
+	struct timespec ts;
 
 	if (r == NULL)
 		return NULL;
@@ -387,6 +393,8 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 	r->running = ses->running;
 	r->hz = sl_tsc_hz();
 	r->now_tsc = rte_rdtsc();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->now_unix_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	r->start_tsc = ses->start_tsc;
 	r->end_tsc = ses->end_tsc;
 	/* 0 before the window opens (SL_SESSION_LEAD_US after the start). */

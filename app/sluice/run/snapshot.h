@@ -120,6 +120,7 @@ struct sl_results_rx {
 struct sl_results {
 	bool running;
 	uint64_t hz, start_tsc, end_tsc, now_tsc;
+	uint64_t now_unix_ns;       /* the wall clock when now_tsc was read (sl_results_unix_ns()) */
 	double elapsed_s;           /* the run's seconds (until now while running) */
 	uint64_t pool_in_use, discarded;
 	uint64_t gen_first_tsc, gen_last_tsc; /* the workers' first send to their last (0: none) */
@@ -157,6 +158,12 @@ struct sl_results *sl_results_take(const struct sl_app *app);
 /* The same without the latency histograms (cheaper: a drain's check, a live line). */
 struct sl_results *sl_results_take_opt(const struct sl_app *app, bool hist);
 void sl_results_free(struct sl_results *r);
+/* A TSC reading of this run (a frame's arrival) on the wall clock, ns since the epoch. */
+static inline double
+sl_results_unix_ns(const struct sl_results *r, uint64_t tsc)
+{
+	return (double)r->now_unix_ns - ((double)r->now_tsc - (double)tsc) * 1e9 / (double)r->hz;
+}
 /* Add a stream's figures at a port into a sum of streams (jitter: the worst). */
 void sl_results_stats_add(struct sl_rx_stream_stats *d, const struct sl_rx_stream_stats *x);
 /* The counter views of port pid count from zero again, now (clear port stats). */

@@ -192,7 +192,10 @@ if want 5; then
 		--flow "g port 0 to 1 stack $G count 202"
 		--flow "gt port 0 to 1 stack $U count 107 size 100-140"
 		--flow "e6 port 0 to 1 stack $E count 77"
-		--flow "plain port 0 to 1 count 99")
+		--flow "plain port 0 to 1 count 99"
+		--flow "r4 port 0 to 1 stack eth/ipv4 count 11"
+		--flow "r6 port 0 to 1 stack eth/ipv6 size 100 count 13"
+		--flow "rg port 0 to 1 stack eth/ipv4/gre count 17")
 	pcap=$T/stack.pcap
 	# shellcheck disable=SC2046
 	timeout 60 "$bin" $(eal) --vdev "net_pcap0,tx_pcap=$pcap" -- --sign on "${stacks[@]//to 1/}" \
@@ -205,8 +208,18 @@ if want 5; then
 	check "stacks: GTP-U with IPv4 and ICMP inside: 107" grep -qx "Ether/IP/UDP/GTP_U_Header/IP/ICMP 107" <<<"$out"
 	check "stacks: Ethernet over GRE over IPv6: 77" grep -qx "Ether/IPv6/GRE/Ether/IP/UDP 77" <<<"$out"
 	check "stacks: the classic flow beside them: 99" grep -qx "Ether/IP/UDP 99" <<<"$out"
+	# Nothing after the IP header or GRE: a raw payload (IPv4 protocol 61,
+	# IPv6 next header 59, GRE 0x6558: scapy reads the zeroes as 802.3/LLC).
+	check "stacks: IPv4 with nothing after: 11" grep -qx "Ether/IP 11" <<<"$out"
+	check "stacks: IPv6 with nothing after: 13" grep -qx "Ether/IPv6 13" <<<"$out"
+	check "stacks: GRE with nothing after: 17" grep -qx "Ether/IP/GRE/Dot3/LLC 17" <<<"$out"
+	pr=$(tshark -n -r "$pcap" -Y 'ip.proto == 61 or ipv6.nxt == 59 or (ip.proto == 47 and gre.proto == 0x6558)' \
+		-T fields -e ip.proto -e ipv6.nxt -e gre.proto 2>/dev/null | sort | uniq -c | awk '{$1=$1; print}' | sort | tr '\n' ';')
+	check "stacks: tshark reads their protocols: 61, 59, 0x6558 ($pr)" \
+		eq "$pr" "11 61;13 59;17 47 0x6558;"
+	[ "$fail" = 0 ] || grep -E '^Ether/IP(v6)?(/GRE.*)? [0-9]+$' <<<"$out"
 	check "stacks: every checksum of every layer right, every frame signed" \
-		eq "$(grep -E '^(bad|sig) ' <<<"$out" | tr '\n' ' ')" "bad 0 [] sig 1089 "
+		eq "$(grep -E '^(bad|sig) ' <<<"$out" | tr '\n' ' ')" "bad 0 [] sig 1130 "
 	# Several sizes, some too short to carry a signature, in one flow's own pool:
 	# no frame's header is cleared as an old signature (found by review).
 	# shellcheck disable=SC2046
@@ -250,7 +263,7 @@ if want 5; then
 	check "stacks: the sim run ends (exit 3: loss)" rc_is 3
 	check "stacks: each flow: tx its count, tx = unique + lost, nothing foreign" \
 		jq -e '([.flows[] | .tx == .generated and .tx == .unique + .lost] | all) and
-			([.flows[].generated] == [301, 303, 202, 107, 77, 99]) and
+			([.flows[].generated] == [301, 303, 202, 107, 77, 99, 11, 13, 17]) and
 			(.ports[1].rx_foreign == 0 and .ports[1].rx_bad_signature == 0)' "$j"
 	drops=$(jq '[.ports[] | select(.dut) | .dut | .dropped_capacity + .dropped_loss + .dropped_full + .dropped_link] | add' "$j")
 	lost=$(jq '[.flows[].lost] | add' "$j")
@@ -568,6 +581,7 @@ if want C; then
 		eq "$(api POST /config "$cfg")" '200 {"warnings":[]}'
 	check "api: capture start 200" eq "$(api POST /control/state \
 		'{"choice":"port","port":{"choice":"capture","capture":{"port_names":["p2"],"state":"start"}}}')" "200 {}"
+	t0=$(date +%s%N)
 	check "api: start f1 and f2 only: 200" eq "$(api POST /control/state \
 		'{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"flow_names":["f1","f2"],"state":"start"}}}')" "200 {}"
 	for _ in $(seq 100); do [ "$(fm '.flow_metrics[0].frames_tx')" -gt 0 ] && break; sleep 0.05; done
@@ -599,6 +613,15 @@ if want C; then
 		eq "$(fm '[.flow_metrics[] | .frames_tx]')" "[1500,400,0]"
 	check "api: each flow's frames_rx equals its frames_tx (the sim loses none), bytes 96 each" \
 		eq "$(fm '[.flow_metrics[] | .frames_rx == .frames_tx and .bytes_tx == 96 * .frames_tx] | all')" true
+	# metrics.timestamps (issue 48): the first and last arrivals on the wall
+	# clock, within the start and now; f2's 400 frames at 2000 pps span at
+	# least 399/2000 s less the pacer's 1 ms catch-up; f3 received none.
+	t1=$(date +%s%N)
+	ts=$(fm '[.flow_metrics[] | .timestamps]')
+	check "api: timestamps: f1, f2 arrived between the start and now, f2 over >= 198.5 ms, f3 none ($ts)" \
+		jq -e --argjson t0 "$t0" --argjson t1 "$t1" '(.[0:2] | all(.first_timestamp_ns >= $t0 and
+			.last_timestamp_ns <= $t1 and .first_timestamp_ns <= .last_timestamp_ns)) and
+			(.[1] | .last_timestamp_ns - .first_timestamp_ns >= 198.5e6) and .[2] == {}' <<<"$ts"
 	api POST /control/state '{"choice":"port","port":{"choice":"capture","capture":{"state":"stop"}}}' >/dev/null
 	api POST /monitor/capture '{"port_name":"p2"}' >"$T/c.pcap"
 	check "api: the capture of p2 is a pcap of f1's 1500 frames (tshark), each 100 bytes with FCS" \
