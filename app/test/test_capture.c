@@ -16,8 +16,10 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 
 #include "sl_capture.h"
+#include "sl_clock.h"
 #include "test.h"
 
 #define CAP_FRAMES 4000u
@@ -39,7 +41,25 @@ cap_frame(struct rte_mempool *mp, uint32_t i)
 	return m;
 }
 
-/* Decode pcap buf with libpcap: every frame in order and as written? Returns frames, or -1. */
+/* CRC-32 as Ethernet's FCS, bit by bit: independent of the capture's (rte_net_crc). */
+static uint32_t
+crc32_eth(const uint8_t *p, uint32_t len)
+{
+	uint32_t crc = 0xffffffff;
+
+	for (uint32_t i = 0; i < len; i++) {
+		crc ^= p[i];
+		for (int b = 0; b < 8; b++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+/*
+ * Decode pcap buf with libpcap: every frame in order and as written, with
+ * its FCS (4 bytes, CRC-32 little endian) where the snap length keeps it?
+ * Returns frames, or -1.
+ */
 static long
 cap_check(const char *buf, size_t len, uint32_t snap)
 {
@@ -55,14 +75,23 @@ cap_check(const char *buf, size_t len, uint32_t snap)
 	if (p == NULL)
 		return -1;
 	while ((r = pcap_next_ex(p, &h, &d)) == 1) {
-		uint32_t i, want = (uint32_t)(60 + n % 64);
+		uint32_t i, flen = (uint32_t)(60 + n % 64), want = flen + 4;
+		uint8_t fcs[4];
+		uint32_t crc;
 
 		memcpy(&i, d, 4);
 		if (i != (uint32_t)n || h->len != want || h->caplen != RTE_MIN(want, snap))
 			break;
-		for (uint32_t k = 4; k < h->caplen; k++)
+		for (uint32_t k = 4; k < RTE_MIN(h->caplen, flen); k++)
 			if (d[k] != (uint8_t)(i + k))
 				goto out;
+		if (h->caplen > flen) {
+			crc = crc32_eth(d, flen);
+			for (int b = 0; b < 4; b++)
+				fcs[b] = (uint8_t)(crc >> (8 * b));
+			if (memcmp(d + flen, fcs, h->caplen - flen) != 0)
+				goto out;
+		}
 		n++;
 	}
 out:
@@ -147,10 +176,53 @@ SL_TEST(capture_contract, "fast")
 	CHECK(sl_capture_pcap(c, &buf, &len) == 0, "pcap");
 	got = cap_check(buf, len, UINT32_MAX);
 	free(buf);
-	/* Frames of 60, 61, ... bytes: 60 + ... + 74 = 1005 > 1000, so 14 fit. */
+	/* Frames of 64, 65, ... bytes with the FCS: 64 + ... + 77 = 987, + 78 > 1000: 14 fit. */
 	CHECK(got == 14 && c->missed == 50, "byte limit: kept %ld (want 14), missed %" PRIu64, got,
 	      c->missed);
 	sl_capture_free(c);
+	/*
+	 * A frame its port stamped is kept at its stamp, not its burst's
+	 * time: two frames of one burst stamped 1 s apart are 1 s apart in
+	 * the pcap; a third, not stamped, at the burst's time.
+	 */
+	{
+		uint64_t hz = sl_tsc_hz(), t0 = rte_rdtsc(), flag, ns[3];
+		char err[PCAP_ERRBUF_SIZE];
+		struct pcap_pkthdr *h;
+		const u_char *d;
+		pcap_t *p;
+		FILE *f;
+		int off, k = 0;
+
+		CHECK(rte_mbuf_dyn_rx_timestamp_register(&off, &flag) == 0, "timestamp field");
+		c = sl_capture_create(16, 1u << 16, 0);
+		CHECK(c != NULL, "memory");
+		sl_capture_arm(c, true);
+		for (int i = 0; i < 2; i++) {
+			*RTE_MBUF_DYNFIELD(m[i], off, rte_mbuf_timestamp_t *) = t0 + (uint64_t)i * hz;
+			m[i]->ol_flags |= flag;
+		}
+		m[2]->ol_flags &= ~flag;
+		sl_capture_burst(c, m, 3, t0 + 3 * hz);
+		m[0]->ol_flags &= ~flag;
+		m[1]->ol_flags &= ~flag;
+		CHECK(sl_capture_pcap(c, &buf, &len) == 0, "pcap");
+		f = fmemopen(buf, len, "r");
+		p = f != NULL ? pcap_fopen_offline_with_tstamp_precision(f,
+				PCAP_TSTAMP_PRECISION_NANO, err) : NULL;
+		CHECK(p != NULL, "pcap open");
+		while (k < 3 && pcap_next_ex(p, &h, &d) == 1) {
+			ns[k++] = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+			(void)d;
+		}
+		pcap_close(p);
+		free(buf);
+		CHECK(k == 3 && ns[1] - ns[0] >= 999999999 && ns[1] - ns[0] <= 1000000001 &&
+		      ns[2] - ns[0] >= 2999999999 && ns[2] - ns[0] <= 3000000001,
+		      "stamps kept: %d frames, %" PRIu64 " and %" PRIu64 " ns after the first", k,
+		      ns[1] - ns[0], ns[2] - ns[0]);
+		sl_capture_free(c);
+	}
 	for (uint32_t i = 0; i < w.n; i++)
 		rte_pktmbuf_free(m[i]);
 	free(m);

@@ -9,7 +9,10 @@
 
 #include <pcap/pcap.h>
 #include <rte_cycles.h>
+#include <rte_ether.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_net_crc.h>
 
 #include "sl_capture.h"
 #include "sl_clock.h"
@@ -25,6 +28,11 @@ sl_capture_create(uint32_t max_frames, uint64_t max_bytes, uint32_t snap)
 	c->max_bytes = max_bytes;
 	c->snap = snap != 0 ? snap : UINT32_MAX;
 	c->hz = sl_tsc_hz();
+	/* The port's own arrival times, where it stamps frames (as sl_rx does). */
+	if (rte_mbuf_dyn_rx_timestamp_register(&c->ts_off, &c->ts_flag) != 0) {
+		c->ts_off = -1;
+		c->ts_flag = 0;
+	}
 	c->rec = malloc((size_t)max_frames * sizeof(*c->rec));
 	c->data = malloc(max_bytes);
 	if (c->rec == NULL || c->data == NULL) {
@@ -71,18 +79,29 @@ sl_capture_append(struct sl_capture *c, struct rte_mbuf **pkts, uint16_t n, uint
 	uint32_t k = c->n; /* the writer's own */
 
 	for (uint16_t i = 0; i < n; i++) {
-		uint32_t len = rte_pktmbuf_pkt_len(pkts[i]), cap = RTE_MIN(len, c->snap);
+		const struct rte_mbuf *m = pkts[i];
+		uint32_t len = rte_pktmbuf_pkt_len(m), cap = RTE_MIN(len + (uint32_t)RTE_ETHER_CRC_LEN, c->snap);
+		uint64_t t = tsc;
 
 		if (k == c->max_frames || c->used + cap > c->max_bytes) {
 			c->missed++;
 			continue;
 		}
-		const void *src = rte_pktmbuf_read(pkts[i], 0, cap, c->data + c->used);
+		const void *src = rte_pktmbuf_read(m, 0, RTE_MIN(len, cap), c->data + c->used);
 
 		if (src != c->data + c->used)
-			memcpy(c->data + c->used, src, cap); /* one segment: read gave its data */
-		c->rec[k] = (struct sl_capture_rec){ .tsc = tsc, .len = len, .caplen = cap,
-						     .off = c->used };
+			memcpy(c->data + c->used, src, RTE_MIN(len, cap)); /* one segment: its data */
+		if (cap > len) {
+			/* The FCS, over the whole frame (all of it is in data now). */
+			uint32_t fcs = rte_cpu_to_le_32(rte_net_crc_calc(c->data + c->used, len,
+									  RTE_NET_CRC32_ETH));
+
+			memcpy(c->data + c->used + len, &fcs, cap - len);
+		}
+		if (c->ts_off >= 0 && (m->ol_flags & c->ts_flag) != 0)
+			t = *RTE_MBUF_DYNFIELD(m, c->ts_off, const rte_mbuf_timestamp_t *);
+		c->rec[k] = (struct sl_capture_rec){ .tsc = t, .len = len + (uint32_t)RTE_ETHER_CRC_LEN,
+						     .caplen = cap, .off = c->used };
 		c->used += cap;
 		k++;
 	}

@@ -5,7 +5,10 @@
 /**
  * @file
  * A port's capture: the frames it receives, kept in memory while armed and
- * written out as pcap (the OTG API's /monitor/capture).
+ * written out as pcap (the OTG API's /monitor/capture). Each frame is kept
+ * as it was on the wire, with its FCS: a NIC strips the one it received,
+ * so the capture computes it (CRC-32, rte_net_crc), as captures of other
+ * OTG tools carry it.
  *
  * One writer, the lcore that receives the port (sl_capture_burst(), from
  * its receive loop); any number of readers. The writer appends a frame's
@@ -29,8 +32,10 @@
 #define SL_CAPTURE_BYTES (64u << 20)
 
 struct sl_capture_rec {
-	uint64_t tsc;          /**< when its burst arrived (the receive side's clock) */
-	uint32_t len;          /**< its length on the wire, without the FCS */
+	uint64_t tsc;          /**< when it arrived: its port's RX timestamp where the port
+				    stamps frames (the sim: when it left the wire), else its
+				    burst's receive time (TSC cycles) */
+	uint32_t len;          /**< its length on the wire, with the FCS */
 	uint32_t caplen;       /**< bytes kept (at most the snap length) */
 	uint64_t off;          /**< where they are in data */
 };
@@ -43,6 +48,8 @@ struct sl_capture {
 	uint64_t max_bytes, used;
 	/* The clocks at the arming: a record's time is real_ns + (tsc - tsc0) / hz. */
 	uint64_t tsc0, real_ns0, hz;
+	int ts_off;            /**< DPDK's RX timestamp field and flag (ts_off -1: none) */
+	uint64_t ts_flag;
 	struct sl_capture_rec *rec;
 	uint8_t *data;
 };
