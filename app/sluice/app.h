@@ -73,6 +73,7 @@ struct sl_session {
 	struct sl_map_entry map[SL_MAP_MAX]; /* the map in force: --map, or the default */
 	uint16_t nb_map;
 	uint64_t start_tsc, end_tsc;
+	uint64_t anchor_tsc, anchor_unix_ns; /* the TSC and the wall clock read together at the start */
 	uint64_t pool_in_use;        /* mbufs not back in their pools after the run */
 	uint64_t discarded;          /* frames drivers freed at quiesce, never sent */
 	bool running;

@@ -438,3 +438,52 @@ SL_TEST(pacer_give_back_exact, "fast")
 	CHECK(calls > 100000 && bad == 0, "%" PRIu64 " of %" PRIu64 " not restored", bad, calls);
 	return 0;
 }
+
+/*
+ * sl_pacer.behind_max bounds what the pacer sends above its rate: a DUT
+ * that serves exactly the rate never queues more than behind_max's worth
+ * of frames and one burst, whatever the stalls. Made-up TSC, two patterns
+ * on a fresh pacer each: stalls of 30 us (under the slack), then eight of
+ * 500 us 5 ms apart (found by review: each adds to what it owes, and the
+ * queue grew past five times lag_max's worth), then calm; and one stall of
+ * 30 ms (past what it may owe) among short ones.
+ */
+SL_TEST(pacer_behind_bounds_queue, "fast")
+{
+	const struct sl_rate rate = { SL_RATE_PPS, RATE_PPS };
+	const uint64_t hz = sl_tsc_hz(), us = hz / 1000000, step = hz / 10000000 + 1;
+	static const uint32_t stalls[2][13] = {
+		{ 30, 30, 30, 500, 500, 500, 500, 500, 500, 500, 500, 0, 0 },
+		{ 30, 200, 30000, 30, 500, 0, 0, 0, 0, 0, 0, 0, 0 },
+	};
+
+	for (int k = 0; k < 2; k++) {
+		struct sl_gen g = { .s = test_stream() };
+		struct sl_pacer p;
+		double q = 0, qmax = 0, bound, lag_bound;
+		uint64_t t = 1000 * hz, last = t;
+
+		CHECK(sl_pacer_init(&p, &rate) == 0, "init");
+		sl_pacer_set_slack(&p, 1, SL_PACER_EVEN_US);
+		for (int i = 0; i < 13; i++) {
+			uint64_t until = t + (i < 12 ? 5000 : 400000) * us;
+
+			t += stalls[k][i] * us;
+			for (; t < until; t += step) {
+				uint64_t d = sl_gen_due(&g, &p, t, BURST);
+
+				q = fmax(0, q - RATE_PPS * (double)(t - last) / (double)hz) + (double)d;
+				qmax = fmax(qmax, q);
+				last = t;
+			}
+		}
+		bound = ceil((double)(p.behind_max >> 16) * RATE_PPS / (double)hz) + BURST + 1;
+		lag_bound = ceil((double)p.lag_max * RATE_PPS / (double)hz) + BURST + 1;
+		NOTE("pattern %d: lag_max %.0f us, behind_max %.0f us: the DUT's queue reached %.0f "
+		     "frames (bound %.0f; lag_max's worth %.0f)", k, (double)p.lag_max * 1e6 / (double)hz,
+		     (double)(p.behind_max >> 16) * 1e6 / (double)hz, qmax, bound, lag_bound);
+		CHECK(qmax <= bound, "pattern %d: queue %.0f > behind_max's %.0f frames + a burst", k,
+		      qmax, bound);
+	}
+	return 0;
+}

@@ -250,6 +250,19 @@ void sl_config_stream_name(const struct sl_config *c, uint16_t id, char *buf, si
 void sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
 		      struct sl_stream_conf *out);
 
+/**
+ * The smallest frame (with its FCS) of stream @p id that carries the
+ * signature: its headers and 16 bytes. Frames below it go out unsigned,
+ * and the receive side cannot count them.
+ */
+uint16_t sl_config_signed_min(const struct sl_config *c, const struct sl_config_env *env,
+			      uint16_t id);
+/**
+ * Which of stream @p id's sizes carry the signature: 2 all, 1 some, 0 none
+ * (its sizes below sl_config_signed_min()). With the signature off: 2.
+ */
+int sl_config_signed_sizes(const struct sl_config *c, const struct sl_config_env *env, uint16_t id);
+
 /** Streams sent on port @p pid (0 for a port with none). */
 uint16_t sl_config_port_streams(const struct sl_config *c, const struct sl_config_env *env,
 				uint16_t pid);

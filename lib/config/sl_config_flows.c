@@ -130,6 +130,48 @@ min_frame(const struct sl_stream_conf *sc)
 	return hdr > SL_WIRE_MIN_FRAME ? hdr : SL_WIRE_MIN_FRAME;
 }
 
+uint16_t
+sl_config_signed_min(const struct sl_config *c, const struct sl_config_env *env, uint16_t id)
+{
+	struct sl_stream_conf sc;
+
+	sl_config_stream(c, env, id, &sc);
+	if (sc.hdrs.n != 0) {
+		uint8_t tmpl[SL_STACK_HDR_MAX + 16];
+		struct sl_stack_rt rt;
+		struct sl_stack_defaults d = { 0 };
+		uint16_t hl = 0;
+		char err[8];
+
+		if (sl_stack_compile(&sc.hdrs, &d, tmpl, &hl, &rt, err, sizeof(err)) != 0)
+			return 0; /* refused by the check */
+		return (uint16_t)(hl + SL_SIG_LEN + SL_WIRE_FCS);
+	}
+	return (uint16_t)(RTE_ETHER_HDR_LEN + (sc.vlan ? 4 : 0) + (sc.ipv6 ? 40 : 20) +
+			  (sc.tcp ? 20 : 8) + SL_SIG_LEN + SL_WIRE_FCS);
+}
+
+int
+sl_config_signed_sizes(const struct sl_config *c, const struct sl_config_env *env, uint16_t id)
+{
+	uint16_t need = sl_config_signed_min(c, env, id), lo = UINT16_MAX, hi = 0;
+	struct sl_stream_conf sc;
+
+	if (c->sign == SL_SIGN_OFF)
+		return 2;
+	sl_config_stream(c, env, id, &sc);
+	if (sc.size_max != 0) {
+		lo = sc.size_min;
+		hi = sc.size_max;
+	} else {
+		for (uint16_t i = 0; i < sc.nb_sizes; i++) {
+			lo = RTE_MIN(lo, sc.sizes[i]);
+			hi = RTE_MAX(hi, sc.sizes[i]);
+		}
+	}
+	return lo >= need ? 2 : hi >= need ? 1 : 0;
+}
+
 void
 sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uint16_t id,
 		 struct sl_stream_conf *out)

@@ -300,6 +300,10 @@ struct sl_pacer {
 	uint64_t mark;      /**< next before the last due() advanced it (see sl_gen_due) */
 	uint64_t owed;      /**< of skipped, what is still to be repaid, 1/65536 TSC cycles */
 	uint64_t owe_max;   /**< most owed (SL_PACER_OWE_US; sl_pacer_set_slack) */
+	uint64_t behind_max; /**< most of its schedule it was behind at once, 1/65536 TSC
+			          cycles: the lag it makes up at once (at most the slack)
+			          plus what it owes; it never runs ahead of its schedule, so
+			          this bounds what it sends above its rate at any time */
 	uint64_t mark_repaid; /**< repaid by the last due() (given back with mark) */
 	double mark_units;  /**< skipped_units before the last due()'s repayments */
 	double skipped_units; /**< what skipped would have sent, in the pacer's unit
@@ -763,6 +767,9 @@ sl_gen_due(struct sl_gen *g, struct sl_pacer *p, uint64_t tsc, unsigned int max)
 		sl_pacer_skip(p, excess, now - p->slack);
 		p->owed = RTE_MIN(p->owed + excess, p->owe_max);
 	}
+	/* Behind its schedule: what it makes up at once, and what it owes. */
+	if (late > 0 && unlikely(RTE_MIN((uint64_t)late, p->slack) + p->owed > p->behind_max))
+		p->behind_max = RTE_MIN((uint64_t)late, p->slack) + p->owed;
 	p->mark = p->next;
 	p->mark_units = p->skipped_units;
 	p->mark_repaid = 0;

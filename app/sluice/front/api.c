@@ -231,6 +231,22 @@ call_set_config(struct sl_app *app, struct api_call *c)
 		snprintf(more, sizeof(more), "and %u more", e.more_warnings);
 		json_array_append_new(w, json_string(more));
 	}
+	/* A flow whose frames are too short to carry the signature is never measured: said. */
+	for (uint16_t f = 0; f < app->cfg.nb_flows; f++) {
+		int sg = sl_config_signed_sizes(&app->cfg, sl_session_env(app), f);
+		char msg[256];
+
+		if (sg == 2)
+			continue;
+		snprintf(msg, sizeof(msg), "flows[%u] (%s): %s frames below %u bytes carry no "
+			 "signature (its headers and the signature's 16 bytes need them): %s", f,
+			 app->cfg.flows[f].name, sg == 0 ? "all its" : "its",
+			 sl_config_signed_min(&app->cfg, sl_session_env(app), f),
+			 sg == 0 ? "it is sent but not measured (frames_rx stays 0): give a larger size" :
+			 "those are sent but not measured");
+		utf8_clean(msg);
+		json_array_append_new(w, json_string(msg));
+	}
 	return api_json(c, json_pack("{s:o}", "warnings", w));
 }
 
@@ -669,7 +685,8 @@ flow_metrics(const struct sl_app *app, const struct sl_results *r, uint16_t f, u
 		json_object_set_new(o, "bytes_tx", json_integer((json_int_t)txb));
 	/* When its first and last frames arrived, ns since the epoch (none yet: empty). */
 	if (o != NULL)
-		json_object_set_new(o, "timestamps", s.rx == 0 ? json_object() :
+		json_object_set_new(o, "timestamps", s.rx == 0 || s.first_tsc == 0 ||
+				    s.last_tsc == 0 ? json_object() :
 				    json_pack("{s:f, s:f}", "first_timestamp_ns",
 					      sl_results_unix_ns(r, s.first_tsc), "last_timestamp_ns",
 					      sl_results_unix_ns(r, s.last_tsc)));

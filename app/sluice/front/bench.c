@@ -299,6 +299,8 @@ trial_collect(struct sl_app *app)
 		t->let_go_ns = RTE_MAX(t->let_go_ns, rs->port[s].pace.let_go_ns);
 		t->lag_max_us = fmax(t->lag_max_us,
 				     (double)rs->port[s].pacer_lag_max * 1e6 / (double)rs->hz);
+		t->behind_max_us = fmax(t->behind_max_us,
+					(double)rs->port[s].pacer_behind_max * 1e6 / (double)rs->hz);
 		if (r < 0)
 			continue;
 		/* A port's drops once, however many streams it receives. */

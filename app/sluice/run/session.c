@@ -427,6 +427,13 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 	 */
 	app->ses.start_tsc = rte_rdtsc() + sl_us_tsc(SL_SESSION_LEAD_US, hz);
 	app->ses.end_tsc = 0;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		app->ses.anchor_tsc = rte_rdtsc();
+		app->ses.anchor_unix_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	}
 	if (o->duration_us != 0)
 		deadline = app->ses.start_tsc + sl_us_tsc(o->duration_us, hz);
 	app->views.next_stats = app->ses.start_tsc + (uint64_t)(app->o.stats_period * (double)hz);

@@ -267,6 +267,8 @@ take_tx(const struct sl_app *app, struct sl_results *r)
 					continue;
 				if (tg->pacer.lag_max > rp->pacer_lag_max)
 					rp->pacer_lag_max = tg->pacer.lag_max;
+				rp->pacer_behind_max = RTE_MAX(rp->pacer_behind_max,
+							       tg->pacer.behind_max >> 16);
 				rp->pacer_skipped += sl_pacer_skipped_tsc(&tg->pacer);
 				rp->pool_empty += SL_CNT_READ(tg->pool_empty);
 				rp->nb_pacers++;
@@ -396,6 +398,8 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r->now_unix_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	r->start_tsc = ses->start_tsc;
+	r->anchor_tsc = ses->anchor_tsc;
+	r->anchor_unix_ns = ses->anchor_unix_ns;
 	r->end_tsc = ses->end_tsc;
 	/* 0 before the window opens (SL_SESSION_LEAD_US after the start). */
 	r->elapsed_s = (double)RTE_MAX((int64_t)((ses->end_tsc > ses->start_tsc ? ses->end_tsc :

@@ -104,6 +104,8 @@ struct sl_results_port {
 	struct sl_port_dut dut;
 	/* Its pacers (one per lcore-queue pair, which share the rate equally). */
 	uint64_t pacer_lag_max;     /* TSC cycles the latest ran behind */
+	uint64_t pacer_behind_max;  /* TSC cycles of its schedule the furthest behind was at
+				       once (sl_pacer.behind_max) */
 	uint64_t pacer_skipped;     /* TSC cycles let go, summed over them */
 	uint32_t nb_pacers;
 	uint64_t pool_empty;        /* bursts that found the pool empty */
@@ -121,6 +123,7 @@ struct sl_results {
 	bool running;
 	uint64_t hz, start_tsc, end_tsc, now_tsc;
 	uint64_t now_unix_ns;       /* the wall clock when now_tsc was read (sl_results_unix_ns()) */
+	uint64_t anchor_tsc, anchor_unix_ns; /* both read together at the run's start (0: none) */
 	double elapsed_s;           /* the run's seconds (until now while running) */
 	uint64_t pool_in_use, discarded;
 	uint64_t gen_first_tsc, gen_last_tsc; /* the workers' first send to their last (0: none) */
@@ -158,11 +161,21 @@ struct sl_results *sl_results_take(const struct sl_app *app);
 /* The same without the latency histograms (cheaper: a drain's check, a live line). */
 struct sl_results *sl_results_take_opt(const struct sl_app *app, bool hist);
 void sl_results_free(struct sl_results *r);
-/* A TSC reading of this run (a frame's arrival) on the wall clock, ns since the epoch. */
+/*
+ * A TSC reading of this run (a frame's arrival) on the wall clock, ns since
+ * the epoch: between the pairs read at the run's start and at the snapshot,
+ * exact at both ends, so a reading moves from one snapshot to the next only
+ * by the wall clock's slew (NTP), not by the TSC rate's error.
+ */
 static inline double
 sl_results_unix_ns(const struct sl_results *r, uint64_t tsc)
 {
-	return (double)r->now_unix_ns - ((double)r->now_tsc - (double)tsc) * 1e9 / (double)r->hz;
+	if (r->anchor_tsc == 0 || r->now_tsc <= r->anchor_tsc)
+		return (double)r->now_unix_ns - ((double)r->now_tsc - (double)tsc) * 1e9 /
+		       (double)r->hz;
+	return (double)r->anchor_unix_ns + ((double)tsc - (double)r->anchor_tsc) *
+	       ((double)r->now_unix_ns - (double)r->anchor_unix_ns) /
+	       ((double)r->now_tsc - (double)r->anchor_tsc);
 }
 /* Add a stream's figures at a port into a sum of streams (jitter: the worst). */
 void sl_results_stats_add(struct sl_rx_stream_stats *d, const struct sl_rx_stream_stats *x);

@@ -255,12 +255,13 @@ trials:
 		sl_json_u64(j, "let_go_frames", t->let_go_frames); /* what its pacers let go */
 		sl_json_u64(j, "let_go_ns", t->let_go_ns);
 		/*
-		 * The most its pacers ran late, and the frames that is at the
-		 * pace: the most the DUT can have met above the load at once.
+		 * The most its pacers ran late; the most of its schedule one was
+		 * behind at once (made up at once, or owed), in frames at the
+		 * pace: the most the DUT can have met above the load.
 		 */
 		sl_json_dbl(j, "pacer_lag_max_us", t->lag_max_us);
 		sl_json_u64(j, "behind_max_frames",
-			    (uint64_t)ceil(t->lag_max_us * 1e-6 * t->paced));
+			    (uint64_t)ceil(t->behind_max_us * 1e-6 * t->paced));
 		/* asked = the frames offered (tx + gen_dropped + gen_backlog) + unsent + let go */
 		sl_json_u64(j, "asked", t->asked);
 		sl_json_u64(j, "unsent", t->unsent);

@@ -45,9 +45,11 @@ struct sl_bench_trial {
 	bool fell_short;            /* the generator offered less than the load (lib/bench's
 				       tolerance): a lower bound counts at what it offered */
 	bool interrupted;           /* stopped before its end: shown, not counted */
-	double lag_max_us;          /* the most its pacers ran late: the DUT may have met up
-				       to lag_max_us x paced frames above the load in a burst
-				       (they catch up, never run ahead of their schedule) */
+	double lag_max_us;          /* the most its pacers ran late */
+	double behind_max_us;       /* the most of their schedule one was behind at once (what
+				       it made up at once and what it owed): they never run
+				       ahead of it, so the DUT met at most behind_max_us x paced
+				       frames above the load */
 	double offered_pps, tx_pps, rx_pps, fwd_pps, loss_ratio, eff_s;
 	uint64_t tx, rx, lost, dropped, backlog, rx_drops;
 	uint64_t let_go_frames, let_go_ns; /* what its pacers let go (its sending ports') */

@@ -51,6 +51,18 @@ sl_report_modes(const struct sl_app *app, const struct sl_results *r)
 		printf("signatures: off (--sign %s): frames carry none, the receive side measures "
 		       "nothing\n", app->cfg.sign == SL_SIGN_AUTO ? "auto, and nothing reads them" :
 		       "off");
+	/* A flow whose frames are too short to carry the signature is never measured: said. */
+	for (uint16_t f = 0; f < app->ses.run_cfg.nb_flows; f++) {
+		int sg = sl_config_signed_sizes(&app->ses.run_cfg, &app->env, f);
+
+		if (sg != 2)
+			printf("warning: flow %s: %s frames below %u bytes carry no signature (its "
+			       "headers and the signature's 16 bytes need them): %s\n",
+			       app->ses.run_cfg.flows[f].name, sg == 0 ? "all its" : "its",
+			       sl_config_signed_min(&app->ses.run_cfg, &app->env, f),
+			       sg == 0 ? "it is sent but not measured (give a larger size)" :
+			       "those are sent but not measured");
+	}
 
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		const struct sl_port *p = &app->ports.p[i];

@@ -27,37 +27,37 @@ pace_exact() {
 # width. The NDR is judged per sending port (the search's load), against
 # the weakest DUT.
 # 1. The DUT loses only what overflows its queue. A direction that lost
-#    frames was sent more than its capacity over the trial's window, or met
-#    a burst that can overflow the queue: a pacer that ran L late is at
-#    most L x pace frames behind its schedule and catches up without ever
-#    running ahead of it (behind_max_frames), so with the engine's bursts
-#    the queue holds at most behind_max_frames + 64 above the load.
+#    frames was paced above its capacity, or met a burst that can overflow
+#    the queue: a pacer never runs ahead of its schedule, so above its pace
+#    it sends at most what it is behind at once (behind_max_frames: the
+#    lag it makes up at once and what it owes), and the engine's burst.
 # 2. The result is no more than the DUT: NDR <= HI.
 # 3. A converged NDR brackets the capacity: its upper bound is a load that
-#    lost, so (1) puts it above C / (1 + tol) unless a trial lost to a
-#    burst, and the result is within the width and the tolerance below it:
-#    NDR >= C (1 - W)(1 - tol) / (1 + tol), tol the search's shortfall
-#    tolerance (SL_BENCH_SHORTFALL_MAX). After a loss to a burst that side
-#    is a SKIP that names the trials.
+#    lost, counted at the load asked or more; unless a trial lost at a load
+#    below C / (1 + tol) (a burst, or a pace set above the load for a
+#    generator that fell short), that bound is above it, and the result
+#    is within the width and the tolerance below it: NDR >= C (1 - W)
+#    (1 - tol) / (1 + tol), tol the search's shortfall tolerance
+#    (SL_BENCH_SHORTFALL_MAX). Otherwise that side is a SKIP naming them.
 dut_truth() {
-	local name=$1 j=$2 caps=$3 q=$4 hi=$5 w=$6 bad ndr lo bursts
+	local name=$1 j=$2 caps=$3 q=$4 hi=$5 w=$6 bad ndr lo low
 	bad=$(jq -c --argjson caps "$caps" --argjson q "$q" '[.bench.trials[] | . as $t |
-		.directions[]? | select(.lost > 0 and .tx_packets <= $caps[.tx_port] * $t.effective_s and
+		.directions[]? | select(.lost > 0 and $t.paced_pps <= $caps[.tx_port] and
 			$t.behind_max_frames + 64 < $q) |
-		[$t.n, .tx_port, .tx_packets, .lost, $t.behind_max_frames]]' "$j")
-	bursts=$(jq -c --argjson caps "$caps" '[.bench.trials[] | . as $t | select(any(.directions[]?;
-		.lost > 0 and .tx_packets <= $caps[.tx_port] * $t.effective_s)) | .n]' "$j")
+		[$t.n, .tx_port, $t.paced_pps, .lost, $t.behind_max_frames]]' "$j")
+	low=$(jq -c --argjson caps "$caps" '[.bench.trials[] | . as $t | select(.counted_pps > 0 and
+		any(.directions[]?; .lost > 0 and $t.load_pps < $caps[.tx_port] / 1.01)) | .n]' "$j")
 	[ "$bad" = "[]" ] &&
-		ok "$name: every trial that lost was fed above the DUT's capacity, or a burst its queue of $q could not hold (trials $bursts)" ||
-		ko "$name: the DUT lost frames fed within its capacity, in bursts its queue of $q holds ([n, port, tx, lost, behind]): $bad"
+		ok "$name: every trial that lost was paced above the DUT's capacity, or met a burst its queue of $q could not hold (lost below the capacity: trials $low)" ||
+		ko "$name: the DUT lost frames paced within its capacity, in bursts its queue of $q holds ([n, port, paced, lost, behind]): $bad"
 	ndr=$(jq '.bench.results[0] | .ndr_pps / .ports' "$j")
 	check "$name: the NDR $ndr a port is no more than the DUT's $hi" \
 		jqe --argjson hi "$hi" '.bench.results[0] | .ndr_pps / .ports <= $hi' "$j"
 	jqe '.bench.results[0].ndr_converged' "$j" || return 0
 	lo=$(jq -n --argjson caps "$caps" --argjson w "$w" \
 		'([$caps[] | select(. > 0)] | min) * (1 - $w) * 0.99 / 1.01')
-	if [ "$bursts" != "[]" ]; then
-		skip "$name: the NDR's lower side: trial(s) $bursts lost to a burst (the generator's lcore ran late)"
+	if [ "$low" != "[]" ]; then
+		skip "$name: the NDR's lower side: counted trial(s) $low lost below the DUT's capacity (a burst: the generator's lcore ran late)"
 	else
 		check "$name: the converged NDR $ndr a port brackets the capacity: >= $lo" \
 			jqe --argjson lo "$lo" '.bench.results[0] | .ndr_pps / .ports >= $lo' "$j"
