@@ -433,6 +433,24 @@ test_listen(void)
 	}
 }
 
+/* Two 10G sim ports (sim0, sim1) and one worker lcore, as the OTG tests see them. */
+static void
+two_sims(struct sl_config_env *env)
+{
+	env->nb_ports = 2;
+	env->nb_lcores = 2;
+	env->worker[1] = true;
+	for (uint16_t p = 0; p < 2; p++) {
+		snprintf(env->port[p].info.name, sizeof(env->port[p].info.name), "sim%u", p);
+		env->port[p].info.mtu = 1500;
+		env->port[p].info.min_mtu = 68;
+		env->port[p].info.max_mtu = 9000;
+		env->port[p].info.speed_bps = 10000000000ull;
+		env->port[p].info.wire_to = -1;
+		env->port[p].can_rx = true;
+	}
+}
+
 /*
  * The flow table (sl_config.h): a copy owns its table, a delete moves the
  * later flows down, counts and rates are shared exactly, a flow's MACs
@@ -454,19 +472,11 @@ test_flow_table(void)
 		T(false, "out of memory");
 		goto out;
 	}
-	env->nb_ports = 2;
+	two_sims(env);
 	env->nb_lcores = 3;
-	env->worker[1] = env->worker[2] = true;
-	for (uint16_t p = 0; p < 2; p++) {
-		snprintf(env->port[p].info.name, sizeof(env->port[p].info.name), "sim%u", p);
-		env->port[p].info.mtu = 1500;
-		env->port[p].info.min_mtu = 68;
-		env->port[p].info.max_mtu = 9000;
-		env->port[p].info.speed_bps = 10000000000ull;
-		env->port[p].info.wire_to = -1;
+	env->worker[2] = true;
+	for (uint16_t p = 0; p < 2; p++)
 		env->port[p].info.mac = (struct rte_ether_addr){ { 2, 0x51, 0xce, 0, 0, (uint8_t)p } };
-		env->port[p].can_rx = true;
-	}
 	sl_config_default(c);
 	/* No table: one default stream per port, id = port, --count whole. */
 	c->count = 1001;
@@ -557,24 +567,6 @@ out:
  * in, where a path's field is, what is refused, and that a refused Config
  * leaves the configuration as it was.
  */
-/* Two 10G sim ports (sim0, sim1) and one worker lcore, as the OTG tests see them. */
-static void
-two_sims(struct sl_config_env *env)
-{
-	env->nb_ports = 2;
-	env->nb_lcores = 2;
-	env->worker[1] = true;
-	for (uint16_t p = 0; p < 2; p++) {
-		snprintf(env->port[p].info.name, sizeof(env->port[p].info.name), "sim%u", p);
-		env->port[p].info.mtu = 1500;
-		env->port[p].info.min_mtu = 68;
-		env->port[p].info.max_mtu = 9000;
-		env->port[p].info.speed_bps = 10000000000ull;
-		env->port[p].info.wire_to = -1;
-		env->port[p].can_rx = true;
-	}
-}
-
 static void
 test_stack_otg(void)
 {
