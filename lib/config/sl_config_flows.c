@@ -130,36 +130,44 @@ min_frame(const struct sl_stream_conf *sc)
 	return hdr > SL_WIRE_MIN_FRAME ? hdr : SL_WIRE_MIN_FRAME;
 }
 
-uint16_t
-sl_config_signed_min(const struct sl_config *c, const struct sl_config_env *env, uint16_t id)
+/* The smallest frame (with its FCS) of stream sc that carries the signature; 0: no such stack. */
+static uint16_t
+signed_min(const struct sl_stream_conf *sc)
 {
-	struct sl_stream_conf sc;
-
-	sl_config_stream(c, env, id, &sc);
-	if (sc.hdrs.n != 0) {
+	if (sc->hdrs.n != 0) {
 		uint8_t tmpl[SL_STACK_HDR_MAX + 16];
 		struct sl_stack_rt rt;
 		struct sl_stack_defaults d = { 0 };
 		uint16_t hl = 0;
 		char err[8];
 
-		if (sl_stack_compile(&sc.hdrs, &d, tmpl, &hl, &rt, err, sizeof(err)) != 0)
+		if (sl_stack_compile(&sc->hdrs, &d, tmpl, &hl, &rt, err, sizeof(err)) != 0)
 			return 0; /* refused by the check */
 		return (uint16_t)(hl + SL_SIG_LEN + SL_WIRE_FCS);
 	}
-	return (uint16_t)(RTE_ETHER_HDR_LEN + (sc.vlan ? 4 : 0) + (sc.ipv6 ? 40 : 20) +
-			  (sc.tcp ? 20 : 8) + SL_SIG_LEN + SL_WIRE_FCS);
+	return (uint16_t)(RTE_ETHER_HDR_LEN + (sc->vlan ? 4 : 0) + (sc->ipv6 ? 40 : 20) +
+			  (sc->tcp ? 20 : 8) + SL_SIG_LEN + SL_WIRE_FCS);
+}
+
+uint16_t
+sl_config_signed_min(const struct sl_config *c, const struct sl_config_env *env, uint16_t id)
+{
+	struct sl_stream_conf sc;
+
+	sl_config_stream(c, env, id, &sc);
+	return signed_min(&sc);
 }
 
 int
 sl_config_signed_sizes(const struct sl_config *c, const struct sl_config_env *env, uint16_t id)
 {
-	uint16_t need = sl_config_signed_min(c, env, id), lo = UINT16_MAX, hi = 0;
+	uint16_t need, lo = UINT16_MAX, hi = 0;
 	struct sl_stream_conf sc;
 
 	if (c->sign == SL_SIGN_OFF)
 		return 2;
 	sl_config_stream(c, env, id, &sc);
+	need = signed_min(&sc);
 	if (sc.size_max != 0) {
 		lo = sc.size_min;
 		hi = sc.size_max;
@@ -189,17 +197,8 @@ sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uin
 	*out = f->sc;
 	if (out->hdrs.n != 0) {
 		/* A stack says its tags itself; by default its smallest signed frame. */
-		if (!f->size_given && out->nb_sizes != 0 && out->size_max == 0) {
-			uint8_t tmpl[SL_STACK_HDR_MAX + 16];
-			struct sl_stack_rt rt;
-			struct sl_stack_defaults d = { 0 };
-			uint16_t hl = 0;
-			char err[8];
-
-			if (sl_stack_compile(&out->hdrs, &d, tmpl, &hl, &rt, err, sizeof(err)) == 0 &&
-			    out->sizes[0] < hl + SL_SIG_LEN + SL_WIRE_FCS)
-				out->sizes[0] = hl + SL_SIG_LEN + SL_WIRE_FCS;
-		}
+		if (!f->size_given && out->nb_sizes != 0 && out->size_max == 0)
+			out->sizes[0] = RTE_MAX(out->sizes[0], signed_min(out));
 	} else {
 		if (out->vlan == 0 && pid < SL_MAX_PORTS)
 			out->vlan = c->pc[pid].vlan;
