@@ -365,3 +365,113 @@ SL_TEST(gen_lean_equals_generic, "fast")
 	free(s);
 	return ret;
 }
+
+/*
+ * The classic headers are a preset of the one header model: a classic
+ * stream (--vlan, --ipv6, --tcp, a classic field) sends, byte for byte,
+ * the frames of the stack sl_stream_conf_hdrs() says it is, with its
+ * field named by its path, though the two take different bursts (the
+ * classic one patches partial sums, the stack's sums every frame). TCP:
+ * the classic burst numbers its segments, the stack's does not, so there
+ * the sequence number and the checksum are left out of the comparison.
+ */
+SL_TEST(gen_preset_is_the_stack, "fast")
+{
+	static const struct {
+		uint16_t vlan; bool v6, tcp; uint16_t sizes[3], nb; enum sl_field_kind fk;
+		const char *path, *text; uint16_t P;
+	} cs[] = {
+		{ 0, false, false, { 64 }, 1, SL_FIELD_DST_PORT, "udp.dport", "eth/ipv4/udp", 1 },
+		{ 42, false, false, { 64, 594, 1518 }, 3, SL_FIELD_DST_IP, "ipv4.dst",
+		  "eth/vlan(id=42)/ipv4/udp", 3 },
+		{ 0, true, false, { 99, 200 }, 2, SL_FIELD_SRC_PORT, "udp.sport", "eth/ipv6/udp", 2 },
+		{ 7, true, false, { 128 }, 1, SL_FIELD_VLAN, "vlan.id", "eth/vlan(id=7)/ipv6/udp", 1 },
+		{ 0, false, true, { 64 }, 1, SL_FIELD_SRC_IP, "ipv4.src", "eth/ipv4/tcp", 4 },
+		{ 5, true, true, { 300 }, 1, SL_FIELD_DST_PORT, "tcp.dport", "eth/vlan(id=5)/ipv6/tcp",
+		  2 },
+	};
+	struct sl_stream *s = malloc(2 * sizeof(*s));
+	unsigned int frames = 0;
+	int ret = 0;
+
+	CHECK(s != NULL, "out of memory");
+	for (unsigned int ci = 0; ci < RTE_DIM(cs) && ret == 0; ci++) {
+		struct sl_stream_conf c = {
+			.src_ip = RTE_IPV4(198u, 18, 0, 1), .dst_ip = RTE_IPV4(198u, 18, 0, 2),
+			.src_port = 1000, .dst_port = 9, .vlan = cs[ci].vlan, .ipv6 = cs[ci].v6,
+			.tcp = cs[ci].tcp, .nb_sizes = cs[ci].nb, .id = 3,
+			.src_mac = { { 2, 0, 0, 0, 0, 1 } }, .dst_mac = { { 2, 0, 0, 0, 0, 2 } },
+			.src_ip6 = { 0x20, 1, 0, 2, [15] = 1 }, .dst_ip6 = { 0x20, 1, 0, 2, [15] = 2 },
+			.nb_fields = 1,
+			.fields = { { .kind = cs[ci].fk, .mode = SL_FIELD_INC, .count = 5,
+				      .start = cs[ci].fk == SL_FIELD_SRC_IP || cs[ci].fk == SL_FIELD_DST_IP ?
+				      RTE_IPV4(198u, 18, 1, 1) : 2 } },
+		};
+		struct sl_stream_conf k;
+		char err[256], text[SL_STACK_TEXT_MAX], n0[32], n1[32];
+		struct rte_mempool *mp[2];
+		int hl;
+
+		memcpy(c.sizes, cs[ci].sizes, sizeof(c.sizes));
+		k = c;
+		CHECK(sl_stream_conf_hdrs(&c, &k.hdrs, err, sizeof(err)) == 0, "case %u: %s", ci, err);
+		CHECK(sl_stack_str(&k.hdrs, text, sizeof(text)) > 0 && strcmp(text, cs[ci].text) == 0,
+		      "case %u: the preset is %s, want %s", ci, text, cs[ci].text);
+		k.vlan = 0;
+		k.tcp = k.ipv6 = false;
+		k.fields[0].kind = SL_FIELD_PATH;
+		snprintf(k.fields[0].path, sizeof(k.fields[0].path), "%s", cs[ci].path);
+		CHECK(sl_stream_build(&s[0], &c, 1518, err, sizeof(err)) == 0, "case %u: %s", ci, err);
+		CHECK(sl_stream_build(&s[1], &k, 1518, err, sizeof(err)) == 0, "case %u stack: %s",
+		      ci, err);
+		CHECK(!s[0].stacked && s[1].stacked, "case %u: the classic stream took the stack's "
+		      "burst, or the stack the classic one", ci);
+		hl = sl_stream_conf_hdr_len(&c);
+		CHECK(hl == s[0].hdr_len && hl == s[1].hdr_len && hl == sl_stream_conf_hdr_len(&k),
+		      "case %u: headers %d bytes, compiled %u and %u", ci, hl, s[0].hdr_len,
+		      s[1].hdr_len);
+		snprintf(n0, sizeof(n0), "t_ps%u_0", ci);
+		snprintf(n1, sizeof(n1), "t_ps%u_1", ci);
+		mp[0] = sl_stream_pool_create(&s[0], n0, 255, SOCKET_ID_ANY);
+		mp[1] = sl_stream_pool_create(&s[1], n1, 255, SOCKET_ID_ANY);
+		CHECK(mp[0] != NULL && mp[1] != NULL, "pools");
+		for (uint16_t p = 0; p < cs[ci].P && ret == 0; p++) {
+			struct sl_gen g[2] = { { .s = &s[0], .mp = mp[0], .producer = (uint8_t)p },
+					       { .s = &s[1], .mp = mp[1], .producer = (uint8_t)p } };
+			struct rte_mbuf *a[32], *b[32];
+
+			sl_gen_share(&g[0], p, cs[ci].P);
+			sl_gen_share(&g[1], p, cs[ci].P);
+			for (int r = 0; r < 8 && ret == 0; r++) {
+				uint64_t tsc = rte_rdtsc();
+
+				CHECK(sl_gen_burst(&g[0], a, 32, tsc) == 32, "classic burst");
+				CHECK(sl_gen_burst(&g[1], b, 32, tsc) == 32, "stack burst");
+				for (unsigned int i = 0; i < 32 && ret == 0; i++, frames++) {
+					uint8_t x[1518], y[1518];
+					uint16_t l4 = s[0].l4_off;
+
+					CHECK(a[i]->pkt_len == b[i]->pkt_len, "case %u: lengths", ci);
+					memcpy(x, rte_pktmbuf_mtod(a[i], void *), a[i]->pkt_len);
+					memcpy(y, rte_pktmbuf_mtod(b[i], void *), b[i]->pkt_len);
+					if (cs[ci].tcp) {
+						memset(x + l4 + 4, 0, 4);
+						memset(x + l4 + 16, 0, 2);
+						memset(y + l4 + 16, 0, 2);
+					}
+					CHECK(memcmp(x, y, a[i]->pkt_len) == 0, "case %u (%s) producer "
+					      "%u burst %d frame %u differs", ci, cs[ci].text, p, r, i);
+				}
+				rte_pktmbuf_free_bulk(a, 32);
+				rte_pktmbuf_free_bulk(b, 32);
+			}
+		}
+		rte_mempool_free(mp[0]);
+		rte_mempool_free(mp[1]);
+	}
+	if (ret == 0)
+		NOTE("%u classic streams (IPv4, IPv6, VLAN, UDP, TCP, a field each): %u frames "
+		     "byte for byte their preset stack's", (unsigned int)RTE_DIM(cs), frames);
+	free(s);
+	return ret;
+}

@@ -124,29 +124,19 @@ sl_config_stream_name(const struct sl_config *c, uint16_t id, char *buf, size_t 
 static uint16_t
 min_frame(const struct sl_stream_conf *sc)
 {
-	uint16_t hdr = RTE_ETHER_HDR_LEN + (sc->vlan ? 4 : 0) + (sc->ipv6 ? 40 : 20) +
-		       (sc->tcp ? 20 : 8) + SL_WIRE_FCS;
+	int hl = sl_stream_conf_hdr_len(sc);
 
-	return hdr > SL_WIRE_MIN_FRAME ? hdr : SL_WIRE_MIN_FRAME;
+	return hl > 0 && hl + SL_WIRE_FCS > SL_WIRE_MIN_FRAME ? (uint16_t)(hl + SL_WIRE_FCS) :
+	       SL_WIRE_MIN_FRAME;
 }
 
-/* The smallest frame (with its FCS) of stream sc that carries the signature; 0: no such stack. */
+/* The smallest frame (with its FCS) of stream sc that carries the signature; 0: headers refused. */
 static uint16_t
 signed_min(const struct sl_stream_conf *sc)
 {
-	if (sc->hdrs.n != 0) {
-		uint8_t tmpl[SL_STACK_HDR_MAX + 16];
-		struct sl_stack_rt rt;
-		struct sl_stack_defaults d = { 0 };
-		uint16_t hl = 0;
-		char err[8];
+	int hl = sl_stream_conf_hdr_len(sc);
 
-		if (sl_stack_compile(&sc->hdrs, &d, tmpl, &hl, &rt, err, sizeof(err)) != 0)
-			return 0; /* refused by the check */
-		return (uint16_t)(hl + SL_SIG_LEN + SL_WIRE_FCS);
-	}
-	return (uint16_t)(RTE_ETHER_HDR_LEN + (sc->vlan ? 4 : 0) + (sc->ipv6 ? 40 : 20) +
-			  (sc->tcp ? 20 : 8) + SL_SIG_LEN + SL_WIRE_FCS);
+	return hl > 0 ? (uint16_t)(hl + SL_SIG_LEN + SL_WIRE_FCS) : 0;
 }
 
 uint16_t

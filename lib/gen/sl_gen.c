@@ -21,67 +21,71 @@
 #include "sl_clock.h"
 
 
-/* Lay the headers of a pkt_len-byte frame into buf; checksums left zero. */
+/* What a stack's headers take from the flow where it gives nothing. */
 static void
-stream_headers(const struct sl_stream *s, const struct sl_stream_conf *c, uint8_t *buf,
-	       uint16_t pkt_len)
+stack_defaults(const struct sl_stream_conf *c, struct sl_stack_defaults *d)
 {
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
-	uint16_t l4_len = pkt_len - s->l4_off;
+	memset(d, 0, sizeof(*d));
+	d->src_mac = c->src_mac;
+	d->dst_mac = c->dst_mac;
+	d->src_ip = c->src_ip;
+	d->dst_ip = c->dst_ip;
+	memcpy(d->src_ip6, c->src_ip6, 16);
+	memcpy(d->dst_ip6, c->dst_ip6, 16);
+	d->src_port = c->src_port;
+	d->dst_port = c->dst_port;
+}
 
-	memset(buf, 0, s->hdr_len);
-	rte_ether_addr_copy(&c->dst_mac, &eth->dst_addr);
-	rte_ether_addr_copy(&c->src_mac, &eth->src_addr);
-	if (c->vlan != 0) {
-		struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(eth + 1);
+int
+sl_stream_conf_hdrs(const struct sl_stream_conf *c, struct sl_hdrs *h, char *err, size_t len)
+{
+	char id[8];
 
-		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-		vh->vlan_tci = rte_cpu_to_be_16(c->vlan);
-		vh->eth_proto = rte_cpu_to_be_16(c->ipv6 ? RTE_ETHER_TYPE_IPV6 :
-							   RTE_ETHER_TYPE_IPV4);
-	} else {
-		eth->ether_type = rte_cpu_to_be_16(c->ipv6 ? RTE_ETHER_TYPE_IPV6 :
-							     RTE_ETHER_TYPE_IPV4);
+	if (c->hdrs.n != 0) {
+		*h = c->hdrs;
+		return 0;
 	}
-	if (c->ipv6) {
-		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(buf + s->l3_off);
+	memset(h, 0, sizeof(*h));
+	snprintf(id, sizeof(id), "%u", c->vlan);
+	if (sl_hdrs_push(h, "eth", err, len) != 0 ||
+	    (c->vlan != 0 && (sl_hdrs_push(h, "vlan", err, len) != 0 ||
+			      sl_hdrs_set(h, "id", id, err, len) != 0)) ||
+	    sl_hdrs_push(h, c->ipv6 ? "ipv6" : "ipv4", err, len) != 0 ||
+	    sl_hdrs_push(h, c->tcp ? "tcp" : "udp", err, len) != 0)
+		return -EINVAL;
+	return 0;
+}
 
-		ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
-		ip->payload_len = rte_cpu_to_be_16(l4_len);
-		ip->proto = c->tcp ? IPPROTO_TCP : IPPROTO_UDP;
-		ip->hop_limits = 64;
-		memcpy(ip->src_addr, c->src_ip6, 16);
-		memcpy(ip->dst_addr, c->dst_ip6, 16);
-	} else {
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + s->l3_off);
+int
+sl_stream_conf_hdr_len(const struct sl_stream_conf *c)
+{
+	uint8_t tmpl[SL_STACK_HDR_MAX + 16];
+	struct sl_stack_defaults d;
+	struct sl_stack_rt rt;
+	struct sl_hdrs h;
+	uint16_t hl;
+	char err[8];
 
-		ip->version_ihl = RTE_IPV4_VHL_DEF;
-		/*
-		 * DF: the ID stays 0 in every frame, which RFC 6864 allows only
-		 * for atomic datagrams (DF set, not fragmented).
-		 */
-		ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
-		ip->time_to_live = 64;
-		ip->next_proto_id = c->tcp ? IPPROTO_TCP : IPPROTO_UDP;
-		ip->src_addr = rte_cpu_to_be_32(c->src_ip);
-		ip->dst_addr = rte_cpu_to_be_32(c->dst_ip);
-		ip->total_length = rte_cpu_to_be_16(pkt_len - s->l3_off);
-	}
-	if (c->tcp) {
-		struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)(buf + s->l4_off);
+	stack_defaults(c, &d);
+	memset(tmpl, 0, sizeof(tmpl));
+	if (sl_stream_conf_hdrs(c, &h, err, sizeof(err)) != 0 ||
+	    sl_stack_compile(&h, &d, tmpl, &hl, &rt, err, sizeof(err)) != 0)
+		return -EINVAL;
+	return hl;
+}
 
-		tcp->src_port = rte_cpu_to_be_16(c->src_port);
-		tcp->dst_port = rte_cpu_to_be_16(c->dst_port);
-		tcp->data_off = (sizeof(*tcp) / 4) << 4;
-		tcp->tcp_flags = RTE_TCP_PSH_FLAG | RTE_TCP_ACK_FLAG;
-		tcp->rx_win = rte_cpu_to_be_16(65535);
-	} else {
-		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(buf + s->l4_off);
-
-		udp->src_port = rte_cpu_to_be_16(c->src_port);
-		udp->dst_port = rte_cpu_to_be_16(c->dst_port);
-		udp->dgram_len = rte_cpu_to_be_16(l4_len);
-	}
+/*
+ * The headers of a pkt_len-byte frame into buf: the template's (which the
+ * compiler laid), with their lengths; checksums as the template has them.
+ */
+static void
+stream_headers(const struct sl_stream *s, uint8_t *buf, uint16_t pkt_len)
+{
+	if (buf != s->tmpl)
+		memcpy(buf, s->tmpl, s->hdr_len);
+	for (uint8_t i = 0; i < s->st.nb_len; i++)
+		*(unaligned_uint16_t *)(buf + s->st.len[i].off) =
+			rte_cpu_to_be_16((uint16_t)(pkt_len - s->st.len[i].sub));
 }
 
 /*
@@ -90,17 +94,16 @@ stream_headers(const struct sl_stream *s, const struct sl_stream_conf *c, uint8_
  * adds them back, with the signature. The payload is zero in the template.
  */
 static void
-stream_size(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t frame,
-	    struct sl_stream_size *sz)
+stream_size(struct sl_stream *s, uint16_t frame, struct sl_stream_size *sz)
 {
-	uint8_t hdr[128];
+	uint8_t hdr[SL_STACK_HDR_MAX];
 	uint16_t pkt_len = frame - RTE_ETHER_CRC_LEN, l4_len = pkt_len - s->l4_off;
 	uint32_t sum;
 
-	stream_headers(s, c, hdr, pkt_len);
+	stream_headers(s, hdr, pkt_len);
 	sz->pkt_len = pkt_len;
 	sz->ip_len = *(unaligned_uint16_t *)(hdr + s->ip_len_off);
-	sz->l4_len = c->tcp ? 0 : rte_cpu_to_be_16(l4_len);
+	sz->l4_len = s->tcp ? 0 : rte_cpu_to_be_16(l4_len);
 	sz->sig = pkt_len >= s->hdr_len + SL_SIG_LEN && !s->nosig;
 	sz->sig_odd = (pkt_len - SL_SIG_LEN - s->l4_off) & 1;
 	sz->l1_bits = (pkt_len + SL_WIRE_OVERHEAD) * 8;
@@ -110,17 +113,10 @@ stream_size(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t frame,
 	for (uint16_t i = 0; i < s->nb_fields; i++)
 		if (s->fields[i].ip_sum || s->fields[i].l4_sum)
 			memset(hdr + s->fields[i].off, 0, s->fields[i].width);
-	sz->ip_sum = c->ipv6 ? 0 : rte_raw_cksum(hdr + s->l3_off, sizeof(struct rte_ipv4_hdr));
+	sz->ip_sum = s->ipv6 ? 0 : rte_raw_cksum(hdr + s->l3_off, sizeof(struct rte_ipv4_hdr));
 	/* Pseudo-header: addresses (low source bits zeroed), protocol, length. */
-	if (c->ipv6) {
-		sum = rte_raw_cksum(hdr + s->l3_off + 8, 32);
-		sum += rte_cpu_to_be_16(l4_len) + rte_cpu_to_be_16(c->tcp ? IPPROTO_TCP :
-									  IPPROTO_UDP);
-	} else {
-		sum = rte_raw_cksum(hdr + s->l3_off + 12, 8);
-		sum += rte_cpu_to_be_16(l4_len) + rte_cpu_to_be_16(c->tcp ? IPPROTO_TCP :
-									  IPPROTO_UDP);
-	}
+	sum = rte_raw_cksum(hdr + s->l3_off + (s->ipv6 ? 8 : 12), s->ipv6 ? 32 : 8);
+	sum += rte_cpu_to_be_16(l4_len) + rte_cpu_to_be_16(s->tcp ? IPPROTO_TCP : IPPROTO_UDP);
 	sum += rte_raw_cksum(hdr + s->l4_off, s->hdr_len - s->l4_off);
 	sz->l4_sum = sum;
 }
@@ -131,97 +127,164 @@ const char *const sl_field_names[SL_FIELD_KINDS] = {
 
 const char *const sl_field_modes[] = { "inc", "dec", "random", "list", NULL };
 
-/* Compile the field engine: offsets, checksum membership, ranges. */
+/* A classic field's header field in the preset (sl_stream_conf_hdrs()). */
+static const char *
+classic_path(const struct sl_stream_conf *c, enum sl_field_kind k)
+{
+	switch (k) {
+	case SL_FIELD_SRC_MAC:
+		return "eth.src";
+	case SL_FIELD_DST_MAC:
+		return "eth.dst";
+	case SL_FIELD_SRC_IP:
+		return c->ipv6 ? "ipv6.src" : "ipv4.src";
+	case SL_FIELD_DST_IP:
+		return c->ipv6 ? "ipv6.dst" : "ipv4.dst";
+	case SL_FIELD_SRC_PORT:
+		return c->tcp ? "tcp.sport" : "udp.sport";
+	case SL_FIELD_DST_PORT:
+		return c->tcp ? "tcp.dport" : "udp.dport";
+	default:
+		return "vlan.id";
+	}
+}
+
+/*
+ * A classic field (src-ip, vlan, ...): its place is a header field of the
+ * preset; what is its own is its name, the rules the classic options
+ * keep (a MAC's low 3 bytes, VLAN ids 1..4094, no flows on what --flows
+ * varies) and that its values stay in the field's range (a stack's wrap).
+ */
 static int
-stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stream_err *e)
+classic_field(struct sl_stream *s, const struct sl_stream_conf *c, const struct sl_hdrs *h,
+	      const struct sl_field_conf *fc, struct sl_stack_field *sf, uint32_t *max,
+	      struct sl_stream_err *e)
+{
+	const char *name;
+
+	if (fc->kind == SL_FIELD_PATH) {
+		snprintf(e->msg, sizeof(e->msg), "field %s: a header's field by its path needs "
+			 "a header stack (stack eth/ipv4/udp ...); the classic headers' fields "
+			 "are src-mac, dst-mac, src-ip, dst-ip, src-port, dst-port, vlan",
+			 fc->path);
+		return -EINVAL;
+	}
+	if ((unsigned int)fc->kind >= SL_FIELD_KINDS) {
+		snprintf(e->msg, sizeof(e->msg), "field: unknown field");
+		return -EINVAL;
+	}
+	name = sl_field_names[fc->kind];
+	if (fc->kind == SL_FIELD_VLAN && c->vlan == 0) {
+		snprintf(e->msg, sizeof(e->msg), "field vlan: the frames have no VLAN tag: give one (--vlan ID, or set vlan PORT ID at the prompt)");
+		return -EINVAL;
+	}
+	if ((fc->kind == SL_FIELD_SRC_IP || fc->kind == SL_FIELD_SRC_PORT) && c->flows > 1) {
+		snprintf(e->msg, sizeof(e->msg), "field %s: the flows (--flows, set flows) already vary it", name);
+		return -EINVAL;
+	}
+	if (sl_stack_field_find(h, classic_path(c, fc->kind), sf, e->msg, sizeof(e->msg)) != 0)
+		return -EINVAL;
+	if (sf->big == 6) {
+		/* A MAC's low 3 bytes, in no checksum. */
+		sf->off += 1;
+		sf->win = 3;
+		sf->bits = 24;
+		sf->big = 0;
+	}
+	*max = fc->kind == SL_FIELD_VLAN ? 4094 : sf->bits == 32 ? UINT32_MAX :
+	       (1u << sf->bits) - 1;
+	s->fields[s->nb_fields].ip_sum = !c->ipv6 && (fc->kind == SL_FIELD_SRC_IP ||
+						      fc->kind == SL_FIELD_DST_IP);
+	s->fields[s->nb_fields].l4_sum = fc->kind >= SL_FIELD_SRC_IP && fc->kind <= SL_FIELD_DST_PORT;
+	return 0;
+}
+
+/* A field's name as its flow gives it. */
+static const char *
+field_name(const struct sl_field_conf *fc)
+{
+	return fc->kind == SL_FIELD_PATH ? fc->path : (unsigned int)fc->kind < SL_FIELD_KINDS ?
+	       sl_field_names[fc->kind] : "?";
+}
+
+/*
+ * The field engine, one check for every header model: each field a place
+ * in the stack's headers (sl_stack_field_find(); the preset's for the
+ * classic names), no two on one bit, its values in the field's range.
+ */
+static int
+stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, const struct sl_hdrs *h,
+	      struct sl_stream_err *e)
 {
 	e->part = SL_STREAM_PART_FIELD;
-	const char *const *names = sl_field_names;
-	bool seen[SL_FIELD_KINDS] = { false };
-
 	if (c->nb_fields > SL_FIELD_MAX) {
 		snprintf(e->msg, sizeof(e->msg), "field: at most %d fields", SL_FIELD_MAX);
 		return -EINVAL;
 	}
-	s->nb_fields = c->nb_fields;
-	for (uint16_t i = 0; i < c->nb_fields; i++) {
+	for (s->nb_fields = 0; s->nb_fields < c->nb_fields; s->nb_fields++) {
+		const uint16_t i = s->nb_fields;
 		const struct sl_field_conf *fc = &c->fields[i];
 		struct sl_stream_field *f = &s->fields[i];
-		uint32_t max = UINT32_MAX;
+		const char *name = field_name(fc);
+		bool classic = !s->stacked;
+		struct sl_stack_field sf;
+		uint32_t max;
 		uint64_t span;
 
 		memset(f, 0, sizeof(*f));
-		if (fc->kind == SL_FIELD_PATH) {
-			snprintf(e->msg, sizeof(e->msg), "field %s: a header's field by its path needs "
-				 "a header stack (stack eth/ipv4/udp ...); the classic headers' fields "
-				 "are src-mac, dst-mac, src-ip, dst-ip, src-port, dst-port, vlan",
-				 fc->path);
-			return -EINVAL;
-		}
-		if ((unsigned int)fc->kind >= SL_FIELD_KINDS) {
-			snprintf(e->msg, sizeof(e->msg), "field: unknown field");
-			return -EINVAL;
-		}
-		if (seen[fc->kind]) {
-			snprintf(e->msg, sizeof(e->msg), "field %s: given twice", names[fc->kind]);
-			return -EINVAL;
-		}
-		seen[fc->kind] = true;
-		switch (fc->kind) {
-		case SL_FIELD_SRC_MAC:
-		case SL_FIELD_DST_MAC:
-			f->off = (fc->kind == SL_FIELD_DST_MAC ? 0 : 6) + 3;
-			f->width = 3;
-			max = 0xffffff;
-			break;
-		case SL_FIELD_SRC_IP:
-		case SL_FIELD_DST_IP:
-			f->off = fc->kind == SL_FIELD_SRC_IP ? s->sip_off : s->sip_off + (c->ipv6 ? 16 : 4);
-			f->width = 4;
-			f->ip_sum = !c->ipv6;
-			f->l4_sum = 1;
-			break;
-		case SL_FIELD_SRC_PORT:
-		case SL_FIELD_DST_PORT:
-			f->off = s->l4_off + (fc->kind == SL_FIELD_DST_PORT ? 2 : 0);
-			f->width = 2;
-			f->l4_sum = 1;
-			max = 65535;
-			break;
-		case SL_FIELD_VLAN:
-			if (c->vlan == 0) {
-				snprintf(e->msg, sizeof(e->msg), "field vlan: the frames have no VLAN tag: give one (--vlan ID, or set vlan PORT ID at the prompt)");
+		if (classic) {
+			if (classic_field(s, c, h, fc, &sf, &max, e) != 0)
+				return -EINVAL;
+		} else {
+			if (fc->kind != SL_FIELD_PATH) {
+				snprintf(e->msg, sizeof(e->msg), "field %s: with a header stack, name "
+					 "the header's field (such as ipv4.src, udp.sport, vlan.id)",
+					 name);
 				return -EINVAL;
 			}
-			f->off = RTE_ETHER_HDR_LEN;
-			f->width = 2;
-			max = 4094;
-			break;
-		default:
-			break;
+			if (sl_stack_field_find(h, fc->path, &sf, e->msg, sizeof(e->msg)) != 0)
+				return -EINVAL;
+			max = sf.bits == 32 ? UINT32_MAX : (1u << sf.bits) - 1;
 		}
-		if ((fc->kind == SL_FIELD_SRC_IP || fc->kind == SL_FIELD_SRC_PORT) && c->flows > 1) {
-			snprintf(e->msg, sizeof(e->msg), "field %s: the flows (--flows, set flows) already vary it", names[fc->kind]);
-			return -EINVAL;
+		for (uint16_t j = 0; j < i; j++) {
+			/* The bits each writes, from the frame's start: no two may share one. */
+			const struct sl_stream_field *g = &s->fields[j];
+			uint32_t a0 = sf.off * 8u + sf.win * 8u - sf.shift - sf.bits, a1 = a0 + sf.bits;
+			uint32_t b0 = g->off * 8u + g->width * 8u - g->shift - g->bits, b1 = b0 + g->bits;
+
+			if (a0 < b1 && b0 < a1) {
+				if (strcmp(name, field_name(&c->fields[j])) == 0)
+					snprintf(e->msg, sizeof(e->msg), "field %s: given twice", name);
+				else
+					snprintf(e->msg, sizeof(e->msg), "field %s: its bits are another "
+						 "field's (%s): give one of them", name,
+						 field_name(&c->fields[j]));
+				return -EINVAL;
+			}
 		}
+		f->off = sf.off;
+		f->width = sf.win;
+		f->shift = sf.shift;
+		f->bits = sf.bits;
 		f->mode = fc->mode;
 		f->start = fc->start;
 		if (fc->mode == SL_FIELD_LIST) {
 			if (fc->nb_list == 0 || fc->nb_list > SL_FIELD_LIST_MAX) {
-				snprintf(e->msg, sizeof(e->msg), "field %s: give 1..%d values", names[fc->kind],
+				snprintf(e->msg, sizeof(e->msg), "field %s: give 1..%d values", name,
 					 SL_FIELD_LIST_MAX);
 				return -EINVAL;
 			}
 			f->count = fc->nb_list;
 			for (uint16_t k = 0; k < fc->nb_list; k++) {
-				if (fc->kind == SL_FIELD_VLAN && (fc->list[k] == 0 || fc->list[k] > max)) {
-					snprintf(e->msg, sizeof(e->msg), "field vlan: id %u in the list: VLAN ids "
-						 "go from 1 to 4094", fc->list[k]);
+				if (classic && fc->kind == SL_FIELD_VLAN &&
+				    (fc->list[k] == 0 || fc->list[k] > max)) {
+					snprintf(e->msg, sizeof(e->msg), "field vlan: id %u in the list: "
+						 "VLAN ids go from 1 to 4094", fc->list[k]);
 					return -EINVAL;
 				}
 				if (fc->list[k] > max) {
-					snprintf(e->msg, sizeof(e->msg), "field %s: value %u out of range",
-						 names[fc->kind], fc->list[k]);
+					snprintf(e->msg, sizeof(e->msg), "field %s: value %u is above "
+						 "the field's %u bits", name, fc->list[k], sf.bits);
 					return -EINVAL;
 				}
 				f->list[k] = fc->list[k];
@@ -232,7 +295,7 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_str
 		f->step = fc->step > 1 && fc->mode != SL_FIELD_RANDOM ? fc->step : 1;
 		span = fc->count != 0 ? (uint64_t)(fc->count - 1) * f->step : 0;
 		/* VLAN: one rule for every mode, ids 1..4094 (0 is "priority tag only"). */
-		if (fc->kind == SL_FIELD_VLAN && fc->count != 0 &&
+		if (classic && fc->kind == SL_FIELD_VLAN && fc->count != 0 &&
 		    (fc->mode == SL_FIELD_DEC ?
 		     fc->start > max || span >= fc->start :
 		     fc->start == 0 || (uint64_t)fc->start + span > max)) {
@@ -245,100 +308,31 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_str
 				 fc->start, fc->count, fc->start, last);
 			return -EINVAL;
 		}
-		if (fc->count == 0 || (fc->mode != SL_FIELD_DEC && fc->start > max) ||
-		    (fc->mode != SL_FIELD_DEC && (uint64_t)fc->start + span > max) ||
-		    (fc->mode == SL_FIELD_DEC && (fc->start > max || span > fc->start))) {
-			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u leave the field's range",
-				 names[fc->kind], fc->count, fc->start);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* A stack's fields: each a path into its headers (sl_stack.h), its values in the field's range. */
-static int
-stack_fields(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stream_err *e)
-{
-	e->part = SL_STREAM_PART_FIELD;
-	if (c->nb_fields > SL_FIELD_MAX) {
-		snprintf(e->msg, sizeof(e->msg), "field: at most %d fields", SL_FIELD_MAX);
-		return -EINVAL;
-	}
-	s->nb_fields = c->nb_fields;
-	for (uint16_t i = 0; i < c->nb_fields; i++) {
-		const struct sl_field_conf *fc = &c->fields[i];
-		struct sl_stream_field *f = &s->fields[i];
-		struct sl_stack_field sf;
-		uint32_t max;
-		uint64_t span;
-
-		memset(f, 0, sizeof(*f));
-		if (fc->kind != SL_FIELD_PATH) {
-			snprintf(e->msg, sizeof(e->msg), "field %s: with a header stack, name the "
-				 "header's field (such as ipv4.src, udp.sport, vlan.id)",
-				 (unsigned int)fc->kind < SL_FIELD_KINDS ? sl_field_names[fc->kind] : "?");
-			return -EINVAL;
-		}
-		if (sl_stack_field_find(&c->hdrs, fc->path, &sf, e->msg, sizeof(e->msg)) != 0)
-			return -EINVAL;
-		for (uint16_t j = 0; j < i; j++) {
-			/* The bits each writes, from the frame's start: no two may share one. */
-			const struct sl_stream_field *g = &s->fields[j];
-			uint32_t a0 = sf.off * 8u + sf.win * 8u - sf.shift - sf.bits, a1 = a0 + sf.bits;
-			uint32_t b0 = g->off * 8u + g->width * 8u - g->shift - g->bits, b1 = b0 + g->bits;
-
-			if (a0 < b1 && b0 < a1) {
-				snprintf(e->msg, sizeof(e->msg), "field %s: its bits are another "
-					 "field's (%s): give one of them", fc->path, c->fields[j].path);
-				return -EINVAL;
-			}
-		}
-		f->off = sf.off;
-		f->width = sf.win;
-		f->shift = sf.shift;
-		f->bits = sf.bits;
-		f->mode = fc->mode;
-		f->start = fc->start;
-		max = sf.bits == 32 ? UINT32_MAX : (1u << sf.bits) - 1;
-		if (fc->mode == SL_FIELD_LIST) {
-			if (fc->nb_list == 0 || fc->nb_list > SL_FIELD_LIST_MAX) {
-				snprintf(e->msg, sizeof(e->msg), "field %s: give 1..%d values", fc->path,
-					 SL_FIELD_LIST_MAX);
-				return -EINVAL;
-			}
-			f->count = fc->nb_list;
-			for (uint16_t k = 0; k < fc->nb_list; k++) {
-				if (fc->list[k] > max) {
-					snprintf(e->msg, sizeof(e->msg), "field %s: value %u is above "
-						 "the field's %u bits", fc->path, fc->list[k], sf.bits);
-					return -EINVAL;
-				}
-				f->list[k] = fc->list[k];
-			}
-			continue;
-		}
-		f->count = fc->count;
-		f->step = fc->step > 1 && fc->mode != SL_FIELD_RANDOM ? fc->step : 1;
-		span = fc->count != 0 ? (uint64_t)(fc->count - 1) * f->step : 0;
 		if (fc->count == 0 || fc->start > max) {
 			snprintf(e->msg, sizeof(e->msg), "field %s: give a count of 1 or more and a "
-				 "start within the field's %u bits", fc->path, sf.bits);
+				 "start within the field's %u bits", name, sf.bits);
+			return -EINVAL;
+		}
+		/* The classic names keep their range: no wrap. */
+		if (classic && (fc->mode == SL_FIELD_DEC ? span > fc->start :
+				(uint64_t)fc->start + span > max)) {
+			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u leave the "
+				 "field's range", name, fc->count, fc->start);
 			return -EINVAL;
 		}
 		/*
-		 * Values past the field's width wrap modulo 2^bits, as OTG's
-		 * patterns and every generator's do (the engine writes the low
-		 * bits). A MAC's or an IPv6 address's low 32 bits would wrap
-		 * without carrying into its high bytes: refused, not silently
-		 * different.
+		 * A stack's values past the field's width wrap modulo 2^bits,
+		 * as OTG's patterns and every generator's do (the engine writes
+		 * the low bits). A MAC's or an IPv6 address's low 32 bits would
+		 * wrap without carrying into its high bytes: refused, not
+		 * silently different.
 		 */
 		if (sf.big != 0 &&
 		    (fc->mode == SL_FIELD_DEC ? span > fc->start :
 		     (uint64_t)fc->start + span > UINT32_MAX)) {
 			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u cross the "
 				 "address's low 32 bits (a carry into its high bytes is not "
-				 "supported): give fewer, or start lower", fc->path, fc->count,
+				 "supported): give fewer, or start lower", name, fc->count,
 				 fc->start);
 			return -EINVAL;
 		}
@@ -359,37 +353,45 @@ stack_size(const struct sl_stream *s, uint16_t frame, struct sl_stream_size *sz)
 	sz->l2_bits = (pkt_len + SL_WIRE_FCS) * 8;
 }
 
-/* Compile a header stack's headers and fields (sl_stack.h). */
+/*
+ * Compile the stream's headers, a stack or the classic preset, with the
+ * one compiler (sl_stack_compile()), then its fields.
+ */
 static int
-stream_stack(struct sl_stream *s, const struct sl_stream_conf *c, struct sl_stream_err *e)
+stream_headers_compile(struct sl_stream *s, const struct sl_stream_conf *c,
+		       struct sl_stream_err *e)
 {
-	struct sl_stack_defaults d = {
-		.src_mac = c->src_mac, .dst_mac = c->dst_mac, .src_ip = c->src_ip,
-		.dst_ip = c->dst_ip, .src_port = c->src_port, .dst_port = c->dst_port,
-	};
+	struct sl_stack_defaults d;
+	struct sl_hdrs h;
+	uint16_t hl;
 
-	memcpy(d.src_ip6, c->src_ip6, 16);
-	memcpy(d.dst_ip6, c->dst_ip6, 16);
+	stack_defaults(c, &d);
 	e->part = SL_STREAM_PART_STACK;
-	if (c->flows > 1) {
+	if (c->hdrs.n != 0 && c->flows > 1) {
 		snprintf(e->msg, sizeof(e->msg), "flows %u varies the classic headers: with a stack, "
 			 "vary a header's field (field ipv4.src=inc:198.18.0.1,%u)", c->flows,
 			 c->flows);
 		return -EINVAL;
 	}
-	if (c->vlan != 0) {
+	if (c->hdrs.n != 0 && c->vlan != 0) {
 		snprintf(e->msg, sizeof(e->msg), "vlan %u with a stack: put the tag in the stack "
 			 "(eth/vlan(id=%u)/...)", c->vlan, c->vlan);
 		return -EINVAL;
 	}
-	s->stacked = true;
-	s->ipv6 = false;
-	s->tcp = false;
-	memset(s->tmpl, 0, sizeof(s->tmpl));
-	if (sl_stack_compile(&c->hdrs, &d, s->tmpl, &s->hdr_len, &s->st, e->msg,
-			     sizeof(e->msg)) != 0)
+	if (sl_stream_conf_hdrs(c, &h, e->msg, sizeof(e->msg)) != 0 ||
+	    sl_stack_compile(&h, &d, s->tmpl, &hl, &s->st, e->msg, sizeof(e->msg)) != 0)
 		return -EINVAL;
-	return stack_fields(s, c, e);
+	if (c->hdrs.n != 0) {
+		s->stacked = true;
+		s->ipv6 = false;
+		s->tcp = false;
+		s->hdr_len = hl;
+	} else if (hl != s->hdr_len) {
+		snprintf(e->msg, sizeof(e->msg), "the classic headers laid in %u bytes, not %u",
+			 hl, s->hdr_len);
+		return -EINVAL;
+	}
+	return stream_fields(s, c, &h, e);
 }
 
 /* Smooth weighted round robin: each size weight[i] times per cycle, spread out. */
@@ -483,7 +485,7 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 		snprintf(e->msg, sizeof(e->msg), "VLAN id %u: give 1..4094", c->vlan);
 		return -EINVAL;
 	}
-	if (c->hdrs.n != 0 ? stream_stack(s, c, e) != 0 : stream_fields(s, c, e) != 0)
+	if (stream_headers_compile(s, c, e) != 0)
 		return -EINVAL;
 	e->part = SL_STREAM_PART_SIZE;
 	min_frame = RTE_MAX(SL_GEN_MIN_FRAME, s->hdr_len + RTE_ETHER_CRC_LEN);
@@ -514,7 +516,7 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 				if (s->stacked)
 					stack_size(s, c->size_min + i * step, &s->sz[i]);
 				else
-					stream_size(s, c, c->size_min + i * step, &s->sz[i]);
+					stream_size(s, c->size_min + i * step, &s->sz[i]);
 			if (c->size_step == 0) {
 				stream_order_shuffled(s, nb);
 			} else {
@@ -542,7 +544,7 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 			if (s->stacked)
 				stack_size(s, c->sizes[i], &s->sz[i]);
 			else
-				stream_size(s, c, c->sizes[i], &s->sz[i]);
+				stream_size(s, c->sizes[i], &s->sz[i]);
 		}
 		if (stream_order_weighted(s, c->weights, nb) != 0) {
 			snprintf(e->msg, sizeof(e->msg), "size weights add up to more than %d", SL_GEN_MAX_ORDER);
@@ -614,12 +616,11 @@ sl_stream_compile(struct sl_stream *s, const struct sl_stream_conf *c, uint16_t 
 	}
 
 	/* The template: headers of the first size sent, zero payload up to the largest. */
-	memset(s->tmpl, 0, sizeof(s->tmpl));
 	{
 		const struct sl_stream_size *sz = &s->sz[s->order[0]];
 		uint64_t sum = sz->l4_sum + s->sip_sum0 + s->sport_be0;
 
-		stream_headers(s, c, s->tmpl, sz->pkt_len);
+		stream_headers(s, s->tmpl, sz->pkt_len);
 		if (!c->ipv6)
 			*(unaligned_uint16_t *)(s->tmpl + s->ip_csum_off) =
 				(uint16_t)~sl_csum_fold(sz->ip_sum + s->sip_sum0);

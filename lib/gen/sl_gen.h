@@ -123,6 +123,18 @@ struct sl_stream_conf {
 	bool nosig;
 };
 
+/**
+ * The headers of stream @p c as data: its stack, or for the classic
+ * headers (hdrs.n == 0) their preset, eth[/vlan(id=VLAN)]/ipv4|ipv6/udp|tcp,
+ * whose MACs, addresses and ports are the flow's (sl_stack_defaults).
+ * Both are laid by sl_stack_compile(). 0, or -EINVAL with @p err.
+ */
+int sl_stream_conf_hdrs(const struct sl_stream_conf *c, struct sl_hdrs *h, char *err,
+			size_t len);
+
+/** The bytes of @p c's headers as the compiler lays them, or -EINVAL if it refuses them. */
+int sl_stream_conf_hdr_len(const struct sl_stream_conf *c);
+
 /** Per-size values, precomputed. Sums are partial one's complement sums. */
 struct sl_stream_size {
 	uint16_t pkt_len;   /**< host order, without FCS */
