@@ -7,7 +7,9 @@
  * ports, the run session (what a run builds and drives, its receive side),
  * the counter views, the main lcore's loop. session.c builds and drives
  * the session; the report, telemetry and the prompt read it. No function
- * is declared here.
+ * is declared here, and nothing of front/ or run/ is included: their
+ * functions on this state are declared in their own headers (opts.h,
+ * ports.h, session.h), which include this one.
  */
 
 #include <pthread.h>
@@ -16,14 +18,68 @@
 
 #include <rte_lcore.h>
 
-#include "opts.h"
-#include "ports.h"
-#include "worker.h"
+#include "sl_config.h"
+#include "sl_port.h"
+#include "sl_xmit.h"
 
+struct sl_app;
+struct sl_bench_conf;
+struct sl_capture;
 struct sl_json;
 struct sl_loop;
-struct sl_app;
+struct sl_rx;
 struct sl_source;
+struct sl_stream;
+struct sl_worker;
+
+/* How the program runs (the run's configuration itself is a struct sl_config). */
+struct sl_opts {
+	double stats_period;   /* seconds; 0: none */
+	const char *json;
+	bool interactive;      /* -i */
+	bool auto_start;       /* -a */
+	const char *cmdline_file;
+	const char *otg_config;      /* --otg-config FILE: the flows, from an OTG Config */
+	struct sl_bench_conf *bench; /* --bench: run this benchmark instead of a run */
+	bool metrics;                /* --metrics [ADDR:]PORT: serve GET /metrics */
+	char metrics_host[64];       /* numeric; default 127.0.0.1 */
+	uint16_t metrics_port;       /* 0: the kernel picks (the URL printed says which) */
+	bool api;                    /* --api [SCHEME://][ADDR:]PORT: serve the OTG REST API */
+	bool api_plain;              /* http:// (the default is https://) */
+	char api_host[64];
+	uint16_t api_port;
+	char api_cert[256];          /* --api-cert FILE (PEM); none: self-signed */
+	char api_key[256];           /* --api-key FILE (PEM) */
+	char api_token[256];         /* --api-token FILE: each request's bearer token */
+};
+
+/* A TX queue of the run: the engine's object and who sends on it. */
+struct sl_app_txq {
+	struct sl_txq *txq;
+	struct sl_txq_stats base;    /* clear port stats: counters at the clear */
+	uint16_t port, queue;
+	uint16_t nb_lcores;
+	uint16_t lcores[RTE_MAX_LCORE];
+};
+
+struct sl_port {
+	struct sl_port_info info;
+	const struct sl_port_ops *ops;
+	void *dev;
+	uint32_t caps;               /* of this run's queues */
+	uint16_t nb_txq;
+	uint16_t txd;                /* descriptors per queue in force */
+	bool set_up;                 /* set up for the current run */
+	bool rx_hw_ts;               /* its rx_burst stamps frames (the latency's clock: hw) */
+	struct sl_rate pace;         /* this run's rate as paced (NONE: unpaced) */
+	struct sl_app_txq txqs[SL_MAX_TXQ];
+};
+
+struct sl_ports {
+	struct sl_port p[SL_MAX_PORTS];
+	uint16_t n;
+};
+
 
 /* Called on the loop when a run is done (its duration, count, a stop, a signal): it stops it. */
 typedef void sl_run_end_fn(struct sl_app *app, void *arg);

@@ -42,6 +42,7 @@
 #include "sl_clock.h"
 #include "sl_err.h"
 #include "sl_loop.h"
+#include "worker.h"
 
 static struct sl_app app;
 

@@ -33,6 +33,7 @@
 #include "sl_wire.h"
 #include "sl_clock.h"
 #include "test_count.h"
+#include "worker.h"
 
 
 static void
@@ -516,6 +517,24 @@ test_flow_table(void)
 	T(sl_config_addressed(c, env, 0, 1) && sl_config_addressed(c, env, 1, 0) &&
 	  !sl_config_addressed(c, env, 0, 0), "addressed by to");
 	T(sl_config_check(c, env, SL_CHECK_ALL, &e) == 0, "a good table: %s", e.msg);
+	/* The check's compile is the run's: each stream as sl_config_stream_build() makes it. */
+	{
+		struct sl_stream *out = calloc(4, sizeof(*out)), *one = malloc(sizeof(*one));
+		size_t head = offsetof(struct sl_stream, sz), tail = offsetof(struct sl_stream, fields);
+
+		T(out != NULL && one != NULL, "out of memory");
+		T(out == NULL || sl_config_compile(c, env, SL_CHECK_ALL, out, &e) == 0,
+		  "compile: %s", e.msg);
+		for (uint16_t i = 0; out != NULL && one != NULL && i < 4; i++) {
+			T(sl_config_stream_build(c, env, i, one, &e) == 0, "build %u: %s", i, e.msg);
+			T(memcmp(&out[i], one, head) == 0 &&
+			  memcmp(out[i].sz, one->sz, one->nb_sizes * sizeof(one->sz[0])) == 0 &&
+			  memcmp((char *)&out[i] + tail, (char *)one + tail, sizeof(*one) - tail) == 0 &&
+			  out[i].id == i, "stream %u: the check's compile differs from a build", i);
+		}
+		free(one);
+		free(out);
+	}
 	/* A copy owns its table: changing it leaves the original. */
 	T(sl_config_copy(d, c) == 0 && d->flows != c->flows && d->nb_flows == 4, "copy");
 	d->flows[0].count = 99;
@@ -529,6 +548,14 @@ test_flow_table(void)
 	d->flows[0].port = 5;
 	T(sl_config_check(d, env, SL_CHECK_STREAMS, &e) != 0 && e.flow == 0 &&
 	  strstr(e.msg, "flow a: port 5 does not exist") != NULL, "%s", e.msg);
+	{
+		struct sl_stream *out = calloc(4, sizeof(*out));
+
+		T(out != NULL && sl_config_compile(d, env, SL_CHECK_ALL, out, &e) != 0 &&
+		  e.flow == 0 && strstr(e.msg, "flow a: port 5 does not exist") != NULL,
+		  "compile refuses as the check does: %s", e.msg);
+		free(out);
+	}
 	d->flows[0].port = 0;
 	snprintf(d->flows[2].name, sizeof(d->flows[2].name), "a");
 	T(sl_config_check(d, env, SL_CHECK_STREAMS, &e) != 0 &&

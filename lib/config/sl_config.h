@@ -314,6 +314,15 @@ int sl_config_stream_build(const struct sl_config *c, const struct sl_config_env
 int sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsigned int what,
 		    struct sl_config_err *e);
 
+/**
+ * sl_config_check() that keeps what it compiles: with SL_CHECK_STREAMS,
+ * stream i of @p c into out[i] (sl_config_nb_streams() of them), the form
+ * a run sends; @p out NULL: a check only. A configuration is compiled
+ * once, here: the run takes these streams as they are.
+ */
+int sl_config_compile(const struct sl_config *c, const struct sl_config_env *env,
+		      unsigned int what, struct sl_stream *out, struct sl_config_err *e);
+
 /** The MTU port @p pid runs with: its setting, else the port's own. */
 uint16_t sl_config_mtu(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid);
 

@@ -529,8 +529,8 @@ check_rx(const struct sl_config *c, const struct sl_config_env *env, struct sl_c
 }
 
 int
-sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsigned int what,
-		struct sl_config_err *e)
+sl_config_compile(const struct sl_config *c, const struct sl_config_env *env, unsigned int what,
+		  struct sl_stream *out, struct sl_config_err *e)
 {
 	struct plan *pl = NULL;
 	int ret = check_ranges(c, e);
@@ -554,7 +554,7 @@ sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsi
 	if (what & SL_CHECK_STREAMS) {
 		ret = check_flows(c, env, -1, e);
 		for (uint16_t i = 0; i < sl_config_nb_streams(c, env) && ret == 0; i++)
-			ret = stream_build(c, env, i, NULL, e);
+			ret = stream_build(c, env, i, out != NULL ? &out[i] : NULL, e);
 	}
 	if (ret == 0 && (what & SL_CHECK_RATES) && !(what & SL_CHECK_RUN))
 		ret = check_rates(c, env, NULL, e);
@@ -565,6 +565,13 @@ sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsi
 	}
 	free(pl);
 	return ret;
+}
+
+int
+sl_config_check(const struct sl_config *c, const struct sl_config_env *env, unsigned int what,
+		struct sl_config_err *e)
+{
+	return sl_config_compile(c, env, what, NULL, e);
 }
 
 int

@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "bench_report.h"
+#include "parse.h"
 #include "report.h"
 #include "plan.h"
 #include "session.h"

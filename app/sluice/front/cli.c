@@ -25,6 +25,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "worker.h"
 #include "sl_loop.h"
 
 /* The command tables in force: set by sl_cli_init(), read by help. */

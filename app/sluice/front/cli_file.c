@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "worker.h"
 
 /* A silent source (a FIFO nobody writes) gets one note after this long. */
 #define WAIT_NOTE_MS 2000

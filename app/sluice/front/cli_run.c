@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "worker.h"
 
 static void
 cmd_help(struct sl_cli *cli, int argc, char **argv)

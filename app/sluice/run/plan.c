@@ -27,6 +27,7 @@
 #include "sl_wire.h"
 #include "sl_clock.h"
 #include "source.h"
+#include "worker.h"
 
 #define SL_BACKLOG_SIZE 1024 /* as ports.c creates them; sizes the pools */
 #define SL_PLAN_STREAM_ALIGN (2u << 20) /* a huge page */
@@ -101,17 +102,19 @@ sl_plan_map(struct sl_app *app)
 	}
 }
 
-/* Compile every stream of the run: the table's flows, or each port's default flow. */
+/*
+ * Check configuration c whole and compile its streams (the table's flows,
+ * or each port's default flow) where the run keeps them: the check's
+ * compile is the one the workers send from.
+ */
 int
-sl_plan_streams(struct sl_app *app)
+sl_plan_compile(struct sl_app *app, const struct sl_config *c, struct sl_config_err *e)
 {
-	const struct sl_config *o = &app->ses.run_cfg;
-	uint16_t n = sl_config_nb_streams(o, &app->env);
-	size_t bytes = RTE_ALIGN_CEIL((size_t)n * sizeof(struct sl_stream), SL_PLAN_STREAM_ALIGN);
+	uint16_t n = sl_config_nb_streams(c, &app->env);
+	size_t bytes = RTE_ALIGN_CEIL((size_t)RTE_MAX(n, 1) * sizeof(struct sl_stream),
+				      SL_PLAN_STREAM_ALIGN);
 
-	app->ses.streams = calloc(n, sizeof(*app->ses.streams));
-	if (app->ses.streams == NULL)
-		return -ENOMEM;
+	app->ses.streams = calloc(RTE_MAX(n, 1), sizeof(*app->ses.streams));
 	/*
 	 * One block for them all, on huge pages where the kernel gives them
 	 * (transparent huge pages, madvise): a worker sweeping many flows
@@ -119,25 +122,33 @@ sl_plan_streams(struct sl_app *app)
 	 * miss the TLB on every one.
 	 */
 	app->ses.stream_block = aligned_alloc(SL_PLAN_STREAM_ALIGN, bytes);
-	if (app->ses.stream_block == NULL) {
-		sl_err("cannot allocate %u streams: out of memory", n);
+	if (app->ses.streams == NULL || app->ses.stream_block == NULL) {
+		snprintf(e->msg, sizeof(e->msg), "cannot allocate %u streams: out of memory", n);
 		return -ENOMEM;
 	}
 	madvise(app->ses.stream_block, bytes, MADV_HUGEPAGE);
+	for (uint16_t id = 0; id < n; id++)
+		app->ses.streams[id] = (struct sl_stream *)app->ses.stream_block + id;
 	app->ses.nb_streams = n;
-	app->ses.src = calloc(n, sizeof(*app->ses.src));
-	app->ses.src_state = calloc(n, sizeof(*app->ses.src_state));
+	return sl_config_compile(c, &app->env, SL_CHECK_ALL, app->ses.stream_block, e);
+}
+
+/* Each compiled stream's source row (source.h), and what a row loads beside it. */
+int
+sl_plan_streams(struct sl_app *app)
+{
+	const struct sl_config *o = &app->ses.run_cfg;
+	uint16_t n = app->ses.nb_streams;
+
+	app->ses.src = calloc(RTE_MAX(n, 1), sizeof(*app->ses.src));
+	app->ses.src_state = calloc(RTE_MAX(n, 1), sizeof(*app->ses.src_state));
 	if (app->ses.src == NULL || app->ses.src_state == NULL)
 		return -ENOMEM;
-	/* Each stream compiled by its source's row (source.h). */
 	for (uint16_t id = 0; id < n; id++) {
-		int ret;
-
-		app->ses.streams[id] = (struct sl_stream *)app->ses.stream_block + id;
 		app->ses.src[id] = sl_source_of(o, id);
-		ret = app->ses.src[id]->compile(app, id, app->ses.streams[id]);
-		if (ret != 0)
-			return ret;
+		if (app->ses.src[id]->load != NULL && app->ses.src[id]->load(app, id,
+									  app->ses.streams[id]) != 0)
+			return -EINVAL;
 	}
 	return 0;
 }

@@ -5,45 +5,14 @@
 /*
  * The ports of the program: every ethdev port DPDK found, then the
  * simulated ports of --sim, each behind its port-driver table (sl_port.h),
- * with the engine's queue objects of the current run.
+ * with the engine's queue objects of the current run. Their state (struct
+ * sl_ports) is the program's, in app.h.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rte_lcore.h>
-
-#include "sl_config.h"
-#include "sl_port.h"
-#include "sl_xmit.h"
-
-/* A TX queue of the run: the engine's object and who sends on it. */
-struct sl_app_txq {
-	struct sl_txq *txq;
-	struct sl_txq_stats base;    /* clear port stats: counters at the clear */
-	uint16_t port, queue;
-	uint16_t nb_lcores;
-	uint16_t lcores[RTE_MAX_LCORE];
-};
-
-struct sl_port {
-	struct sl_port_info info;
-	const struct sl_port_ops *ops;
-	void *dev;
-	uint32_t caps;               /* of this run's queues */
-	uint16_t nb_txq;
-	uint16_t txd;                /* descriptors per queue in force */
-	bool set_up;                 /* set up for the current run */
-	bool rx_hw_ts;               /* its rx_burst stamps frames (the latency's clock: hw) */
-	struct sl_stream stream;     /* this port's frames (its MACs) */
-	struct sl_rate pace;         /* this run's rate as paced (NONE: unpaced) */
-	struct sl_app_txq txqs[SL_MAX_TXQ];
-};
-
-struct sl_ports {
-	struct sl_port p[SL_MAX_PORTS];
-	uint16_t n;
-};
+#include "app.h"
 
 /* Open every port (ethdev, then --sim); 0, or -errno with a message printed. */
 int sl_ports_open(struct sl_ports *ps, const struct sl_config *c);

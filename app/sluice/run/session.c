@@ -18,9 +18,11 @@
 #include <rte_random.h>
 
 #include "plan.h"
+#include "ports.h"
 #include "snapshot.h"
 #include "session.h"
 #include "source.h"
+#include "worker.h"
 #include "sl_loop.h"
 #include "sl_err.h"
 #include "sl_wire.h"
@@ -319,7 +321,7 @@ session_release(struct sl_app *app)
 	app->ses.start_tsc = app->ses.end_tsc = 0; /* show port stats: no run until the next start */
 }
 
-/* Build a run: map, streams, ports, queues, workers. */
+/* Build a run from its compiled streams: map, sources, ports, queues, workers. */
 static int
 session_build(struct sl_app *app)
 {
@@ -357,14 +359,14 @@ session_build(struct sl_app *app)
  * receiver elsewhere).
  */
 static bool
-sign_auto(struct sl_app *app)
+sign_auto(struct sl_app *app, const struct sl_config *c)
 {
 	bool rx[SL_MAX_PORTS];
 
-	for (uint16_t i = 0; i < app->ses.run_cfg.nb_flows; i++)
-		if (app->ses.run_cfg.flows[i].pcap[0] != '\0' && app->ses.run_cfg.flows[i].pcap_sign)
+	for (uint16_t i = 0; i < c->nb_flows; i++)
+		if (c->flows[i].pcap[0] != '\0' && c->flows[i].pcap_sign)
 			return true;
-	sl_config_rx_ports(&app->ses.run_cfg, &app->env, rx);
+	sl_config_rx_ports(c, &app->env, rx);
 	for (uint16_t i = 0; i < app->ports.n; i++)
 		if (rx[i] || strcmp(app->ports.p[i].info.driver, "sl_sim") == 0)
 			return true;
@@ -389,24 +391,35 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 {
 	const struct sl_config *o = &app->ses.run_cfg;
 	uint64_t hz = sl_tsc_hz(), deadline = 0;
+	struct sl_config cand = { 0 };
 	struct sl_config_err e;
 	int ret;
 
 	session_release(app);
-	/* The whole configuration is checked before anything is touched. */
-	if (sl_session_check(app, c, SL_CHECK_ALL, &e) != 0) {
-		sl_err("%s", e.msg);
-		return -EINVAL;
-	}
-	/* The run's own copy: nothing writes it while it runs. */
-	ret = sl_config_copy(&app->ses.run_cfg, c);
-	if (ret == 0 && app->ses.run_cfg.sign == SL_SIGN_AUTO)
-		app->ses.run_cfg.sign = sign_auto(app) ? SL_SIGN_ON : SL_SIGN_OFF;
-	app->ses.quiet = quiet;
-	if (ret == 0)
-		ret = session_build(app);
-	else
+	/*
+	 * The run's own copy (nothing writes it while it runs), --sign auto
+	 * resolved, checked whole and compiled by the check before anything
+	 * is touched: the streams the workers send are the check's.
+	 */
+	sl_session_env(app);
+	ret = sl_config_copy(&cand, c);
+	if (ret != 0) {
 		sl_err("out of memory");
+		return ret;
+	}
+	if (cand.sign == SL_SIGN_AUTO)
+		cand.sign = sign_auto(app, &cand) ? SL_SIGN_ON : SL_SIGN_OFF;
+	ret = sl_plan_compile(app, &cand, &e);
+	if (ret != 0) {
+		sl_err("%s", e.msg);
+		sl_config_fini(&cand);
+		session_release(app);
+		return ret == -ENOMEM ? ret : -EINVAL;
+	}
+	sl_config_fini(&app->ses.run_cfg);
+	app->ses.run_cfg = cand; /* the table moves to the run */
+	app->ses.quiet = quiet;
+	ret = session_build(app);
 	if (ret != 0) {
 		session_release(app);
 		sl_ports_stop(&app->ports);

@@ -15,6 +15,7 @@
 #include "plan.h"
 #include "sl_hist.h"
 #include "sl_clock.h"
+#include "worker.h"
 
 void
 sl_results_free(struct sl_results *r)

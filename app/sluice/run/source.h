@@ -4,9 +4,10 @@
 
 /*
  * Traffic sources: what makes a stream's frames, one row of this table per
- * kind, as testpmd's forwarding engines are. The plan asks each stream's
- * row to compile it and to attach it to each lcore-queue pair that sends
- * it (a target); the worker calls the row's burst; the session detaches
+ * kind, as testpmd's forwarding engines are. The check compiles every
+ * stream (sl_config_compile()); the plan asks each stream's row to load
+ * what it sends beside that and to attach it to each lcore-queue pair that
+ * sends it (a target); the worker calls the row's burst; the session detaches
  * and forgets it. Rows: generated flows (source_gen.c), replay
  * (source_replay.c); the control traffic of devices and stateful traffic
  * are to be rows of their own. Nothing outside a row's file knows its kind.
@@ -25,10 +26,11 @@ struct sl_source {
 	const char *name;
 	/* Is stream id of configuration o this kind's? (The last row takes every stream.) */
 	bool (*claims)(const struct sl_config *o, uint16_t id);
-	/* Plan: compile stream id into s (the pools' room, the template); 0, or
-	 * -errno with the message printed. */
-	int (*compile)(struct sl_app *app, uint16_t id, struct sl_stream *s);
-	/* Release: free what compile kept (NULL: nothing). */
+	/* Plan: what the row sends beside stream id as the check compiled it
+	 * into s (a replay: its capture, s re-laid to the capture's largest
+	 * frame); NULL: s as compiled. 0, or -errno with the message printed. */
+	int (*load)(struct sl_app *app, uint16_t id, struct sl_stream *s);
+	/* Release: free what load kept (NULL: nothing). */
 	void (*forget)(struct sl_app *app, uint16_t id);
 	/* Plan: target t is pair k of the P that send stream id (its queue,
 	 * generator, count and window already set): its share, its pacing; 0 or

@@ -20,18 +20,6 @@ gen_claims(const struct sl_config *o, uint16_t id)
 	return true;
 }
 
-static int
-gen_compile(struct sl_app *app, uint16_t id, struct sl_stream *s)
-{
-	struct sl_config_err e;
-
-	if (sl_config_stream_build(&app->ses.run_cfg, &app->env, id, s, &e) != 0) {
-		sl_err("%s", e.msg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /*
  * Target t's pacing: its share of the stream's rate (the flow's, or its
  * share of the port's), and its catch-up bound.
@@ -117,7 +105,6 @@ gen_burst(struct sl_worker *w, struct sl_target *t, uint64_t tsc)
 const struct sl_source sl_source_gen = {
 	.name = "generated",
 	.claims = gen_claims,
-	.compile = gen_compile,
 	.attach = gen_attach,
 	.burst = gen_burst,
 	.paced = true,

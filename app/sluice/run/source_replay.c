@@ -54,7 +54,7 @@ replay_claims(const struct sl_config *o, uint16_t id)
  * largest frame (its pools' room). 0, or -errno with the message printed.
  */
 static int
-replay_compile(struct sl_app *app, uint16_t id, struct sl_stream *s)
+replay_load(struct sl_app *app, uint16_t id, struct sl_stream *s)
 {
 	const struct sl_config *o = &app->ses.run_cfg;
 	const struct sl_flow_conf *fc = &o->flows[id];
@@ -286,7 +286,7 @@ replay_resume(struct sl_target *t, uint64_t paused)
 const struct sl_source sl_source_replay = {
 	.name = "replay",
 	.claims = replay_claims,
-	.compile = replay_compile,
+	.load = replay_load,
 	.forget = replay_forget,
 	.attach = replay_attach,
 	.detach = replay_detach,
