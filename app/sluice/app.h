@@ -27,6 +27,7 @@ struct sl_bench_conf;
 struct sl_capture;
 struct sl_json;
 struct sl_loop;
+struct sl_run_desc;
 struct sl_rx;
 struct sl_source;
 struct sl_stream;
@@ -116,6 +117,9 @@ struct sl_session {
 	/* The configuration the current (or last) run started from: a copy, read-only
 	 * while it runs (a benchmark's trial runs its own, the user's stays as it was). */
 	struct sl_config run_cfg;
+	/* What the views show of it: made at open and at each start, held by
+	 * every snapshot of the run (run/snapshot.h). */
+	struct sl_run_desc *desc;
 	/* The run's streams by id (the signature's): its flows compiled (plan.c). */
 	struct sl_stream **streams;
 	void *stream_block;          /* where they are, one block */

@@ -25,6 +25,7 @@
 #include "parse.h"
 #include "sl_gen.h"
 #include "session.h"
+#include "snapshot.h"
 #include "sl_rate.h"
 #include "sl_sim.h"
 #include "sl_loop.h"
@@ -1526,6 +1527,60 @@ test_counter_layouts(void)
 	T(sl_counter_find(sl_port_counters, "no_such") == NULL, "a made-up name found");
 }
 
+/*
+ * A snapshot holds the description of its run (snapshot.h): the session's,
+ * counted, and never changed by what follows (a later start describes its
+ * own run); where the session has none, a description of its own. The
+ * last holder frees it (ASan's leak check runs this binary).
+ */
+static void
+test_run_desc(void)
+{
+	struct sl_app *app = calloc(1, sizeof(*app));
+	struct sl_results *r1 = NULL, *r2 = NULL, *r3 = NULL;
+	struct sl_run_desc *d1, *d2;
+	struct sl_flow_conf f;
+
+	if (app == NULL) {
+		T(false, "out of memory");
+		return;
+	}
+	sl_config_default(&app->cfg);
+	sl_config_default(&app->ses.run_cfg);
+	sl_config_flow_init(&app->ses.run_cfg, &f, "a", false);
+	T(sl_config_flow_add(&app->ses.run_cfg, &f) == 0, "add a");
+	app->ses.run_cfg.sign = SL_SIGN_ON;
+	app->cfg.sign = SL_SIGN_AUTO;
+	r3 = sl_results_take_opt(app, false);
+	T(r3 != NULL && r3->desc != NULL && r3->desc->cfg.nb_flows == 1 &&
+	  r3->desc->sign_asked == SL_SIGN_AUTO && r3->desc->cfg.sign == SL_SIGN_ON,
+	  "a snapshot without a session's description makes its own");
+	d1 = sl_run_desc_make(app);
+	app->ses.desc = d1;
+	r1 = sl_results_take_opt(app, false);
+	T(r1 != NULL && r1->desc == d1 && d1->refs == 2, "the session's description, held");
+	/* The next run: another table, described anew; r1 keeps its own. */
+	sl_config_flow_init(&app->ses.run_cfg, &f, "b", false);
+	T(sl_config_flow_add(&app->ses.run_cfg, &f) == 0, "add b");
+	d2 = sl_run_desc_make(app);
+	sl_run_desc_put(app->ses.desc);
+	app->ses.desc = d2;
+	r2 = sl_results_take_opt(app, false);
+	T(r1 != NULL && r1->desc->refs == 1 && r1->desc->cfg.nb_flows == 1 &&
+	  strcmp(r1->desc->cfg.flows[0].name, "a") == 0, "the older snapshot keeps its run");
+	T(r2 != NULL && r2->desc == d2 && d2->cfg.nb_flows == 2 && d2->refs == 2,
+	  "the newer one has the next run's");
+	T(d2->cfg.flows != app->ses.run_cfg.flows, "a description owns its copy of the table");
+	sl_results_free(r1);
+	sl_results_free(r2);
+	sl_results_free(r3);
+	T(d2->refs == 1, "freeing a snapshot lets its description go");
+	sl_run_desc_put(app->ses.desc);
+	sl_config_fini(&app->ses.run_cfg);
+	sl_config_fini(&app->cfg);
+	free(app);
+}
+
 int
 main(void)
 {
@@ -1546,6 +1601,7 @@ main(void)
 	test_run_flags();
 	test_one_parser();
 	test_counter_layouts();
+	test_run_desc();
 	printf("test_app: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }

@@ -495,7 +495,7 @@ static int
 bench_json(struct sl_app *app)
 {
 	struct sl_results *r = sl_results_take(app);
-	int ret = r == NULL ? -ENOMEM : sl_report_json(app, r, &app->cfg, app->o.json);
+	int ret = r == NULL ? -ENOMEM : sl_report_json(r, &app->cfg, app->o.json, app->json_extra);
 
 	sl_results_free(r);
 	return ret;

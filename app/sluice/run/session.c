@@ -373,13 +373,26 @@ sign_auto(struct sl_app *app, const struct sl_config *c)
 	return false;
 }
 
+/* The views' description of the run as it is now (snapshot.h); 0, or -ENOMEM with the last kept. */
+static int
+session_describe(struct sl_app *app)
+{
+	struct sl_run_desc *d = sl_run_desc_make(app);
+
+	if (d == NULL)
+		return -ENOMEM;
+	sl_run_desc_put(app->ses.desc);
+	app->ses.desc = d;
+	return 0;
+}
+
 int
 sl_session_open(struct sl_app *app)
 {
 	if (sl_ports_open(&app->ports, &app->cfg) != 0)
 		return SL_EXIT_RUNTIME;
 	sl_session_env(app);
-	if (sl_config_copy(&app->ses.run_cfg, &app->cfg) != 0) {
+	if (sl_config_copy(&app->ses.run_cfg, &app->cfg) != 0 || session_describe(app) != 0) {
 		sl_err("out of memory");
 		return SL_EXIT_RUNTIME;
 	}
@@ -420,6 +433,10 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 	app->ses.run_cfg = cand; /* the table moves to the run */
 	app->ses.quiet = quiet;
 	ret = session_build(app);
+	if (ret == 0 && session_describe(app) != 0) {
+		sl_err("out of memory");
+		ret = -ENOMEM;
+	}
 	if (ret != 0) {
 		session_release(app);
 		sl_ports_stop(&app->ports);
@@ -657,5 +674,7 @@ sl_session_close(struct sl_app *app)
 	if (app->ses.running)
 		sl_session_stop(app);
 	session_release(app);
+	sl_run_desc_put(app->ses.desc);
+	app->ses.desc = NULL;
 	sl_ports_close(&app->ports);
 }

@@ -17,11 +17,52 @@
 #include "sl_clock.h"
 #include "worker.h"
 
+struct sl_run_desc *
+sl_run_desc_make(const struct sl_app *app)
+{
+	struct sl_run_desc *d = calloc(1, sizeof(*d));
+
+	if (d == NULL)
+		return NULL;
+	if (sl_config_copy(&d->cfg, &app->ses.run_cfg) != 0) {
+		free(d);
+		return NULL;
+	}
+	d->refs = 1;
+	d->sign_asked = app->cfg.sign;
+	d->env = app->env;
+	for (uint16_t i = 0; i < app->ports.n && i < SL_MAX_PORTS; i++) {
+		const struct sl_port *p = &app->ports.p[i];
+
+		d->port[i] = (struct sl_run_desc_port){
+			.caps = p->caps, .rx_hw_ts = p->rx_hw_ts,
+			.rx_lcore = app->ses.rx_lcore[i], .rx_dedicated = app->ses.rx_dedicated[i],
+		};
+		for (uint16_t q = 0; q < p->nb_txq && q < SL_MAX_TXQ; q++)
+			for (uint16_t l = 0; l < p->txqs[q].nb_lcores && d->nb_sends < SL_MAP_MAX; l++)
+				d->sends[d->nb_sends++] = (struct sl_map_entry){
+					.lcore = p->txqs[q].lcores[l], .port = i, .queue = q };
+	}
+	d->nb_map = app->ses.nb_map;
+	memcpy(d->map, app->ses.map, sizeof(d->map));
+	return d;
+}
+
+void
+sl_run_desc_put(struct sl_run_desc *d)
+{
+	if (d == NULL || __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	sl_config_fini(&d->cfg);
+	free(d);
+}
+
 void
 sl_results_free(struct sl_results *r)
 {
 	if (r == NULL)
 		return;
+	sl_run_desc_put((struct sl_run_desc *)(uintptr_t)r->desc);
 	for (uint32_t i = 0; r->rx != NULL && i < (uint32_t)r->nb_ports * r->nb_ports; i++)
 		free(r->rx[i].hist);
 	for (uint32_t i = 0; r->frx != NULL && i < (uint32_t)r->nb_flows * r->nb_ports; i++)
@@ -195,6 +236,7 @@ take_tx(const struct sl_app *app, struct sl_results *r)
 
 		rp->txq0 = k;
 		rp->nb_txq = pt->nb_txq;
+		rp->pace_rate = pt->pace;
 		for (uint16_t q = 0; q < pt->nb_txq; q++) {
 			const struct sl_app_txq *aq = &pt->txqs[q];
 			struct sl_results_txq *x = &r->txq[k++];
@@ -381,7 +423,15 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 	r->flow = calloc(r->nb_flows != 0 ? r->nb_flows : 1, sizeof(*r->flow));
 	r->frx = calloc(r->nb_flows != 0 && np != 0 ? (size_t)r->nb_flows * np : 1,
 			sizeof(*r->frx));
-	if (r->txq == NULL || r->rx == NULL || r->flow == NULL || r->frx == NULL) {
+	/* The run's description: the session's, held; made here where it has none (a harness). */
+	if (ses->desc != NULL) {
+		__atomic_add_fetch(&ses->desc->refs, 1, __ATOMIC_RELAXED);
+		r->desc = ses->desc;
+	} else {
+		r->desc = sl_run_desc_make(app);
+	}
+	if (r->txq == NULL || r->rx == NULL || r->flow == NULL || r->frx == NULL ||
+	    r->desc == NULL) {
 		sl_results_free(r);
 		return NULL;
 	}

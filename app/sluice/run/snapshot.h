@@ -22,6 +22,38 @@
 #include "sl_rx.h"
 #include "sl_xmit.h"
 
+/* A port of a run as its views show it (struct sl_run_desc). */
+struct sl_run_desc_port {
+	uint32_t caps;              /* its driver's, for this run's queues (SL_DRV_CAP_*) */
+	bool rx_hw_ts;              /* its rx_burst stamps frames: the latency clock is hw */
+	int16_t rx_lcore;           /* who polls its receive queue; -1: not received */
+	bool rx_dedicated;          /* a lcore that sends nothing */
+};
+
+/*
+ * What a run is, as its views show it: the configuration it started from,
+ * the facts of the machine it was checked against, its ports as it set
+ * them up, who sends and who receives where. The session makes one at
+ * open (before any run) and at each start; it never changes after, and
+ * every snapshot of that run holds it (counted: the last one frees it),
+ * so that a view reads a snapshot and nothing else.
+ */
+struct sl_run_desc {
+	unsigned int refs;
+	struct sl_config cfg;       /* the run's own copy, --sign auto resolved */
+	enum sl_sign sign_asked;    /* --sign as the user gave it */
+	struct sl_config_env env;
+	struct sl_run_desc_port port[SL_MAX_PORTS];
+	uint16_t nb_map;
+	struct sl_map_entry map[SL_MAP_MAX];   /* the map in force: --map, or the default */
+	uint16_t nb_sends;
+	struct sl_map_entry sends[SL_MAP_MAX]; /* each queue's lcores, by port and queue */
+};
+
+/* The description of app's run now (NULL: out of memory); give it back with sl_run_desc_put(). */
+struct sl_run_desc *sl_run_desc_make(const struct sl_app *app);
+void sl_run_desc_put(struct sl_run_desc *d);
+
 /* What a port (or all ports) sent, summed over its queues and producers. */
 struct sl_port_totals {
 	uint64_t generated, tx_packets, tx_bytes, dropped, backlog;
@@ -110,6 +142,7 @@ struct sl_results_port {
 	uint32_t nb_pacers;
 	uint64_t pool_empty;        /* bursts that found the pool empty */
 	struct sl_pace_totals pace; /* its queues' */
+	struct sl_rate pace_rate;   /* the rate its pacers hold it to (NONE: unpaced) */
 };
 
 /* Stream s at receiving port r: the analyzer's figures, its latency histogram. */
@@ -120,6 +153,7 @@ struct sl_results_rx {
 };
 
 struct sl_results {
+	const struct sl_run_desc *desc; /* the run's description (held: never NULL) */
 	bool running;
 	uint64_t hz, start_tsc, end_tsc, now_tsc;
 	uint64_t now_unix_ns;       /* the wall clock when now_tsc was read (sl_results_unix_ns()) */

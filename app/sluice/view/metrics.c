@@ -163,7 +163,7 @@ write_ports(const struct sl_app *app, const struct sl_results *r, FILE *f,
 	    const struct stamp *ts)
 {
 	bool om = ts->om;
-	uint16_t np = app->ports.n;
+	uint16_t np = r->nb_ports;
 	struct sl_port_totals pt[SL_MAX_PORTS];
 	struct sl_rx_port_stats rs[SL_MAX_PORTS];
 	struct sl_port_rx_drops dr[SL_MAX_PORTS];
@@ -174,15 +174,15 @@ write_ports(const struct sl_app *app, const struct sl_results *r, FILE *f,
 	for (uint16_t i = 0; i < np; i++) {
 		char name[96], drv[96];
 
-		esc(name, sizeof(name), app->ports.p[i].info.name, true);
-		esc(drv, sizeof(drv), app->ports.p[i].info.driver, true);
+		esc(name, sizeof(name), r->desc->env.port[i].info.name, true);
+		esc(drv, sizeof(drv), r->desc->env.port[i].info.driver, true);
 		fprintf(f, "sluice_port_info{port=\"%u\",name=\"%s\",driver=\"%s\"} 1\n", i, name, drv);
 	}
 	family(f, om, "sluice_port_link_speed_bytes_per_second", false, "bytes_per_second",
 	       "the link speed the port reports, in bytes (a virtual port's is made up)");
 	for (uint16_t i = 0; i < np; i++)
 		fprintf(f, "sluice_port_link_speed_bytes_per_second{port=\"%u\"} %" PRIu64 "\n", i,
-			app->ports.p[i].info.speed_bps / 8);
+			r->desc->env.port[i].info.speed_bps / 8);
 	for (uint16_t i = 0; i < np; i++) {
 		pt[i] = r->port[i].tot;
 		s[i].base = &pt[i];

@@ -43,29 +43,31 @@ sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
 }
 
 void
-sl_report_modes(const struct sl_app *app, const struct sl_results *r)
+sl_report_modes(const struct sl_results *r)
 {
+	const struct sl_run_desc *d = r->desc;
+	const struct sl_config *o = &d->cfg;
 	char speed[32];
 
-	if (app->ses.run_cfg.sign == SL_SIGN_OFF)
+	if (o->sign == SL_SIGN_OFF)
 		printf("signatures: off (--sign %s): frames carry none, the receive side measures "
-		       "nothing\n", app->cfg.sign == SL_SIGN_AUTO ? "auto, and nothing reads them" :
+		       "nothing\n", d->sign_asked == SL_SIGN_AUTO ? "auto, and nothing reads them" :
 		       "off");
 	/* A flow whose frames are too short to carry the signature is never measured: said. */
-	for (uint16_t f = 0; f < app->ses.run_cfg.nb_flows; f++) {
-		int sg = sl_config_signed_sizes(&app->ses.run_cfg, &app->env, f);
+	for (uint16_t f = 0; f < o->nb_flows; f++) {
+		int sg = sl_config_signed_sizes(o, &d->env, f);
 
 		if (sg != 2)
 			printf("warning: flow %s: %s frames below %u bytes carry no signature (its "
 			       "headers and the signature's 16 bytes need them): %s\n",
-			       app->ses.run_cfg.flows[f].name, sg == 0 ? "all its" : "its",
-			       sl_config_signed_min(&app->ses.run_cfg, &app->env, f),
+			       o->flows[f].name, sg == 0 ? "all its" : "its",
+			       sl_config_signed_min(o, &d->env, f),
 			       sg == 0 ? "it is sent but not measured (give a larger size)" :
 			       "those are sent but not measured");
 	}
 
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		const struct sl_port *p = &app->ports.p[i];
+	for (uint16_t i = 0; i < r->nb_ports; i++) {
+		const struct sl_port_info *pi = &d->env.port[i].info;
 		const struct sl_results_port *rp = &r->port[i];
 		struct sl_stream_conf c;
 		char src[RTE_ETHER_ADDR_FMT_SIZE], dst[RTE_ETHER_ADDR_FMT_SIZE];
@@ -73,19 +75,19 @@ sl_report_modes(const struct sl_app *app, const struct sl_results *r)
 
 		/* A long name is cut (the JSON has it whole): the line stays within 100 columns. */
 		printf("port %u: %.32s%s (%s), %u TX queue(s), link %s, socket %d%s\n", i,
-		       p->info.name, strlen(p->info.name) > 32 ? "~" : "", p->info.driver, p->nb_txq,
-		       sl_rate_speed_str(p->info.speed_bps, speed, sizeof(speed)), p->info.socket,
-		       (p->caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
-		sl_config_flow(&app->ses.run_cfg, &app->env, i, &c);
+		       pi->name, strlen(pi->name) > 32 ? "~" : "", pi->driver, rp->nb_txq,
+		       sl_rate_speed_str(pi->speed_bps, speed, sizeof(speed)), pi->socket,
+		       (d->port[i].caps & SL_DRV_CAP_LLTX) ? ", LLTX" : "");
+		sl_config_flow(o, &d->env, i, &c);
 		rte_ether_format_addr(src, sizeof(src), &c.src_mac);
 		rte_ether_format_addr(dst, sizeof(dst), &c.dst_mac);
-		printf("  MAC %s -> %s%s\n", src, dst, app->ses.run_cfg.peer_set[i] ? "" :
+		printf("  MAC %s -> %s%s\n", src, dst, o->peer_set[i] ? "" :
 		       " (default: change with --eth-peer, set eth-peer)");
 		/* A port with a real receiver behind it drops frames not addressed to it. */
-		if (!app->ses.run_cfg.peer_set[i] && p->nb_txq != 0 && p->info.peer_filters_mac)
+		if (!o->peer_set[i] && rp->nb_txq != 0 && pi->peer_filters_mac)
 			printf("warning: port %u (%s) sends to the default MAC, which a real "
 			       "receiver drops:\n  give --eth-peer %u,MAC (set eth-peer %u MAC)\n",
-			       i, p->info.driver, i, i);
+			       i, pi->driver, i, i);
 		for (uint16_t q = 0; q < rp->nb_txq; q++) {
 			const struct sl_results_txq *x = &r->txq[rp->txq0 + q];
 
@@ -93,15 +95,15 @@ sl_report_modes(const struct sl_app *app, const struct sl_results *r)
 			       x->lcores);
 			lcores += x->nb_lcores;
 		}
-		if (app->ses.run_cfg.nb_map == 0 && lcores > p->nb_txq)
+		if (o->nb_map == 0 && lcores > rp->nb_txq)
 			printf("  (%u lcores share %u queue(s): the port %s; the engine shares them)\n",
-			       lcores, p->nb_txq, app->ses.run_cfg.pc[i].txq != 0 ?
+			       lcores, rp->nb_txq, o->pc[i].txq != 0 ?
 			       "was given that many" : "offers no more");
 		if (rp->rx_on)
 			printf("  rxq 0: analyzed by lcore %d (%s), drain %.3g s, latency clock %s\n",
-			       app->ses.rx_lcore[i],
-			       app->ses.rx_dedicated[i] ? "dedicated" : "between its TX bursts",
-			       app->ses.run_cfg.drain_us / 1e6, p->rx_hw_ts ?
+			       d->port[i].rx_lcore,
+			       d->port[i].rx_dedicated ? "dedicated" : "between its TX bursts",
+			       o->drain_us / 1e6, d->port[i].rx_hw_ts ?
 			       "hw (the port's RX timestamps)" : "tsc (per RX burst)");
 	}
 	fflush(stdout);
@@ -114,26 +116,26 @@ sl_report_modes(const struct sl_app *app, const struct sl_results *r)
  * queue: mode, collisions, requeues, backlog.
  */
 void
-sl_report_live(struct sl_app *app, const struct sl_results *r, double elapsed)
+sl_report_live(struct sl_live *lv, const struct sl_results *r, double elapsed)
 {
-	struct sl_live *lv = &app->views.live;
+	const struct sl_config *o = &r->desc->cfg;
 	double dt = elapsed - lv->t;
 
 	if (dt <= 0)
 		return;
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		const struct sl_port *p = &app->ports.p[i];
+	for (uint16_t i = 0; i < r->nb_ports; i++) {
+		const struct sl_port_info *pi = &r->desc->env.port[i].info;
 		const struct sl_results_port *rp = &r->port[i];
 		char rates[96];
 
 		sl_report_rates(rates, sizeof(rates), rp->tot.tx_packets - lv->pkts[i],
-				rp->tot.tx_bytes - lv->bytes[i], dt, p->info.speed_bps, false);
+				rp->tot.tx_bytes - lv->bytes[i], dt, pi->speed_bps, false);
 		printf("[%7.2fs", elapsed);
-		if (app->ses.run_cfg.duration_us != 0)
-			printf("/%.6gs", app->ses.run_cfg.duration_us / 1e6);
+		if (o->duration_us != 0)
+			printf("/%.6gs", o->duration_us / 1e6);
 		printf("] port %u: %s  tx %" PRIu64, i, rates, rp->view.tx_packets);
-		if (app->ses.run_cfg.count != 0 && rp->view.tx_packets == rp->tot.tx_packets)
-			printf("/%" PRIu64, app->ses.run_cfg.count);
+		if (o->count != 0 && rp->view.tx_packets == rp->tot.tx_packets)
+			printf("/%" PRIu64, o->count);
 		printf(" dropped %" PRIu64 " backlog %" PRIu64 "\n", rp->view.dropped,
 		       rp->tot.backlog);
 		/* Never short in silence: what the pacers let go so far (a line of its own). */
@@ -145,7 +147,7 @@ sl_report_live(struct sl_app *app, const struct sl_results *r, double elapsed)
 			uint64_t unique = 0, lost = 0;
 			char pps[32];
 
-			for (uint16_t s = 0; s < app->ports.n; s++) {
+			for (uint16_t s = 0; s < r->nb_ports; s++) {
 				struct sl_stream_result res;
 
 				sl_results_stream(r, s, i, &res);
@@ -214,13 +216,13 @@ summary_flows(const struct sl_results *r, bool table)
 
 /* The receive side in the summary: per port, per stream, and a verdict. */
 static void
-summary_rx(const struct sl_app *app, const struct sl_results *r)
+summary_rx(const struct sl_results *r)
 {
 	uint64_t rxport_drops = 0;
 
 	if (!r->rx_any)
 		return;
-	for (uint16_t p = 0; p < app->ports.n; p++) {
+	for (uint16_t p = 0; p < r->nb_ports; p++) {
 		const struct sl_results_port *rp = &r->port[p];
 		const struct sl_port_rx_drops *dr = &rp->drops;
 
@@ -229,14 +231,14 @@ summary_rx(const struct sl_app *app, const struct sl_results *r)
 		rxport_drops += dr->imissed + dr->ierrors + dr->rx_nombuf;
 		printf("rx port %u %-10s frames %" PRIu64 " signed %" PRIu64 " foreign %" PRIu64
 		       " bad_signature %" PRIu64 " stale %" PRIu64 "  port drops: imissed %" PRIu64
-		       " ierrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", p, app->ports.p[p].info.name,
+		       " ierrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", p, r->desc->env.port[p].info.name,
 		       rp->rx.frames, rp->rx.rx, rp->rx.foreign, rp->rx.bad_signature, rp->rx.stale,
 		       dr->imissed, dr->ierrors, dr->rx_nombuf);
 	}
-	for (uint16_t s = 0; s < app->ports.n; s++) {
+	for (uint16_t s = 0; s < r->nb_ports; s++) {
 		bool printed = false;
 
-		for (uint16_t p = 0; p < app->ports.n; p++) {
+		for (uint16_t p = 0; p < r->nb_ports; p++) {
 			const struct sl_results_rx *x = sl_results_rx(r, s, p);
 			struct sl_stream_result res;
 
@@ -267,7 +269,7 @@ summary_rx(const struct sl_app *app, const struct sl_results *r)
 			       s, res.tx, res.lost);
 		}
 	}
-	summary_flows(r, app->ses.run_cfg.nb_flows != 0);
+	summary_flows(r, r->table);
 	if (r->nb_measured == 0)
 		printf("verdict: nothing measured (no signed frame arrived, and none was sent to a "
 		       "receiving port: check --rx and --eth-peer)\n");
@@ -282,7 +284,7 @@ summary_rx(const struct sl_app *app, const struct sl_results *r)
 		printf("verdict: every frame sent arrived (tx = unique rx + lost 0)\n");
 }
 
-static void summary_short(const struct sl_app *app, const struct sl_results *r);
+static void summary_short(const struct sl_results *r);
 static bool verify_sum(const struct sl_results *r, struct sl_port_verify *sum);
 static const char *rate_unit_name(enum sl_rate_unit u);
 
@@ -292,25 +294,25 @@ static const char *rate_unit_name(enum sl_rate_unit u);
  * per queue that carried traffic; the totals; the verifier's results.
  */
 void
-sl_report_summary(const struct sl_app *app, const struct sl_results *r)
+sl_report_summary(const struct sl_results *r)
 {
 	double d = r->elapsed_s;
 	struct sl_port_totals all = { 0 };
 	struct sl_port_verify v;
 
 	printf("\n---------------- sluice summary (%.3f s) ----------------\n", d);
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		const struct sl_port *p = &app->ports.p[i];
+	for (uint16_t i = 0; i < r->nb_ports; i++) {
+		const struct sl_port_info *pi = &r->desc->env.port[i].info;
 		const struct sl_results_port *rp = &r->port[i];
 		struct sl_port_totals pt = rp->tot;
 		char rates[96];
 
 		sl_report_rates(rates, sizeof(rates), pt.tx_packets, pt.tx_bytes, d,
-				p->info.speed_bps, true);
+				pi->speed_bps, true);
 		/* The name last, cut to what 100 columns leave (the JSON has it whole). */
 		printf("port %u  ", i);
 		sl_counter_print(sl_port_counters, sl_port_summary_fmt, &pt);
-		printf(" %.26s%s\n        %s\n", p->info.name, strlen(p->info.name) > 26 ? "~" : "",
+		printf(" %.26s%s\n        %s\n", pi->name, strlen(pi->name) > 26 ? "~" : "",
 		       rates);
 		if (rp->pace.asked > rp->pace.offered)
 			printf("        offered %" PRIu64 " of %" PRIu64 " asked: let go %" PRIu64
@@ -363,9 +365,9 @@ sl_report_summary(const struct sl_app *app, const struct sl_results *r)
 	if (verify_sum(r, &v) && v.lat_backwards != 0)
 		printf("              %" PRIu64 " frame(s) on the wire before they were signed, by "
 		       "the clocks: not in the latency (docs/measure.md)\n", v.lat_backwards);
-	summary_rx(app, r);
+	summary_rx(r);
 	fflush(stdout); /* the summary first, then the note after it */
-	summary_short(app, r);
+	summary_short(r);
 }
 
 /*
@@ -375,9 +377,9 @@ sl_report_summary(const struct sl_app *app, const struct sl_results *r)
  * hypervisor); frames made but not sent, a device still full at the end.
  */
 static void
-summary_short(const struct sl_app *app, const struct sl_results *r)
+summary_short(const struct sl_results *r)
 {
-	for (uint16_t i = 0; i < app->ports.n; i++) {
+	for (uint16_t i = 0; i < r->nb_ports; i++) {
 		const struct sl_pace_totals *pc = &r->port[i].pace;
 
 		if (pc->asked <= pc->offered)
@@ -500,8 +502,7 @@ json_wire(struct sl_json *j, const struct sl_results_port *rp)
 }
 
 static void
-json_port_rx(struct sl_json *j, const struct sl_app *app, const struct sl_results *res,
-	     uint16_t r)
+json_port_rx(struct sl_json *j, const struct sl_results *res, uint16_t r)
 {
 	const struct sl_results_port *rp = &res->port[r];
 	const struct sl_port_dut dut = rp->dut;
@@ -522,7 +523,7 @@ json_port_rx(struct sl_json *j, const struct sl_app *app, const struct sl_result
 	}
 	if (!rp->rx_on)
 		return;
-	sl_json_i64(j, "rx_lcore", app->ses.rx_lcore[r]);
+	sl_json_i64(j, "rx_lcore", res->desc->port[r].rx_lcore);
 	json_table(j, sl_rx_counters, &rs);
 	/* The analyzer's own cost: TSC cycles in sl_rx_analyze() per frame, as ns. */
 	sl_json_dbl(j, "rx_ns_per_frame", rs.frames != 0 ? (double)rs.cycles * 1e9 /
@@ -591,9 +592,9 @@ json_stream(struct sl_json *j, const struct sl_results *r, const struct sl_strea
 
 /* "flows": every stream of the run by id (the table's flows, or each port's default one). */
 static void
-json_flows(struct sl_json *j, const struct sl_app *app, const struct sl_results *r)
+json_flows(struct sl_json *j, const struct sl_results *r)
 {
-	const struct sl_config *o = &app->ses.run_cfg;
+	const struct sl_config *o = &r->desc->cfg;
 
 	sl_json_arr_open(j, "flows");
 	for (uint16_t f = 0; f < r->nb_flows; f++) {
@@ -683,7 +684,7 @@ json_stream_fn(const struct sl_stream_result *res, void *arg)
 }
 
 static void
-json_streams(struct sl_json *j, const struct sl_app *app, const struct sl_results *r)
+json_streams(struct sl_json *j, const struct sl_results *r)
 {
 	struct json_streams_arg a = { j, r };
 
@@ -693,7 +694,7 @@ json_streams(struct sl_json *j, const struct sl_app *app, const struct sl_result
 	sl_json_u64(j, "lost", r->lost);
 	sl_json_u64(j, "streams_measured", r->nb_measured);
 	sl_json_u64(j, "streams_not_conserved", r->not_conserved);
-	sl_json_u64(j, "drain_us", app->ses.run_cfg.drain_us);
+	sl_json_u64(j, "drain_us", r->desc->cfg.drain_us);
 	sl_json_obj_close(j);
 	sl_json_arr_open(j, "streams");
 	sl_results_streams(r, json_stream_fn, &a);
@@ -701,7 +702,7 @@ json_streams(struct sl_json *j, const struct sl_app *app, const struct sl_result
 }
 
 static void
-json_txq(struct sl_json *j, const struct sl_app_txq *aq, const struct sl_results_txq *x)
+json_txq(struct sl_json *j, const struct sl_run_desc *d, const struct sl_results_txq *x)
 {
 	const struct sl_txq_stats st = x->st;
 
@@ -710,8 +711,9 @@ json_txq(struct sl_json *j, const struct sl_app_txq *aq, const struct sl_results
 	sl_json_u64(j, "queue", x->queue);
 	sl_json_str(j, "mode", sl_txq_mode_name(x->mode));
 	sl_json_arr_open(j, "lcores");
-	for (uint16_t l = 0; l < aq->nb_lcores; l++)
-		sl_json_u64(j, NULL, aq->lcores[l]);
+	for (uint16_t l = 0; l < d->nb_sends; l++)
+		if (d->sends[l].port == x->port && d->sends[l].queue == x->queue)
+			sl_json_u64(j, NULL, d->sends[l].lcore);
 	sl_json_arr_close(j);
 	sl_json_u64(j, "generated", x->generated);
 	json_table(j, sl_txq_counters, &st);
@@ -737,7 +739,7 @@ rate_unit_name(enum sl_rate_unit u)
  * changed while running shows its last value), and the lcore map it used.
  */
 static void
-json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config *o)
+json_config(struct sl_json *j, const struct sl_results *r, const struct sl_config *o)
 {
 	const struct sl_stream_conf *c = &o->sc;
 	char buf[256];
@@ -748,7 +750,7 @@ json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config 
 	 * reports the user's configuration: its last trial says how auto went)
 	 */
 	{
-		enum sl_sign sg = o->sign == SL_SIGN_AUTO ? app->ses.run_cfg.sign : o->sign;
+		enum sl_sign sg = o->sign == SL_SIGN_AUTO ? r->desc->cfg.sign : o->sign;
 
 		sl_json_str(j, "sign", sg == SL_SIGN_OFF ? "off" : sg == SL_SIGN_ON ? "on" : "auto");
 	}
@@ -796,16 +798,16 @@ json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config 
 	sl_json_str(j, "lock", o->lock == SL_LOCK_SPIN ? "spin" : "trylock");
 	sl_json_str(j, "xmit", o->direct ? "direct" : "engine");
 	sl_json_arr_open(j, "map"); /* [lcore, port, queue] of the run */
-	for (uint16_t i = 0; i < app->ses.nb_map; i++) {
+	for (uint16_t i = 0; i < r->desc->nb_map; i++) {
 		sl_json_arr_open(j, NULL);
-		sl_json_u64(j, NULL, app->ses.map[i].lcore);
-		sl_json_u64(j, NULL, app->ses.map[i].port);
-		sl_json_u64(j, NULL, app->ses.map[i].queue);
+		sl_json_u64(j, NULL, r->desc->map[i].lcore);
+		sl_json_u64(j, NULL, r->desc->map[i].port);
+		sl_json_u64(j, NULL, r->desc->map[i].queue);
 		sl_json_arr_close(j);
 	}
 	sl_json_arr_close(j);
 	sl_json_arr_open(j, "ports");
-	for (uint16_t i = 0; i < app->ports.n; i++) {
+	for (uint16_t i = 0; i < r->nb_ports; i++) {
 		const struct sl_port_conf *pc = &o->pc[i];
 
 		sl_json_obj_open(j, NULL);
@@ -827,9 +829,10 @@ json_config(struct sl_json *j, const struct sl_app *app, const struct sl_config 
 }
 
 static int
-report_json_write(const struct sl_app *app, const struct sl_results *r,
-		  const struct sl_config *cfg, const char *path)
+report_json_write(const struct sl_results *r, const struct sl_config *cfg, const char *path,
+		  void (*extra)(struct sl_json *j))
 {
+	const struct sl_run_desc *rd = r->desc;
 	double d = r->elapsed_s;
 	struct sl_port_totals all = r->total;
 	struct sl_json j;
@@ -851,7 +854,7 @@ report_json_write(const struct sl_app *app, const struct sl_results *r,
 	sl_json_obj_open(&j, NULL);
 	sl_json_str(&j, "version", SL_VERSION);
 	sl_json_str(&j, "dpdk", rte_version());
-	json_config(&j, app, cfg);
+	json_config(&j, r, cfg);
 	sl_json_dbl(&j, "duration_s", d);
 	sl_json_obj_open(&j, "totals");
 	json_table(&j, sl_port_counters, &all);
@@ -865,36 +868,36 @@ report_json_write(const struct sl_app *app, const struct sl_results *r,
 		     all.generated == all.tx_packets + all.dropped + all.backlog);
 	sl_json_obj_close(&j);
 	sl_json_arr_open(&j, "ports");
-	for (uint16_t i = 0; i < app->ports.n; i++) {
-		const struct sl_port *p = &app->ports.p[i];
+	for (uint16_t i = 0; i < r->nb_ports; i++) {
+		const struct sl_port_info *pi = &rd->env.port[i].info;
 		const struct sl_results_port *rp = &r->port[i];
 		const struct sl_port_totals pt = rp->tot;
 
 		sl_json_obj_open(&j, NULL);
 		sl_json_u64(&j, "port", i);
-		sl_json_str(&j, "name", p->info.name);
-		sl_json_str(&j, "driver", p->info.driver);
-		sl_json_i64(&j, "socket", p->info.socket); /* -1: any (a vdev) */
-		sl_json_dbl(&j, "link_speed_mbps", p->info.speed_bps / 1e6);
-		sl_json_u64(&j, "link_speed_bps", p->info.speed_bps);
+		sl_json_str(&j, "name", pi->name);
+		sl_json_str(&j, "driver", pi->driver);
+		sl_json_i64(&j, "socket", pi->socket); /* -1: any (a vdev) */
+		sl_json_dbl(&j, "link_speed_mbps", pi->speed_bps / 1e6);
+		sl_json_u64(&j, "link_speed_bps", pi->speed_bps);
 		{
 			struct sl_stream_conf c;
 			char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-			sl_config_flow(&app->ses.run_cfg, &app->env, i, &c);
+			sl_config_flow(&rd->cfg, &rd->env, i, &c);
 			rte_ether_format_addr(mac, sizeof(mac), &c.src_mac);
 			sl_json_str(&j, "src_mac", mac);
 			rte_ether_format_addr(mac, sizeof(mac), &c.dst_mac);
 			sl_json_str(&j, "dst_mac", mac);
-			sl_json_bool(&j, "dst_mac_default", !app->ses.run_cfg.peer_set[i]);
+			sl_json_bool(&j, "dst_mac_default", !rd->cfg.peer_set[i]);
 		}
-		sl_json_bool(&j, "lltx", (p->caps & SL_DRV_CAP_LLTX) != 0);
+		sl_json_bool(&j, "lltx", (rd->port[i].caps & SL_DRV_CAP_LLTX) != 0);
 		json_table(&j, sl_port_counters, &pt);
 		json_table(&j, sl_pace_counters, &rp->pace);
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
 		/* The rate the pacer held the port to: unit max (unpaced), pps, bps_l1, bps_l2. */
-		sl_json_str(&j, "pace_unit", rate_unit_name(p->pace.unit));
-		sl_json_dbl(&j, "pace_value", p->pace.value);
+		sl_json_str(&j, "pace_unit", rate_unit_name(rp->pace_rate.unit));
+		sl_json_dbl(&j, "pace_value", rp->pace_rate.value);
 		/*
 		 * How late the port's paced lcores ever ran (0 unpaced): a
 		 * shortfall's cause; and the time at the port's rate its pacers
@@ -908,21 +911,21 @@ report_json_write(const struct sl_app *app, const struct sl_results *r,
 		/* A shortfall's other cause: the pool's mbufs all in flight. */
 		sl_json_u64(&j, "pool_empty", rp->pool_empty);
 		json_wire(&j, rp);
-		json_port_rx(&j, app, r, i);
+		json_port_rx(&j, r, i);
 		sl_json_obj_close(&j);
 	}
 	sl_json_arr_close(&j);
 	sl_json_arr_open(&j, "txqs");
-	for (uint16_t i = 0; i < app->ports.n; i++)
+	for (uint16_t i = 0; i < r->nb_ports; i++)
 		for (uint16_t q = 0; q < r->port[i].nb_txq; q++)
 			if (r->txq[r->port[i].txq0 + q].exists)
-				json_txq(&j, &app->ports.p[i].txqs[q], &r->txq[r->port[i].txq0 + q]);
+				json_txq(&j, rd, &r->txq[r->port[i].txq0 + q]);
 	sl_json_arr_close(&j);
 	json_verify(&j, r);
-	json_streams(&j, app, r);
-	json_flows(&j, app, r);
-	if (app->json_extra != NULL)
-		app->json_extra(&j);
+	json_streams(&j, r);
+	json_flows(&j, r);
+	if (extra != NULL)
+		extra(&j);
 	sl_json_obj_close(&j);
 	ret = sl_json_end(&j);
 	if (out ? fflush(f) != 0 || ret != 0 : (ret = sl_outfile_commit(&of, ret)) != 0) {
@@ -939,31 +942,49 @@ report_json_write(const struct sl_app *app, const struct sl_results *r,
  * before its report.
  */
 int
-sl_report_json(const struct sl_app *app, const struct sl_results *r, const struct sl_config *cfg,
-	       const char *path)
+sl_report_json(const struct sl_results *r, const struct sl_config *cfg, const char *path,
+	       void (*extra)(struct sl_json *j))
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	int ret;
 
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old);
-	ret = report_json_write(app, r, cfg, path);
+	ret = report_json_write(r, cfg, path, extra);
 	sigaction(SIGPIPE, &old, NULL);
 	return ret;
+}
+
+/*
+ * The session's calls (struct sl_run_show): each hands the snapshot to
+ * its view with the view's own state and options (the live line's last
+ * counters, --json and the section a benchmark adds), nothing of the run.
+ */
+static void
+report_modes(const struct sl_app *app, const struct sl_results *r)
+{
+	RTE_SET_USED(app);
+	sl_report_modes(r);
+}
+
+static void
+report_live(struct sl_app *app, const struct sl_results *r, double elapsed)
+{
+	sl_report_live(&app->views.live, r, elapsed);
 }
 
 /* The end of a run: the summary, then the JSON if --json asked (-1: not written). */
 static int
 report_end(const struct sl_app *app, const struct sl_results *r)
 {
-	sl_report_summary(app, r);
+	sl_report_summary(r);
 	if (app->o.json != NULL)
-		return sl_report_json(app, r, &app->ses.run_cfg, app->o.json) != 0 ? -1 : 0;
+		return sl_report_json(r, &r->desc->cfg, app->o.json, app->json_extra) != 0 ? -1 : 0;
 	return 0;
 }
 
 const struct sl_run_show sl_report_show = {
-	.modes = sl_report_modes,
-	.live = sl_report_live,
+	.modes = report_modes,
+	.live = report_live,
 	.end = report_end,
 };

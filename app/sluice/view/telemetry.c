@@ -191,7 +191,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct sl_pace_totals pc;
 	struct sl_port_totals pt;
-	const struct sl_port *p;
+	const struct sl_port_info *pi;
 	struct sl_results *r;
 	int port, ret;
 
@@ -199,14 +199,14 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	ret = tel_port_results(params, d, &port, &r);
 	if (ret != 0)
 		return ret > 0 ? 0 : ret;
-	p = &tel_app->ports.p[port]; /* its ports close after P.closed is set: read under P.mu */
+	pi = &r->desc->env.port[port].info; /* the snapshot's, held until tel_done() */
 	pt = r->port[port].tot;
 	pc = r->port[port].pace;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "name", p->info.name);
-	rte_tel_data_add_dict_string(d, "driver", p->info.driver);
-	rte_tel_data_add_dict_u64(d, "link_speed_mbps", p->info.speed_bps / 1000000);
-	rte_tel_data_add_dict_u64(d, "link_speed_bps", p->info.speed_bps);
+	rte_tel_data_add_dict_string(d, "name", pi->name);
+	rte_tel_data_add_dict_string(d, "driver", pi->driver);
+	rte_tel_data_add_dict_u64(d, "link_speed_mbps", pi->speed_bps / 1000000);
+	rte_tel_data_add_dict_u64(d, "link_speed_bps", pi->speed_bps);
 	tel_done(r);
 	tel_table(d, sl_port_counters, &pt);
 	tel_table(d, sl_pace_counters, &pc);
@@ -256,7 +256,7 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (ret != 0)
 		return ret > 0 ? 0 : ret;
 	rte_tel_data_start_dict(d);
-	for (uint16_t r = 0; r < tel_app->ports.n; r++) {
+	for (uint16_t r = 0; r < rr->nb_ports; r++) {
 		struct sl_stream_result res;
 		struct rte_tel_data *c;
 		char name[16];
