@@ -8,7 +8,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "sl_loop.h"
 #include "worker.h"
 
 /* A silent source (a FIFO nobody writes) gets one note after this long. */
@@ -33,93 +33,140 @@ line_of(const char *text, size_t off)
 	return no;
 }
 
+/* A source being read on the loop (file_read()). */
+struct file_rd {
+	const char *path;
+	int fd;
+	char *buf;
+	size_t n, cap;
+	bool eof, failed;
+};
+
+/* The source is readable (or hung up): take what it has, without blocking. */
+static void
+file_ready(struct sl_loop *l, int fd, unsigned int events, void *arg)
+{
+	struct file_rd *rd = arg;
+
+	RTE_SET_USED(l);
+	RTE_SET_USED(events);
+	while (!rd->eof && !rd->failed && rd->n <= SL_CLI_FILE_MAX) {
+		ssize_t r;
+
+		if (rd->n == rd->cap) {
+			size_t ncap = rd->cap == 0 ? 4096 :
+				      RTE_MIN(rd->cap * 2, (size_t)SL_CLI_FILE_MAX + 1);
+			char *nb = realloc(rd->buf, ncap);
+
+			if (nb == NULL) {
+				sl_err("--cmdline-file %s: out of memory", rd->path);
+				rd->failed = true;
+				return;
+			}
+			rd->buf = nb;
+			rd->cap = ncap;
+		}
+		r = read(fd, rd->buf + rd->n, rd->cap - rd->n);
+		if (r == 0) {
+			rd->eof = true;
+		} else if (r < 0 && errno == EINTR) {
+			continue;
+		} else if (r < 0 && errno == EAGAIN) {
+			return; /* all there is for now: the loop says when there is more */
+		} else if (r < 0) {
+			sl_err("--cmdline-file %s: %s", rd->path, strerror(errno));
+			rd->failed = true;
+		} else {
+			rd->n += (size_t)r;
+		}
+	}
+}
+
+/* A silent source (a FIFO nobody writes): one note. */
+static int64_t
+file_silent(struct sl_loop *l, void *arg)
+{
+	const struct file_rd *rd = arg;
+
+	RTE_SET_USED(l);
+	if (rd->n == 0)
+		sl_err("--cmdline-file %s: waiting for input (a FIFO nobody writes?); "
+		       "Ctrl-C ends the wait", rd->path);
+	return SL_LOOP_NOMORE;
+}
+
+static bool
+file_until(void *arg)
+{
+	const struct file_rd *rd = arg;
+
+	return rd->eof || rd->failed || rd->n > SL_CLI_FILE_MAX || sl_quitting();
+}
+
 /*
- * Read the whole source into *bufp (grown as needed, up to SL_CLI_FILE_MAX
- * + 1 bytes; the caller frees it). Never blocks without looking at the quit
- * flag: the descriptor is non-blocking and polled (a FIFO may have no writer
- * yet, or one that never writes). Returns the length, or -1 with one
- * message printed.
+ * Read the whole source into *bufp (up to SL_CLI_FILE_MAX + 1 bytes; the
+ * caller frees it). The descriptor is non-blocking and read as the main
+ * lcore's loop says it is ready (a FIFO may have no writer yet, or one
+ * that never writes), so a signal ends the wait as at any other moment.
+ * Returns the length, or -1 with one message printed.
  */
 static ssize_t
-file_read(const char *path, char **bufp)
+file_read(struct sl_cli *cli, const char *path, char **bufp)
 {
-	struct pollfd pfd = { .events = POLLIN };
-	size_t n = 0, cap = 0;
-	char *buf = NULL;
-	int waited = 0;
+	struct file_rd rd = { .path = path };
+	struct sl_loop *own = NULL, *l = cli->app->loop;
+	long note = -1;
 	struct stat st;
 
-	pfd.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (pfd.fd < 0) {
+	rd.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (rd.fd < 0) {
 		sl_err("--cmdline-file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(pfd.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(rd.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		sl_err("--cmdline-file %s: is a directory; give a file of commands", path);
 		goto err;
 	}
-	if (fstat(pfd.fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > SL_CLI_FILE_MAX) {
+	if (fstat(rd.fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > SL_CLI_FILE_MAX) {
 		sl_err("--cmdline-file %s: %lld bytes; a profile holds at most %d (1 MiB) of "
 		       "commands", path, (long long)st.st_size, SL_CLI_FILE_MAX);
 		goto err;
 	}
-	while (n <= SL_CLI_FILE_MAX) {
-		ssize_t r;
-		int ready = poll(&pfd, 1, 100);
-
-		if (sl_quitting()) {
-			/* The user's signal ends the program, cleanly, as at any other moment. */
-			sl_err("--cmdline-file %s: interrupted by a signal while reading; nothing "
-			       "was run", path);
-			close(pfd.fd);
-			return 0;
-		}
-		if (ready == 0) {
-			waited += 100;
-			if (waited == WAIT_NOTE_MS)
-				sl_err("--cmdline-file %s: waiting for input (a FIFO nobody writes?); "
-				       "Ctrl-C ends the wait", path);
-			continue;
-		}
-		if (ready < 0 && errno != EINTR) {
-			sl_err("--cmdline-file %s: %s", path, strerror(errno));
-			goto err;
-		}
-		if (ready < 0 || !(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		if (n == cap) {
-			size_t ncap = cap == 0 ? 4096 : RTE_MIN(cap * 2, (size_t)SL_CLI_FILE_MAX + 1);
-			char *nb = realloc(buf, ncap);
-
-			if (nb == NULL) {
-				sl_err("--cmdline-file %s: out of memory", path);
-				goto err;
-			}
-			buf = nb;
-			cap = ncap;
-			*bufp = buf;
-		}
-		r = read(pfd.fd, buf + n, cap - n);
-		if (r == 0)
-			break;
-		if (r < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (r < 0) {
-			sl_err("--cmdline-file %s: %s", path, strerror(errno));
-			goto err;
-		}
-		n += (size_t)r;
+	/* A harness without the program's loop gets one of its own: the same loop, not a poll of ours. */
+	if (l == NULL && (l = own = sl_loop_create()) == NULL) {
+		sl_err("--cmdline-file %s: %s", path, strerror(errno));
+		goto err;
 	}
-	close(pfd.fd);
-	if (n > SL_CLI_FILE_MAX) {
+	if (sl_loop_file_add(l, rd.fd, SL_LOOP_READ, file_ready, &rd) != 0 ||
+	    (note = sl_loop_timer_add(l, WAIT_NOTE_MS * 1000ull, file_silent, &rd)) < 0) {
+		sl_err("--cmdline-file %s: the loop watches too much already", path);
+		rd.failed = true;
+	} else {
+		sl_loop_run(l, file_until, &rd);
+	}
+	if (note > 0)
+		sl_loop_timer_del(l, note);
+	sl_loop_file_del(l, rd.fd);
+	sl_loop_free(own);
+	close(rd.fd);
+	*bufp = rd.buf;
+	if (rd.failed)
+		return -1;
+	if (!rd.eof && rd.n <= SL_CLI_FILE_MAX) {
+		/* The user's signal (or the loop's stop) ends the wait, cleanly. */
+		sl_err("--cmdline-file %s: interrupted by a signal while reading; nothing "
+		       "was run", path);
+		return 0;
+	}
+	if (rd.n > SL_CLI_FILE_MAX) {
 		sl_err("--cmdline-file %s: more than %d bytes (1 MiB), the most a profile holds: "
 		       "an endless source (/dev/zero, a pipe fed forever)? Give a file of commands",
 		       path, SL_CLI_FILE_MAX);
 		return -1;
 	}
-	return (ssize_t)n;
+	return (ssize_t)rd.n;
 err:
-	close(pfd.fd);
+	close(rd.fd);
 	return -1;
 }
 
@@ -197,7 +244,7 @@ sl_cli_file(struct sl_cli *cli, const char *path)
 	ssize_t n;
 	int ret = -1;
 
-	n = file_read(path, &buf);
+	n = file_read(cli, path, &buf);
 	if (n == 0)
 		ret = 0; /* an empty file: nothing to run */
 	else if (n > 0)
