@@ -412,7 +412,7 @@ SL_TEST(gen_preset_is_the_stack, "fast")
 		struct rte_mempool *mp[2];
 		int hl;
 
-		memcpy(c.sizes, cs[ci].sizes, sizeof(c.sizes));
+		memcpy(c.sizes, cs[ci].sizes, sizeof(cs[ci].sizes));
 		k = c;
 		CHECK(sl_stream_conf_hdrs(&c, &k.hdrs, err, sizeof(err)) == 0, "case %u: %s", ci, err);
 		CHECK(sl_stack_str(&k.hdrs, text, sizeof(text)) > 0 && strcmp(text, cs[ci].text) == 0,

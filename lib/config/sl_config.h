@@ -195,6 +195,7 @@ struct sl_config_err {
 };
 
 /** What sl_config_check() checks. */
+#define SL_CHECK_RANGES 0u   /**< only the counts and the tables' bounds (every check begins so) */
 #define SL_CHECK_STREAMS 1u  /**< every port's flow builds: MTU, sizes, fields, VLAN */
 #define SL_CHECK_RUN 2u      /**< the rest a start needs: lcores, map, peers, rates, rx */
 #define SL_CHECK_RATES 4u    /**< rates alone (part of RUN): each resolves, each port's

@@ -14,20 +14,26 @@
 #include "sl_sig.h"
 #include "sl_wire.h"
 
+/* The smallest frame (with FCS) a stream's headers fit, at least 64. */
+static uint16_t
+min_frame(const struct sl_stream_conf *sc)
+{
+	int hl = sl_stream_conf_hdr_len(sc);
+
+	return hl > 0 && hl + SL_WIRE_FCS > SL_WIRE_MIN_FRAME ? (uint16_t)(hl + SL_WIRE_FCS) :
+	       SL_WIRE_MIN_FRAME;
+}
+
 /* Port pid's default flow: the template with the port's MACs and VLAN. */
 void
 sl_config_flow(const struct sl_config *c, const struct sl_config_env *env, uint16_t pid,
 	       struct sl_stream_conf *out)
 {
-	uint16_t hdr;
-
 	*out = c->sc;
 	out->vlan = c->pc[pid].vlan;
 	/* Default size: 64, or the smallest frame these headers allow. */
-	hdr = RTE_ETHER_HDR_LEN + (out->vlan ? 4 : 0) + (out->ipv6 ? 40 : 20) +
-	      (out->tcp ? 20 : 8) + SL_WIRE_FCS;
-	if (!c->size_given && out->sizes[0] < hdr)
-		out->sizes[0] = hdr;
+	if (!c->size_given && out->sizes[0] < min_frame(out))
+		out->sizes[0] = min_frame(out);
 	out->id = pid; /* one flow per port: its id in the signature */
 	out->src_mac = env->port[pid].info.mac;
 	out->dst_mac = c->peer_set[pid] ? c->peer[pid] :
@@ -118,16 +124,6 @@ sl_config_stream_name(const struct sl_config *c, uint16_t id, char *buf, size_t 
 		snprintf(buf, len, "%s", c->flows[id].name);
 	else
 		snprintf(buf, len, "port-%u", id);
-}
-
-/* The smallest frame (with FCS) a stream's headers fit, at least 64. */
-static uint16_t
-min_frame(const struct sl_stream_conf *sc)
-{
-	int hl = sl_stream_conf_hdr_len(sc);
-
-	return hl > 0 && hl + SL_WIRE_FCS > SL_WIRE_MIN_FRAME ? (uint16_t)(hl + SL_WIRE_FCS) :
-	       SL_WIRE_MIN_FRAME;
 }
 
 /* The smallest frame (with its FCS) of stream sc that carries the signature; 0: headers refused. */

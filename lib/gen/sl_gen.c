@@ -66,10 +66,16 @@ sl_stream_conf_hdr_len(const struct sl_stream_conf *c)
 	uint16_t hl;
 	char err[8];
 
+	if (sl_stream_conf_hdrs(c, &h, err, sizeof(err)) != 0)
+		return -EINVAL;
+	/*
+	 * The preset's layout alone: a flow-table check asks it of every flow
+	 * at each edit, and the preset always compiles (its VLAN id checked).
+	 */
+	if (c->hdrs.n == 0)
+		return sl_hdrs_len(&h);
 	stack_defaults(c, &d);
-	memset(tmpl, 0, sizeof(tmpl));
-	if (sl_stream_conf_hdrs(c, &h, err, sizeof(err)) != 0 ||
-	    sl_stack_compile(&h, &d, tmpl, &hl, &rt, err, sizeof(err)) != 0)
+	if (sl_stack_compile(&h, &d, tmpl, &hl, &rt, err, sizeof(err)) != 0)
 		return -EINVAL;
 	return hl;
 }
@@ -253,7 +259,7 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, const struct 
 			uint32_t b0 = g->off * 8u + g->width * 8u - g->shift - g->bits, b1 = b0 + g->bits;
 
 			if (a0 < b1 && b0 < a1) {
-				if (strcmp(name, field_name(&c->fields[j])) == 0)
+				if (classic && strcmp(name, field_name(&c->fields[j])) == 0)
 					snprintf(e->msg, sizeof(e->msg), "field %s: given twice", name);
 				else
 					snprintf(e->msg, sizeof(e->msg), "field %s: its bits are another "
@@ -282,6 +288,11 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, const struct 
 						 "VLAN ids go from 1 to 4094", fc->list[k]);
 					return -EINVAL;
 				}
+				if (fc->list[k] > max && classic) {
+					snprintf(e->msg, sizeof(e->msg), "field %s: value %u out of "
+						 "range", name, fc->list[k]);
+					return -EINVAL;
+				}
 				if (fc->list[k] > max) {
 					snprintf(e->msg, sizeof(e->msg), "field %s: value %u is above "
 						 "the field's %u bits", name, fc->list[k], sf.bits);
@@ -308,16 +319,17 @@ stream_fields(struct sl_stream *s, const struct sl_stream_conf *c, const struct 
 				 fc->start, fc->count, fc->start, last);
 			return -EINVAL;
 		}
+		/* The classic names keep their range: no wrap. */
+		if (classic && (fc->count == 0 || fc->start > max ||
+				(fc->mode == SL_FIELD_DEC ? span > fc->start :
+				 (uint64_t)fc->start + span > max))) {
+			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u leave the "
+				 "field's range", name, fc->count, fc->start);
+			return -EINVAL;
+		}
 		if (fc->count == 0 || fc->start > max) {
 			snprintf(e->msg, sizeof(e->msg), "field %s: give a count of 1 or more and a "
 				 "start within the field's %u bits", name, sf.bits);
-			return -EINVAL;
-		}
-		/* The classic names keep their range: no wrap. */
-		if (classic && (fc->mode == SL_FIELD_DEC ? span > fc->start :
-				(uint64_t)fc->start + span > max)) {
-			snprintf(e->msg, sizeof(e->msg), "field %s: %u values from %u leave the "
-				 "field's range", name, fc->count, fc->start);
 			return -EINVAL;
 		}
 		/*

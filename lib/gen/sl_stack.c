@@ -340,6 +340,21 @@ val_str(const struct hdef *h, const struct sl_hdr_val *x, char *val, size_t len)
 	}
 }
 
+int
+sl_hdrs_len(const struct sl_hdrs *s)
+{
+	int bytes = 0;
+
+	if (s->n == 0 || s->n > SL_STACK_MAX)
+		return -EINVAL;
+	for (uint8_t i = 0; i < s->n; i++) {
+		if (s->kind[i] >= H_KINDS)
+			return -EINVAL;
+		bytes += hdefs[s->kind[i]].len;
+	}
+	return bytes;
+}
+
 const char *
 sl_hdrs_kind(const struct sl_hdrs *s, unsigned int i)
 {

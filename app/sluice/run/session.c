@@ -414,7 +414,11 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 	 * resolved, checked whole and compiled by the check before anything
 	 * is touched: the streams the workers send are the check's.
 	 */
-	sl_session_env(app);
+	/* Its counts bounded first: what follows reads its tables and sizes its streams. */
+	if (sl_session_check(app, c, SL_CHECK_RANGES, &e) != 0) {
+		sl_err("%s", e.msg);
+		return -EINVAL;
+	}
 	ret = sl_config_copy(&cand, c);
 	if (ret != 0) {
 		sl_err("out of memory");
