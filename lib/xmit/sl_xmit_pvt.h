@@ -11,11 +11,11 @@
  * agrees with either library.
  */
 
-#include "sl_xmit.h"
-
 #ifndef SL_XMIT_TEST
 #error "sl_xmit_pvt.h is for the test build only (-DSL_XMIT_TEST)"
 #endif
+
+struct sl_txq; /* sl_xmit.h */
 
 /*
  * Test switch: the owner does not re-check "missed" after unlocking. Exists

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "api.h"
+#include "api_tls.h"
 #include "metrics.h"
 #include "results.h"
 #include "session.h"

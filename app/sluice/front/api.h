@@ -23,12 +23,4 @@ void sl_api_stop(void);
 /* Serve until a signal (no prompt, no run of the options'). SL_EXIT_*. */
 int sl_api_serve(struct sl_app *app);
 
-/*
- * The TLS certificate and key, PEM, malloc'd (api_tls.c): o's files, or a
- * self-signed pair made now for o's host. 0 or -errno with err set.
- */
-int sl_api_tls(const struct sl_opts *o, char **cert, char **key, char *err, size_t len);
-/* The bearer token in path (one line, 16 characters or more). 0 or -EINVAL. */
-int sl_api_token(const char *path, char *tok, size_t tlen, char *err, size_t len);
-
 #endif /* SL_FRONT_API_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The API's TLS material (api.h): a certificate and key read from files,
+ * The API's TLS material (api_tls.h): a certificate and key read from files,
  * or, as the OTG's reference implementation does, a self-signed one made
  * at start with GnuTLS (ECDSA P-256, SHA-256, valid 1 year, for
  * "localhost" and the address served). Clients then turn verification
@@ -19,7 +19,7 @@
 #include <gnutls/crypto.h>
 #include <gnutls/x509.h>
 
-#include "api.h"
+#include "api_tls.h"
 
 /* A whole file, NUL-terminated, at most 1 MB. */
 static char *

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "counters.h"
-#include "report.h"
 #include "results.h"
 #include "sl_port.h"
 #include "sl_rx.h"
