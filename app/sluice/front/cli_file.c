@@ -36,6 +36,7 @@ line_of(const char *text, size_t off)
 /* A source being read on the loop (file_read()). */
 struct file_rd {
 	const char *path;
+	long note;                   /* the silence's timer, until it has spoken */
 	int fd;
 	char *buf;
 	size_t n, cap;
@@ -48,7 +49,6 @@ file_ready(struct sl_loop *l, int fd, unsigned int events, void *arg)
 {
 	struct file_rd *rd = arg;
 
-	RTE_SET_USED(l);
 	RTE_SET_USED(events);
 	while (!rd->eof && !rd->failed && rd->n <= SL_CLI_FILE_MAX) {
 		ssize_t r;
@@ -78,20 +78,22 @@ file_ready(struct sl_loop *l, int fd, unsigned int events, void *arg)
 			rd->failed = true;
 		} else {
 			rd->n += (size_t)r;
+			if (rd->note > 0) /* it spoke: the silence counts again from now */
+				sl_loop_timer_set(l, rd->note, WAIT_NOTE_MS * 1000ull);
 		}
 	}
 }
 
-/* A silent source (a FIFO nobody writes): one note. */
+/* A source silent for WAIT_NOTE_MS (a FIFO nobody writes, or a writer that stalled): one note. */
 static int64_t
 file_silent(struct sl_loop *l, void *arg)
 {
-	const struct file_rd *rd = arg;
+	struct file_rd *rd = arg;
 
 	RTE_SET_USED(l);
-	if (rd->n == 0)
-		sl_err("--cmdline-file %s: waiting for input (a FIFO nobody writes?); "
-		       "Ctrl-C ends the wait", rd->path);
+	sl_err("--cmdline-file %s: waiting for input (a FIFO nobody writes?); "
+	       "Ctrl-C ends the wait", rd->path);
+	rd->note = -1; /* once */
 	return SL_LOOP_NOMORE;
 }
 
@@ -113,9 +115,8 @@ file_until(void *arg)
 static ssize_t
 file_read(struct sl_cli *cli, const char *path, char **bufp)
 {
-	struct file_rd rd = { .path = path };
+	struct file_rd rd = { .path = path, .note = -1 };
 	struct sl_loop *own = NULL, *l = cli->app->loop;
-	long note = -1;
 	struct stat st;
 
 	rd.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -138,14 +139,14 @@ file_read(struct sl_cli *cli, const char *path, char **bufp)
 		goto err;
 	}
 	if (sl_loop_file_add(l, rd.fd, SL_LOOP_READ, file_ready, &rd) != 0 ||
-	    (note = sl_loop_timer_add(l, WAIT_NOTE_MS * 1000ull, file_silent, &rd)) < 0) {
+	    (rd.note = sl_loop_timer_add(l, WAIT_NOTE_MS * 1000ull, file_silent, &rd)) < 0) {
 		sl_err("--cmdline-file %s: the loop watches too much already", path);
 		rd.failed = true;
 	} else {
 		sl_loop_run(l, file_until, &rd);
 	}
-	if (note > 0)
-		sl_loop_timer_del(l, note);
+	if (rd.note > 0)
+		sl_loop_timer_del(l, rd.note);
 	sl_loop_file_del(l, rd.fd);
 	sl_loop_free(own);
 	close(rd.fd);

@@ -67,6 +67,19 @@ sl_session_hold(struct sl_app *app, uint16_t id, uint8_t h)
 	return 0;
 }
 
+/* The views' description of the run as it is now (snapshot.h); 0, or -ENOMEM with the last kept. */
+static int
+session_describe(struct sl_app *app)
+{
+	struct sl_run_desc *d = sl_run_desc_make(app);
+
+	if (d == NULL)
+		return -ENOMEM;
+	sl_run_desc_put(app->ses.desc);
+	app->ses.desc = d;
+	return 0;
+}
+
 void
 sl_session_tx_states(const struct sl_app *app, uint8_t *st)
 {
@@ -148,6 +161,11 @@ sl_session_rate_live(struct sl_app *app, uint16_t pid, const struct sl_rate *r, 
 		return 0;
 	app->ports.p[pid].pace = pace; /* only once it is taken */
 	app->ses.run_cfg.pc[pid].rate = *r; /* the run's configuration says what it runs at */
+	/* And its description, which the views show (--json's config: the last rate). */
+	if (session_describe(app) != 0) {
+		snprintf(err, len, "taken, but the views still show the rate before it: out of memory");
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -371,19 +389,6 @@ sign_auto(struct sl_app *app, const struct sl_config *c)
 		if (rx[i] || strcmp(app->ports.p[i].info.driver, "sl_sim") == 0)
 			return true;
 	return false;
-}
-
-/* The views' description of the run as it is now (snapshot.h); 0, or -ENOMEM with the last kept. */
-static int
-session_describe(struct sl_app *app)
-{
-	struct sl_run_desc *d = sl_run_desc_make(app);
-
-	if (d == NULL)
-		return -ENOMEM;
-	sl_run_desc_put(app->ses.desc);
-	app->ses.desc = d;
-	return 0;
 }
 
 int

@@ -85,6 +85,20 @@ done
 # No writer at all yet: the same.
 run "$T/fifo" TERM
 expect "a FIFO with no writer, SIGTERM" 0 "interrupted by a signal while reading"
+# A writer that sends a line, then stalls: the note after 2 s of silence
+# all the same, and a signal ends the wait (found by review: the note once
+# came only when nothing at all had arrived).
+{ echo 'set burst 8'; sleep 30; } >"$T/fifo" &
+sleep_pid=$!
+run "$T/fifo" INT
+pkill -P "$sleep_pid" sleep 2>/dev/null || true
+kill "$sleep_pid" 2>/dev/null || true
+wait "$sleep_pid" 2>/dev/null || true
+if grep -q 'waiting for input' "$T/err"; then
+	expect "a FIFO that stalls after a line, SIGINT" 0 "interrupted by a signal while reading"
+else
+	ko "a FIFO that stalls after a line: no note that it waits: $(tail -2 "$T/err")"
+fi
 
 printf 'set burst 8\nshow config\0\n' >"$T/nul.cmd"
 run "$T/nul.cmd"

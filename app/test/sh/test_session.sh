@@ -283,5 +283,15 @@ check "(h) set rate all refused on port 1 changes no port: $(jq -c '[.ports[] | 
 	sh -c "grep -q 'set rate: port 1 .*below 1 per second' '$T/h.out' &&
 		jq -e '[.ports[] | .pace_value] == [1000000, 1000000]' '$T/h.json' >/dev/null"
 
+# (i) set rate while running: --json's config says the rate it ran at last,
+# as the port's pace does (found by review: the run's description kept the
+# rate it started with).
+pfx
+{ printf 'set rate 0 100kpps\nstart\n'; sleep 1; printf 'set rate 0 2000pps\n'; sleep 0.5
+  printf 'stop\nquit\n'; } | timeout 30 "$bin" --no-huge -m 512 --no-pci --file-prefix "$prefix" \
+	--log-level '*:error' -l 0-1 --vdev net_null0 -- -i --json "$T/i.json" >"$T/i.out" 2>&1
+check "(i) set rate while running: the JSON's config and pace say 2000 pps: $(jq -c '[.config.ports[0].rate_value, .ports[0].pace_value]' "$T/i.json" 2>/dev/null)" \
+	jq -e '.config.ports[0].rate_value == 2000 and .ports[0].pace_value == 2000' "$T/i.json"
+
 echo "test_session: $pass passed, $fail failed"
 [ "$fail" = 0 ]
