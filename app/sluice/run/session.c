@@ -415,11 +415,12 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 
 	session_release(app);
 	/*
-	 * The run's own copy (nothing writes it while it runs), --sign auto
-	 * resolved, checked whole and compiled by the check before anything
-	 * is touched: the streams the workers send are the check's.
+	 * Its counts bounded first (what follows reads its tables and sizes
+	 * its streams); then the run's own copy (nothing writes it while it
+	 * runs), --sign auto resolved, checked whole and compiled by the check
+	 * before anything is touched: the streams the workers send are the
+	 * check's.
 	 */
-	/* Its counts bounded first: what follows reads its tables and sizes its streams. */
 	if (sl_session_check(app, c, SL_CHECK_RANGES, &e) != 0) {
 		sl_err("%s", e.msg);
 		return -EINVAL;
