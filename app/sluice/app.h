@@ -60,6 +60,7 @@ struct sl_app_txq {
 	struct sl_txq_stats base;    /* clear port stats: counters at the clear */
 	uint16_t port, queue;
 	uint16_t nb_lcores;
+	bool ctl;                    /* the main lcore sends on it too (devices: run/ctl.h) */
 	uint16_t lcores[RTE_MAX_LCORE];
 };
 
@@ -98,6 +99,7 @@ struct sl_live {
  * only (telemetry reads a snapshot its loop publishes).
  */
 struct sl_results;
+struct sl_ctl;
 
 /*
  * What shows a run (view/), set by whoever runs the program: the session
@@ -205,6 +207,8 @@ struct sl_app {
 	struct sl_views views;
 	/* The main lcore's one loop (lib/loop; NULL in harnesses that poll). */
 	struct sl_loop *loop;
+	/* The devices' control plane (run/ctl.h), NULL: not open. */
+	struct sl_ctl *ctl;
 	int exit_code;               /* the worst outcome so far (SL_EXIT_*) */
 	/* Called before (begin) and after output that is not a command's answer
 	 * (live lines, the summary of a run that ended by itself); the prompt

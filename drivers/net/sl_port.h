@@ -39,6 +39,8 @@ struct sl_port_setup {
 	bool rx;               /**< in: this run receives on the port (RX queue 0) */
 	bool rx_hw_ts;         /**< in: use the device's RX timestamps if it has them;
 				    out: rx_burst stamps frames (see rx_burst) */
+	bool promisc;          /**< in: receive every frame, whatever its destination MAC
+				    (devices with MACs of their own are on the port) */
 	uint32_t caps;         /**< out: SL_DRV_CAP_* of its queues */
 };
 

@@ -24,6 +24,7 @@
 
 #include <rte_ether.h>
 
+#include "sl_dev.h"
 #include "sl_gen.h"
 #include "sl_drv_port.h"
 #include "sl_rate.h"
@@ -112,6 +113,13 @@ struct sl_flow_conf {
 	uint32_t pcap_loops;       /**< times through it; 0: once; UINT32_MAX: until stopped */
 	bool pcap_sign;            /**< the signature in each frame that can carry one */
 	uint16_t pcap_iface;       /**< 1 + the pcapng interface it replays; 0: every one */
+	/*
+	 * Between emulated hosts (sl_dev.h): from device src_dev (its MAC,
+	 * address and VLAN; its port) to device dst_dev's address, the
+	 * destination MAC its next hop's (the gateway's, resolved). "": none.
+	 */
+	char src_dev[SL_DEV_NAME_MAX];
+	char dst_dev[SL_DEV_NAME_MAX];
 };
 
 /** Whether frames carry the signature (--sign). */
@@ -167,6 +175,9 @@ struct sl_config {
 	 */
 	struct sl_flow_conf *flows;
 	uint16_t nb_flows;
+	/* Emulated hosts on the ports (device add, --device, an OTG Config's devices). */
+	struct sl_dev_conf devices[SL_DEV_MAX];
+	uint16_t nb_devices;
 };
 
 /** What a check needs to know of one port. */
@@ -183,6 +194,12 @@ struct sl_config_env {
 	uint16_t main_lcore;
 	uint16_t nb_lcores;    /**< enabled lcores, the main one included */
 	bool worker[SL_CONFIG_MAX_LCORE];
+	/*
+	 * What the devices learned (their gateways' MACs), NULL: nothing yet. A
+	 * flow between devices takes its destination MAC from it; unresolved,
+	 * a check with SL_CHECK_RUN refuses it, any other sends 00:00:00:00:00:00.
+	 */
+	const struct sl_dev_table *devs;
 };
 
 /** What a check refused: the setting at fault and what to do. */
@@ -372,6 +389,24 @@ bool sl_config_port_has_lcore(const struct sl_config *c, uint16_t pid);
  * are 0..N" in err.
  */
 int sl_config_port_parse(const char *s, uint16_t nb_ports, uint16_t *port, char *err, size_t len);
+
+/**
+ * Check the devices of @p c: names, ports, addresses and prefixes, each
+ * gateway within its device's prefix, no address twice on a port and VLAN.
+ * 0, or -EINVAL with @p e.
+ */
+int sl_config_check_devices(const struct sl_config *c, const struct sl_config_env *env,
+			    struct sl_config_err *e);
+/** The index of the device named @p name, or -1. */
+int sl_config_device_find(const struct sl_config *c, const char *name);
+/**
+ * Flow @p f between devices as it is built (into @p out, sl_config_stream()
+ * does it): the sender's MAC, VLAN and address, the receiver's address,
+ * the destination MAC its next hop's. False if the next hop is not known
+ * yet (env->devs has not resolved it): the destination MAC is then zero.
+ */
+bool sl_config_flow_devices(const struct sl_config *c, const struct sl_config_env *env,
+			    const struct sl_flow_conf *f, struct sl_stream_conf *out);
 
 /** A field as NAME=MODE:ARGS, the form --field and set field take. */
 void sl_config_field_str(const struct sl_field_conf *f, char *buf, size_t len);

@@ -252,6 +252,10 @@ sl_config_rx_ports(const struct sl_config *c, const struct sl_config_env *env, b
 			if (!c->pc[t].stopped && sl_config_addressed(c, env, t, r))
 				rx[r] = true;
 	}
+	/* A port with devices receives: they answer what is asked of them. */
+	for (uint16_t i = 0; i < c->nb_devices && i < SL_DEV_MAX; i++)
+		if (c->devices[i].port < env->nb_ports)
+			rx[c->devices[i].port] = true;
 }
 
 /* Per port: its queues in use and the distinct lcores on each. */
@@ -528,6 +532,35 @@ check_rx(const struct sl_config *c, const struct sl_config_env *env, struct sl_c
 	return 0;
 }
 
+/* Every flow between devices knows where to send: its next hop resolved. */
+static int
+check_next_hops(const struct sl_config *c, const struct sl_config_env *env,
+		struct sl_config_err *e)
+{
+	for (uint16_t i = 0; i < c->nb_flows; i++) {
+		const struct sl_flow_conf *f = &c->flows[i];
+		const struct sl_dev_conf *d;
+		struct sl_stream_conf sc = f->sc;
+		char a[INET6_ADDRSTRLEN] = "";
+		int s;
+
+		if (f->src_dev[0] == '\0' || sl_config_flow_devices(c, env, f, &sc))
+			continue;
+		s = sl_config_device_find(c, f->src_dev);
+		d = &c->devices[s];
+		if (sc.ipv6)
+			inet_ntop(AF_INET6, d->gw6, a, sizeof(a));
+		else
+			inet_ntop(AF_INET, &d->gw4, a, sizeof(a));
+		cerr(e, "--device", f->port, ": flow %s: device %s has not resolved its next hop "
+		     "(gateway %s): check the link and the gateway's address (show neighbors)",
+		     f->name, d->name, a);
+		e->flow = i;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 sl_config_compile(const struct sl_config *c, const struct sl_config_env *env, unsigned int what,
 		  struct sl_stream *out, struct sl_config_err *e)
@@ -556,6 +589,10 @@ sl_config_compile(const struct sl_config *c, const struct sl_config_env *env, un
 		for (uint16_t i = 0; i < sl_config_nb_streams(c, env) && ret == 0; i++)
 			ret = stream_build(c, env, i, out != NULL ? &out[i] : NULL, e);
 	}
+	if (ret == 0 && (what & (SL_CHECK_STREAMS | SL_CHECK_RUN)))
+		ret = sl_config_check_devices(c, env, e);
+	if (ret == 0 && (what & SL_CHECK_RUN))
+		ret = check_next_hops(c, env, e);
 	if (ret == 0 && (what & SL_CHECK_RATES) && !(what & SL_CHECK_RUN))
 		ret = check_rates(c, env, NULL, e);
 	if (ret == 0 && (what & SL_CHECK_RUN)) {
@@ -582,6 +619,8 @@ sl_config_check_edit(const struct sl_config *c, const struct sl_config_env *env,
 
 	if (ret == 0)
 		ret = check_flows(c, env, idx < 0 ? INT_MAX : idx, e);
+	if (ret == 0)
+		ret = sl_config_check_devices(c, env, e);
 	if (ret == 0 && idx >= 0)
 		ret = stream_build(c, env, (uint16_t)idx, NULL, e);
 	if (ret == 0)

@@ -206,6 +206,8 @@ sl_config_stream(const struct sl_config *c, const struct sl_config_env *env, uin
 		else
 			out->dst_mac = (struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, (uint8_t)pid } };
 	}
+	if (f->src_dev[0] != '\0')
+		sl_config_flow_devices(c, env, f, out);
 }
 
 uint16_t

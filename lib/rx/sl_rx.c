@@ -228,8 +228,9 @@ struct rx_item {
 	bool hw;
 };
 
-void
-sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc)
+static __rte_always_inline void
+rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc,
+	   struct rte_mbuf **keep, uint16_t *nkeep)
 {
 	uint64_t bytes = 0, foreign = 0, bad = 0, stale = 0;
 	struct rx_item it[64];
@@ -263,6 +264,10 @@ sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_
 			if (v != SL_SIG_OK) {
 				foreign += v == SL_SIG_FOREIGN;
 				bad += v == SL_SIG_BAD;
+				if (keep != NULL && v == SL_SIG_FOREIGN) {
+					keep[(*nkeep)++] = m;
+					pkts[i] = NULL;
+				}
 				continue;
 			}
 			if (sig.run != rx->run) {
@@ -331,6 +336,22 @@ bad_sig:
 		SL_CNT_ADD(rx->stale, stale);
 	/* What the analysis of this burst cost (its receive time was read first). */
 	SL_CNT_ADD(rx->cycles, rte_rdtsc() - rx_tsc);
+}
+
+void
+sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc)
+{
+	rx_analyze(rx, pkts, n, rx_tsc, NULL, NULL);
+}
+
+uint16_t
+sl_rx_analyze_keep(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc,
+		   struct rte_mbuf **foreign)
+{
+	uint16_t k = 0;
+
+	rx_analyze(rx, pkts, n, rx_tsc, foreign, &k);
+	return k;
 }
 
 void

@@ -95,6 +95,16 @@ void sl_rx_free(struct sl_rx *rx);
  */
 void sl_rx_analyze(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc);
 
+/**
+ * sl_rx_analyze() that hands the frames without a signature (foreign: a
+ * host's ARP, ND, ping) to the caller: each is moved to @p foreign (room
+ * for @p n) and its slot in @p pkts set to NULL (rte_pktmbuf_free_bulk()
+ * skips it). Counted as foreign all the same. Returns how many it moved;
+ * the caller owns them.
+ */
+uint16_t sl_rx_analyze_keep(struct sl_rx *rx, struct rte_mbuf **pkts, uint16_t n,
+			    uint64_t rx_tsc, struct rte_mbuf **foreign);
+
 /** Counters (relaxed reads; exact once the writer has stopped). */
 void sl_rx_port_stats(const struct sl_rx *rx, struct sl_rx_port_stats *st);
 /** @return false if @p stream is out of range. */

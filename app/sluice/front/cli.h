@@ -57,6 +57,7 @@ struct sl_bench_conf;
 extern const struct sl_cmd sl_cmds_show[];
 extern const struct sl_cmd sl_cmds_set[];
 extern const struct sl_cmd sl_cmds_flow[];
+extern const struct sl_cmd sl_cmds_device[];
 extern const struct sl_cmd sl_cmds_port[];
 extern const struct sl_cmd sl_cmds_run[];
 extern const struct sl_cmd sl_cmds_bench[];

@@ -4,5 +4,5 @@
 #include "cli.h"
 
 const struct sl_cmd *const sl_cli_families[] = {
-	sl_cmds_run, sl_cmds_show, sl_cmds_set, sl_cmds_flow, sl_cmds_port, sl_cmds_bench, NULL,
+	sl_cmds_run, sl_cmds_show, sl_cmds_set, sl_cmds_flow, sl_cmds_device, sl_cmds_port, sl_cmds_bench, NULL,
 };

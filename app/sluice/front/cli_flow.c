@@ -103,6 +103,7 @@ flow_edit(struct sl_cli *cli, int argc, char **argv, bool add)
 		sl_cli_error(cli, "flow %s: %s", argv[1], err);
 		return;
 	}
+	sl_flow_device_port(&cli->app->cfg, &f, nw, words);
 	if (sl_config_copy(&cand, &cli->app->cfg) != 0) {
 		sl_cli_error(cli, "flow %s: out of memory", argv[1]);
 		return;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A flow as words (flow.h): flow add, flow set and --flow read them here. */
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -74,6 +75,11 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 			f->sc.tcp = k[0] == 't';
 			continue;
 		}
+		/* The family of a flow between devices (their addresses: from, to). */
+		if (strcmp(k, "ipv4") == 0 || strcmp(k, "ipv6") == 0) {
+			f->sc.ipv6 = k[3] == '6';
+			continue;
+		}
 		if (strcmp(k, "signed") == 0) {
 			f->pcap_sign = true;
 			continue;
@@ -84,12 +90,27 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 		}
 		i++;
 		e[0] = '\0';
-		if (strcmp(k, "port") == 0 || strcmp(k, "to") == 0) {
+		if (strcmp(k, "from") == 0 || (strcmp(k, "to") == 0 && !isdigit((unsigned char)a[0]))) {
+			/* An emulated host's name (device add): the flow is between devices. */
+			char *dst = k[0] == 'f' ? f->src_dev : f->dst_dev;
+
+			if (strlen(a) >= SL_DEV_NAME_MAX) {
+				snprintf(e, sizeof(e), "'%s': a device's name has at most %d characters",
+					 a, SL_DEV_NAME_MAX - 1);
+				ret = -EINVAL;
+			} else {
+				snprintf(dst, SL_DEV_NAME_MAX, "%s", a);
+				if (k[0] == 't')
+					f->to = -1;
+			}
+		} else if (strcmp(k, "port") == 0 || strcmp(k, "to") == 0) {
 			ret = sl_parse_u64(a, 0, SL_MAX_PORTS - 1, &v, e, sizeof(e));
 			if (ret == 0 && k[0] == 'p')
 				f->port = (uint16_t)v;
-			else if (ret == 0)
+			else if (ret == 0) {
 				f->to = (int16_t)v;
+				f->dst_dev[0] = '\0';
+			}
 		} else if (strcmp(k, "src") == 0 || strcmp(k, "dst") == 0) {
 			ret = parse_ip(f, a, k[0] == 's', e, sizeof(e));
 			ver[k[0] == 'd'] = strchr(a, ':') != NULL ? 6 : 4;
@@ -254,6 +275,11 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 	off = (size_t)snprintf(buf, len, "%s port %u", f->name, f->port);
 	if (f->to >= 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " to %d", f->to);
+	if (f->src_dev[0] != '\0' && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " from %s", f->src_dev);
+	if (f->dst_dev[0] != '\0' && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " to %s %s", f->dst_dev,
+					c->ipv6 ? "ipv6" : "ipv4");
 	/* A replay: its own words only (what flow add takes back for it). */
 	if (f->pcap[0] != '\0') {
 		char sp[32];
@@ -281,7 +307,11 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 			snprintf(buf + off, len - off, " duration %.6gs", f->duration_us / 1e6);
 		return;
 	}
-	if (off < len)
+	/* Between devices, the addresses are theirs. */
+	if (f->src_dev[0] != '\0' && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " %s sport %u dport %u",
+					c->tcp ? "tcp" : "udp", c->src_port, c->dst_port);
+	else if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, " src %s dst %s %s sport %u dport %u",
 					s, d, c->tcp ? "tcp" : "udp", c->src_port, c->dst_port);
 	if (c->vlan != 0 && off < len)
@@ -332,4 +362,19 @@ sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len)
 		sl_config_field_str(&c->fields[i], fs, sizeof(fs));
 		off += (size_t)snprintf(buf + off, len - off, " field %s", fs);
 	}
+}
+
+void
+sl_flow_device_port(const struct sl_config *c, struct sl_flow_conf *f, int argc, char **argv)
+{
+	int d;
+
+	if (f->src_dev[0] == '\0')
+		return;
+	for (int i = 0; i < argc; i++)
+		if (strcmp(argv[i], "port") == 0)
+			return; /* given: the check says if it is not the device's */
+	d = sl_config_device_find(c, f->src_dev);
+	if (d >= 0)
+		f->port = c->devices[d].port;
 }

@@ -5,7 +5,7 @@
 /*
  * A flow as words, the one syntax of flow add, flow set and --flow:
  *
- *   NAME [port P] [to R] [src IP] [dst IP] [udp|tcp] [sport N] [dport N]
+ *   NAME [port P] [to R] [from DEVICE to DEVICE [ipv4|ipv6]] [src IP] [dst IP] [udp|tcp] [sport N] [dport N]
  *        [vlan N] [src-mac MAC] [dst-mac MAC] [stack H/H/...] [size S] [rate R]
  *        [count N] [delay S] [duration S] [burst N gap S [bursts N]] [flows N]
  *        [field NAME=MODE:ARGS]...
@@ -22,7 +22,8 @@
 #include "sl_config.h"
 
 /** Keys, for help lines. */
-#define SL_FLOW_KEYS "port P, to R, src IP, dst IP, udp|tcp, sport N, dport N, vlan N, " \
+#define SL_FLOW_KEYS "port P, to R, from DEVICE, to DEVICE, ipv4|ipv6, " \
+	"src IP, dst IP, udp|tcp, sport N, dport N, vlan N, " \
 	"src-mac MAC, dst-mac MAC, stack H/H/..., size S, rate R, count N, delay S, " \
 	"duration S, burst N, gap S, bursts N, flows N, field NAME=MODE:ARGS, pcap FILE, " \
 	"speed X|max, loop N, signed, iface N"
@@ -36,6 +37,12 @@ int sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size
 
 /** Split @p line (modified) into at most @p max words. Returns their number, or -1 if more. */
 int sl_flow_words(char *line, char **argv, int max);
+
+/**
+ * A flow from a device (from DEVICE) is sent on the device's port, unless
+ * the words argv[0..argc) said a port (the check refuses another).
+ */
+void sl_flow_device_port(const struct sl_config *c, struct sl_flow_conf *f, int argc, char **argv);
 
 /** A flow back as the words that make it (show flows), into buf. */
 void sl_flow_str(const struct sl_flow_conf *f, char *buf, size_t len);

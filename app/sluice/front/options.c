@@ -18,6 +18,7 @@
 #include <rte_ip.h>
 
 #include "bench.h"
+#include "device.h"
 #include "flow.h"
 #include "opts.h"
 #include "outfile.h"
@@ -31,7 +32,7 @@ enum {
 	OPT_TXD, OPT_LLTX, OPT_LOCK, OPT_SIM, OPT_XMIT, OPT_FLOWS, OPT_IMIX, OPT_VLAN,
 	OPT_RATE, OPT_IPV6, OPT_TX_IP6, OPT_TCP, OPT_CMDLINE_FILE, OPT_CLI_REF, OPT_FIELD,
 	OPT_RX, OPT_RXMAP, OPT_DRAIN, OPT_RX_CLOCK, OPT_BENCH, OPT_METRICS, OPT_MTU,
-	OPT_FLOW, OPT_OTG, OPT_PCAP, OPT_PCAP_SPEED, OPT_PCAP_LOOP, OPT_PCAP_SIGN, OPT_PCAP_MEM, OPT_API, OPT_API_CERT, OPT_API_KEY, OPT_API_TOKEN, OPT_SIGN,
+	OPT_FLOW, OPT_DEVICE, OPT_OTG, OPT_PCAP, OPT_PCAP_SPEED, OPT_PCAP_LOOP, OPT_PCAP_SIGN, OPT_PCAP_MEM, OPT_API, OPT_API_CERT, OPT_API_KEY, OPT_API_TOKEN, OPT_SIGN,
 };
 
 static const struct option long_opts[] = {
@@ -61,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "tcp", no_argument, NULL, OPT_TCP },
 	{ "field", required_argument, NULL, OPT_FIELD },
 	{ "flow", required_argument, NULL, OPT_FLOW },
+	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "otg-config", required_argument, NULL, OPT_OTG },
 	{ "api", required_argument, NULL, OPT_API },
 	{ "pcap", required_argument, NULL, OPT_PCAP },
@@ -120,7 +122,13 @@ sl_usage(void)
 	       "                        prompt): port P, to R, src IP, dst IP, udp|tcp, sport\n"
 	       "                        N, dport N, vlan N, stack H/H/..., size S, rate R,\n"
 	       "                        count N, delay S, duration S, flows N, field F; with\n"
-	       "                        flows, ports send only their flows\n"
+	       "                        flows, ports send only their flows; from D to D:\n"
+	       "                        between two devices (their MACs, addresses, the\n"
+	       "                        gateway's MAC resolved)\n"
+	       "  --device 'NAME WORDS' an emulated host, repeatable (as device add): port P,\n"
+	       "                        mac MAC, vlan N, ip4 A/P, gw4 G, gw4-mac MAC, ip6\n"
+	       "                        A/P, gw6 G, gw6-mac MAC; it answers ARP, ND and\n"
+	       "                        ping and resolves its gateways (docs/devices.md)\n"
 	       "  --otg-config FILE     the flows of an Open Traffic Generator Config (JSON:\n"
 	       "                        ports by DPDK name or id, flows); docs/api.md\n"
 	       "  --pcap FILE           replay a capture (pcap, pcapng) on port 0 at its own\n"
@@ -496,6 +504,33 @@ opt_one(struct sl_opts *o, struct sl_config *cf, int c, char *arg, char *err, si
 	return 0;
 }
 
+/* --device 'NAME WORDS...': a device (device.h), as device add makes it. */
+static int
+device_opt(struct sl_config *cf, const char *spec)
+{
+	char line[1024], *w[64], err[320];
+	struct sl_dev_conf d;
+	int n;
+
+	if (strlen(spec) >= sizeof(line)) {
+		usage_error("--device", "longer than %zu characters", sizeof(line) - 1);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "%s", spec);
+	n = sl_flow_words(line, w, RTE_DIM(w));
+	if (n <= 0) {
+		usage_error("--device", "'%s': give 'NAME port P mac MAC ip4 A/P ...' (%s)", spec,
+			    n == 0 ? "no name" : "more than 64 words");
+		return -1;
+	}
+	if (sl_device_parse(&d, w[0], n - 1, w + 1, err, sizeof(err)) != 0 ||
+	    sl_device_add(cf, &d, err, sizeof(err)) != 0) {
+		usage_error("--device", "%s: %s", w[0], err);
+		return -1;
+	}
+	return 0;
+}
+
 /* --flow 'NAME WORDS...': a flow of the table (flow.h), as flow add makes it. */
 static int
 flow_opt(struct sl_config *cf, const char *spec)
@@ -531,6 +566,7 @@ flow_opt(struct sl_config *cf, const char *spec)
 		usage_error("--flow", "%s: %s", w[0], err);
 		return -1;
 	}
+	sl_flow_device_port(cf, &f, n - 1, w + 1);
 	if (sl_config_flow_add(cf, &f) != 0) {
 		usage_error("--flow", "out of memory");
 		return -1;
@@ -606,6 +642,10 @@ sl_opts_parse(struct sl_opts *o, struct sl_config *cf, int argc, char **argv)
 			pcap_given |= c == OPT_PCAP;
 			continue;
 		}
+		case OPT_DEVICE:
+			if (device_opt(cf, optarg) != 0)
+				return SL_OPTS_ERROR;
+			continue;
 		case OPT_FLOW:
 			if (nb_flow_specs == SL_OPTS_MAX_FLOWS) {
 				usage_error("--flow", "more than %d: add the others at the prompt or "

@@ -22,6 +22,7 @@
 #include <rte_malloc.h>
 
 #include "plan.h"
+#include "ctl.h"
 #include "ports.h"
 #include "sl_err.h"
 #include "sl_wire.h"
@@ -70,9 +71,15 @@ sl_plan_map(struct sl_app *app)
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		app->ports.p[i].nb_txq = 0;
 		app->ports.p[i].pace = (struct sl_rate){ SL_RATE_NONE, 0 };
-		for (uint16_t q = 0; q < SL_MAX_TXQ; q++)
+		for (uint16_t q = 0; q < SL_MAX_TXQ; q++) {
 			app->ports.p[i].txqs[q].nb_lcores = 0;
+			app->ports.p[i].txqs[q].ctl = false;
+		}
 	}
+	/* A port with devices: the main lcore answers for them on queue 0 (run/ctl.h). */
+	for (uint16_t i = 0; i < o->nb_devices; i++)
+		if (o->devices[i].port < app->ports.n)
+			app->ports.p[o->devices[i].port].txqs[0].ctl = true;
 	app->ses.nb_map = sl_config_map(o, &app->env, app->ses.map);
 	for (uint16_t i = 0; i < app->ses.nb_map; i++) {
 		const struct sl_map_entry *e = &app->ses.map[i];
@@ -478,7 +485,8 @@ sl_plan_rx(struct sl_app *app)
 			return -ENOMEM;
 		}
 		w->rxp[w->nb_rxp++] = (struct sl_rxp){ p->ops->rx_burst, p->dev, app->ses.rx[r], r,
-						       app->ses.cap[r] };
+						       app->ses.cap[r],
+						       p->txqs[0].ctl ? sl_ctl_ring(app, r) : NULL, 0 };
 		app->ses.rx_lcore[r] = (int16_t)w->lcore;
 		app->ses.rx_dedicated[r] = w->nb_targets == 0;
 	}

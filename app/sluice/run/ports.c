@@ -105,6 +105,7 @@ sl_ports_setup(struct sl_ports *ps, const struct sl_config *o, const bool *rx)
 			.lltx = o->pc[i].lltx,
 			.rx = rx[i],
 			.rx_hw_ts = rx[i] && !o->rx_clock_tsc,
+			.promisc = p->txqs[0].ctl,
 		};
 		int ret = p->ops->setup(p->dev, &c, err, sizeof(err));
 
@@ -133,7 +134,7 @@ sl_ports_txqs_create(struct sl_ports *ps, enum sl_lock_policy lock)
 				.xmit = p->ops->xmit,
 				.drv_queue = p->ops->txq(p->dev, q),
 				.drv_caps = p->caps,
-				.mode = sl_txq_mode_select(aq->nb_lcores, p->caps, lock),
+				.mode = sl_txq_mode_select(aq->nb_lcores + aq->ctl, p->caps, lock),
 				.backlog_size = SL_BACKLOG_SIZE,
 				.port_id = i,
 				.queue_id = q,

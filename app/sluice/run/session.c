@@ -21,6 +21,7 @@
 #include "ports.h"
 #include "snapshot.h"
 #include "session.h"
+#include "ctl.h"
 #include "source.h"
 #include "worker.h"
 #include "sl_loop.h"
@@ -46,6 +47,7 @@ const struct sl_config_env *
 sl_session_env(struct sl_app *app)
 {
 	sl_ports_env(&app->ports, &app->env);
+	app->env.devs = sl_ctl_table(app);
 	return &app->env;
 }
 
@@ -396,6 +398,10 @@ sl_session_open(struct sl_app *app)
 {
 	if (sl_ports_open(&app->ports, &app->cfg) != 0)
 		return SL_EXIT_RUNTIME;
+	if (sl_ctl_open(app) != 0) {
+		sl_err("out of memory");
+		return SL_EXIT_RUNTIME;
+	}
 	sl_session_env(app);
 	if (sl_config_copy(&app->ses.run_cfg, &app->cfg) != 0 || session_describe(app) != 0) {
 		sl_err("out of memory");
@@ -432,6 +438,8 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 	}
 	if (cand.sign == SL_SIGN_AUTO)
 		cand.sign = sign_auto(app, &cand) ? SL_SIGN_ON : SL_SIGN_OFF;
+	/* Flows between devices wait (bounded) for their next hops' MACs. */
+	sl_ctl_resolve(app, &cand);
 	ret = sl_plan_compile(app, &cand, &e);
 	if (ret != 0) {
 		sl_err("%s", e.msg);
@@ -442,6 +450,7 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 	sl_config_fini(&app->ses.run_cfg);
 	app->ses.run_cfg = cand; /* the table moves to the run */
 	app->ses.quiet = quiet;
+	sl_ctl_run_begin(app, &app->ses.run_cfg); /* the ports are the run's now */
 	ret = session_build(app);
 	if (ret == 0 && session_describe(app) != 0) {
 		sl_err("out of memory");
@@ -584,7 +593,7 @@ sl_session_loop(struct sl_app *app, struct sl_loop *l)
 		return (int)id;
 	app->loop = l;
 	app->ses.tick = id;
-	return 0;
+	return sl_ctl_loop(app, l);
 }
 
 void
@@ -624,6 +633,7 @@ sl_session_stop(struct sl_app *app)
 	/* 1. */
 	sl_run_stop();
 	rte_eal_mp_wait_lcore();
+	sl_ctl_run_end(app); /* the devices answer what their RX lcores handed over */
 	/* 2. */
 	backlogs_drain(app, SL_FLUSH_US);
 	app->ses.discarded = sl_ports_quiesce(&app->ports, SL_FLUSH_US);
@@ -686,5 +696,6 @@ sl_session_close(struct sl_app *app)
 	session_release(app);
 	sl_run_desc_put(app->ses.desc);
 	app->ses.desc = NULL;
+	sl_ctl_close(app);
 	sl_ports_close(&app->ports);
 }

@@ -13,6 +13,7 @@
 
 #include "snapshot.h"
 #include "plan.h"
+#include "ctl.h"
 #include "sl_hist.h"
 #include "sl_clock.h"
 #include "worker.h"
@@ -163,7 +164,9 @@ lcores_str(char *buf, size_t len, const struct sl_app_txq *aq)
 	buf[0] = '\0';
 	for (uint16_t i = 0; i < aq->nb_lcores && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%u", i ? "," : "", aq->lcores[i]);
-	if (aq->nb_lcores == 0)
+	if (aq->ctl && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%smain", off ? "," : "");
+	if (off == 0)
 		snprintf(buf, len, "-");
 }
 
@@ -256,6 +259,9 @@ take_tx(const struct sl_app *app, struct sl_results *r)
 					if (ses->workers[w]->t[t].txq == aq->txq)
 						x->generated +=
 							SL_CNT_READ(ses->workers[w]->t[t].generated);
+			/* The devices' answers sent through the engine (run/ctl.h). */
+			if (aq->ctl)
+				x->generated += sl_ctl_sent(app, p);
 			take_pace(ses, aq->txq, &x->pace);
 			pace_add(&rp->pace, &x->pace);
 			rp->tot.generated += x->generated;

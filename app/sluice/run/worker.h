@@ -15,11 +15,13 @@
 
 #include <rte_cycles.h>
 #include <rte_mempool.h>
+#include <rte_ring.h>
 
 #include "sl_config.h"
 #include "sl_gen.h"
 #include "sl_port.h"
 #include "sl_capture.h"
+#include "sl_dev.h"
 #include "sl_rx.h"
 #include "sl_xmit.h"
 
@@ -132,6 +134,10 @@ struct sl_rxp {
 	struct sl_rx *rx;
 	uint16_t port;
 	struct sl_capture *cap;      /* its capture (sl_capture.h), or NULL */
+	/* Devices on the port (run/ctl.h): frames for them go to the main
+	 * lcore through this ring (single producer: this worker), or NULL. */
+	struct rte_ring *ctl;
+	uint64_t ctl_full;           /* handed to ctl but it was full: freed (this worker) */
 };
 
 struct sl_worker {
@@ -204,6 +210,32 @@ sl_rx_tsc(void)
 #endif
 }
 
+/*
+ * A port with devices: test frames are analyzed as on any port; of the
+ * others, what a device may answer (sl_dev_wants()) goes to the main
+ * lcore's ring, the rest is freed with the burst.
+ */
+static inline void
+sl_worker_rx_ctl(struct sl_rxp *rxp, struct rte_mbuf **pkts, uint16_t n, uint64_t tsc)
+{
+	struct rte_mbuf *fr[64];
+	uint16_t nf = sl_rx_analyze_keep(rxp->rx, pkts, n, tsc, fr), k = 0, put;
+
+	for (uint16_t j = 0; j < nf; j++) {
+		if (sl_dev_wants(fr[j]))
+			fr[k++] = fr[j];
+		else
+			rte_pktmbuf_free(fr[j]);
+	}
+	if (k == 0)
+		return;
+	put = (uint16_t)rte_ring_sp_enqueue_burst(rxp->ctl, (void **)fr, k, NULL);
+	if (put < k) {
+		rte_pktmbuf_free_bulk(fr + put, k - put);
+		__atomic_store_n(&rxp->ctl_full, rxp->ctl_full + (k - put), __ATOMIC_RELAXED);
+	}
+}
+
 /* Receive one burst on each of the ports given; frees what it analyzed. */
 static inline bool
 sl_worker_rx(struct sl_rxp *rxp, uint16_t nb)
@@ -219,7 +251,10 @@ sl_worker_rx(struct sl_rxp *rxp, uint16_t nb)
 			continue;
 		tsc = sl_rx_tsc();
 		sl_capture_burst(rxp[i].cap, pkts, n, tsc);
-		sl_rx_analyze(rxp[i].rx, pkts, n, tsc);
+		if (unlikely(rxp[i].ctl != NULL))
+			sl_worker_rx_ctl(&rxp[i], pkts, n, tsc);
+		else
+			sl_rx_analyze(rxp[i].rx, pkts, n, tsc);
 		rte_pktmbuf_free_bulk(pkts, n);
 		got = true;
 	}

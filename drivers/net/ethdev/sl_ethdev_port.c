@@ -27,6 +27,7 @@ struct ethdev_port {
 	uint16_t mtu0;                 /* the MTU at open: set again when none is asked */
 	bool started;
 	struct rte_mempool *rx_pool;   /* its socket's shared pool (rx_pools) */
+	bool promisc;                  /* Sluice turned promiscuous mode on */
 	struct sl_ethdev_txq *txqs;
 	/* RX timestamps: the PMD's clock to the TSC, calibrated at setup. */
 	int ts_off;                    /* -1: not stamping */
@@ -156,6 +157,14 @@ ethdev_setup(void *dev, struct sl_port_setup *c, char *err, size_t len)
 			c->rx_hw_ts = true;
 		else
 			e->ts_off = -1;
+	}
+	/* Devices answer for MACs of their own: the port takes every frame. */
+	if (c->promisc) {
+		if (rte_eth_promiscuous_enable(e->port_id) == 0)
+			e->promisc = true;
+	} else if (e->promisc) {
+		rte_eth_promiscuous_disable(e->port_id);
+		e->promisc = false;
 	}
 	e->nb_txq = c->nb_txq;
 	e->started = true;
