@@ -15,7 +15,7 @@ pkgs=(
 	build-essential pkg-config meson ninja-build
 	dpdk dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libjansson-dev libmicrohttpd-dev libgnutls28-dev
 	python3 python3-scapy python3-matplotlib tshark jq bc tmux iproute2 ethtool procps nftables
-	binutils clang libclang-rt-14-dev openssl curl tcpreplay tcpdump
+	binutils clang libclang-rt-14-dev openssl curl tcpreplay tcpdump iputils-ping
 	# the long suite's test_prometheus.sh: ~19 MB download, ~94 MB installed
 	prometheus
 )

@@ -10,6 +10,8 @@ GEN=$P-gen P0=$P-p0 F0=$P-f0 F1=$P-f1 PEER=$P-peer FWD=$P-fwd
 GNS=$P-gen G0=$P-g0 G1=$P-g1
 # --dut: the router's addresses, and the two hosts Sluice plays behind them.
 DUT_F0=198.18.0.254 DUT_F1=198.18.1.254 HOST0=198.18.0.1 HOST1=198.18.1.1
+# --router: the router's IPv6 addresses (RFC 5180's benchmarking prefix).
+RT6_F0=2001:2::fe RT6_F1=2001:2:0:1::fe
 # --dut: the testbed's nftables table, in $FWD.
 NFT_T=sltb
 
@@ -22,6 +24,10 @@ usage: testbed.sh COMMAND
                plain: $GEN (root ns, 198.18.0.1/30) <-> $P0 (ns $PEER, 198.18.0.2/30)
                --fwd: $GEN <-> $F0 (ns $FWD, 198.18.0.2/30), which routes to
                       $F1 (198.18.1.1/30) <-> $P0 (ns $PEER, 198.18.1.2/30)
+               --router [--vlan N]: as --dut, but a plain router: dynamic ARP
+                      and ND only (no permanent neighbour: Sluice's devices
+                      answer), routes to the two /24s (and /64s: $RT6_F0/64,
+                      $RT6_F1/64) it is on; --vlan: on VLAN N of each link
                --dut: two Sluice ports with a router (the DUT) between them:
                       $G0 (ns $GNS, port 0) <-> $F0 (ns $FWD, $DUT_F0/24)
                       $G1 (ns $GNS, port 1) <-> $F1 (ns $FWD, $DUT_F1/24)
@@ -125,6 +131,63 @@ cmd_down() {
 	return 1
 }
 
+# rif N: the router's L3 interface on link N (0, 1): $F0/$F1, or its VLAN one.
+rif() {
+	local base=$F0 l
+	[ "$1" = 0 ] || base=$F1
+	l=$(ip -n "$FWD" -o link show 2>/dev/null | awk -F': ' '{sub(/@.*/, "", $2); print $2}' |
+		grep -E "^$base\.[0-9]+$" | head -1 || true)
+	echo "${l:-$base}"
+}
+
+# router_up VLAN: Sluice's two ports in ns $GNS, a plain router in ns $FWD
+# between them that learns its neighbours (ARP, ND) as any router does.
+router_up() {
+	local vlan=$1 i f a6 if0 if1
+	nsprep "$GNS"
+	nsprep "$FWD"
+	nsx "$GNS" sysctl -qw net.ipv4.ip_forward=0
+	nsx "$FWD" sysctl -qw net.ipv4.ip_forward=1
+	for i in all default; do
+		nsx "$FWD" sysctl -qw "net.ipv4.conf.$i.send_redirects=0" \
+			"net.ipv4.conf.$i.accept_redirects=0"
+	done
+	ip -n "$GNS" link add "$G0" type veth peer name "$F0" netns "$FWD"
+	ip -n "$GNS" link add "$G1" type veth peer name "$F1" netns "$FWD"
+	# $GNS's kernel stays silent: no address, no IPv6 on Sluice's ports.
+	for i in "$G0" "$G1"; do
+		if [ -d /proc/sys/net/ipv6 ]; then
+			nsx "$GNS" sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1"
+		fi
+		ip -n "$GNS" link set "$i" up
+	done
+	if0=$F0 if1=$F1
+	if [ -n "$vlan" ]; then
+		ip -n "$FWD" link add link "$F0" name "$F0.$vlan" type vlan id "$vlan"
+		ip -n "$FWD" link add link "$F1" name "$F1.$vlan" type vlan id "$vlan"
+		ip -n "$FWD" link set "$F0" up
+		ip -n "$FWD" link set "$F1" up
+		if0=$F0.$vlan if1=$F1.$vlan
+	fi
+	for f in "$if0" "$if1"; do
+		if [ -d /proc/sys/net/ipv6 ]; then
+			# No DAD wait, no router advertisements taken: addresses at once.
+			nsx "$FWD" sysctl -qw "net.ipv6.conf.$f.accept_dad=0" \
+				"net.ipv6.conf.$f.accept_ra=0" "net.ipv6.conf.$f.forwarding=1"
+		fi
+	done
+	[ -d /proc/sys/net/ipv6 ] && nsx "$FWD" sysctl -qw net.ipv6.conf.all.forwarding=1
+	nsx "$FWD" ip addr add "$DUT_F0/24" dev "$if0"
+	nsx "$FWD" ip addr add "$DUT_F1/24" dev "$if1"
+	if [ -d /proc/sys/net/ipv6 ]; then
+		nsx "$FWD" ip -6 addr add "$RT6_F0/64" dev "$if0" nodad
+		nsx "$FWD" ip -6 addr add "$RT6_F1/64" dev "$if1" nodad
+	fi
+	ip -n "$FWD" link set "$if0" up
+	ip -n "$FWD" link set "$if1" up
+	nft_load ""
+}
+
 # dut_up: Sluice's two ports in ns $GNS, a router in ns $FWD between them.
 dut_up() {
 	local i
@@ -166,20 +229,37 @@ dut_up() {
 }
 
 cmd_up() {
-	local fwd=0
+	local fwd=0 vlan=
+	if [ "${1:-}" = --router ] && [ "${2:-}" = --vlan ]; then
+		[[ ${3:-} =~ ^[0-9]+$ ]] && [ "$3" -ge 1 ] && [ "$3" -le 4094 ] ||
+			usage_err "up --router --vlan N: N is 1 to 4094"
+		vlan=$3
+		set -- --router
+	fi
 	[ $# -le 1 ] || usage_err "up: too many arguments"
 	case ${1:-} in
 	"") ;;
 	--fwd) fwd=1 ;;
 	--dut) fwd=2 ;;
+	--router) fwd=3 ;;
 	*) usage_err "up: unknown argument $1" ;;
 	esac
-	if [ "$fwd" = 2 ] && ! command -v nft >/dev/null; then
+	if [ "$fwd" -ge 2 ] && ! command -v nft >/dev/null; then
 		die "up --dut needs nft (apt-get install nftables)"
 	fi
 	cmd_down
 	trap 'echo "testbed: up failed, cleaning up" >&2; cmd_down' EXIT
 
+	if [ "$fwd" = 3 ]; then
+		router_up "$vlan"
+		trap - EXIT
+		echo "testbed $P up (router${vlan:+, vlan $vlan}): run Sluice in ns $GNS: testbed.sh exec sluice ..."
+		echo "port 0 $G0 <-> $(rif 0) $DUT_F0/24 $RT6_F0/64 [ns $FWD] $(rif 1) $DUT_F1/24 $RT6_F1/64 <-> $G1 port 1"
+		echo "vdevs --vdev net_af_packet0,iface=$G0 --vdev net_af_packet1,iface=$G1"
+		echo "gateway0 $DUT_F0 $RT6_F0"
+		echo "gateway1 $DUT_F1 $RT6_F1"
+		return
+	fi
 	if [ "$fwd" = 2 ]; then
 		dut_up
 		trap - EXIT
@@ -277,18 +357,18 @@ cmd_exec() {
 nft_load() {
 	local rule=$1 d drop
 	{
-		if nsx "$FWD" nft list table ip "$NFT_T" >/dev/null 2>&1; then
-			echo "delete table ip $NFT_T"
+		if nsx "$FWD" nft list table inet "$NFT_T" >/dev/null 2>&1; then
+			echo "delete table inet $NFT_T"
 		fi
-		echo "table ip $NFT_T {"
+		echo "table inet $NFT_T {"
 		for d in 0to1 1to0; do
 			echo "	counter drop_$d { }"
 			echo "	counter fwd_$d { }"
 		done
 		echo "	chain forward {"
 		echo "		type filter hook forward priority filter; policy accept;"
-		echo "		iifname \"$F0\" oifname \"$F1\" jump dir_0to1"
-		echo "		iifname \"$F1\" oifname \"$F0\" jump dir_1to0"
+		echo "		iifname \"$(rif 0)\" oifname \"$(rif 1)\" jump dir_0to1"
+		echo "		iifname \"$(rif 1)\" oifname \"$(rif 0)\" jump dir_1to0"
 		echo "	}"
 		for d in 0to1 1to0; do
 			drop=
@@ -384,7 +464,7 @@ cmd_impair() {
 
 # nft_counter NAME: the packets of the testbed's named counter NAME.
 nft_counter() {
-	nsx "$FWD" nft list counter ip "$NFT_T" "$1" |
+	nsx "$FWD" nft list counter inet "$NFT_T" "$1" |
 		awk '$1 == "packets" { print $2; exit }'
 }
 
@@ -447,7 +527,7 @@ cmd_status() {
 			done
 			echo
 		done
-		echo "impairment: $(nsx "$FWD" nft list chain ip "$NFT_T" dir_0to1 |
+		echo "impairment: $(nsx "$FWD" nft list chain inet "$NFT_T" dir_0to1 |
 			awk '/counter name "?drop_/ { sub(/^[ \t]+/, ""); sub(/ counter name.*/, ""); print; f = 1 }
 			     END { if (!f) print "none" }')"
 		echo "dst-mac0 $(cmd_dst_mac 0)"

@@ -18,7 +18,7 @@ derr(struct sl_config_err *e, int port, int flow, const char *fmt, ...)
 {
 	va_list ap;
 
-	e->opt = "--device";
+	e->opt = flow >= 0 ? "--flow" : "--device";
 	e->port = port;
 	e->flow = flow;
 	e->detail = (uint16_t)strlen(e->opt);

@@ -281,6 +281,9 @@ sl_ctl_run_begin(struct sl_app *app, const struct sl_config *c)
 		return;
 	if (!same_devices(ctl, c))
 		apply(app, c);
+	/* The ports are set up again, links may have flapped: announce again (arp_notify). */
+	for (uint16_t i = 0; i < ctl->tab.n; i++)
+		ctl->tab.d[i].announce = true;
 	for (uint16_t i = 0; i < app->ports.n; i++) {
 		struct rte_mbuf *m;
 

@@ -42,6 +42,22 @@ sl_report_rates(char *buf, size_t len, uint64_t pkts, uint64_t bytes, double s,
 			 l1 / (double)speed_bps * 100);
 }
 
+/* Port pid sends flows of the table, each from a device (their MACs are the devices'). */
+static bool
+dev_flows_only(const struct sl_config *o, uint16_t pid)
+{
+	uint16_t n = 0;
+
+	for (uint16_t f = 0; f < o->nb_flows; f++) {
+		if (o->flows[f].port != pid)
+			continue;
+		if (o->flows[f].src_dev[0] == '\0')
+			return false;
+		n++;
+	}
+	return n != 0;
+}
+
 void
 sl_report_modes(const struct sl_results *r)
 {
@@ -81,10 +97,15 @@ sl_report_modes(const struct sl_results *r)
 		sl_config_flow(o, &d->env, i, &c);
 		rte_ether_format_addr(src, sizeof(src), &c.src_mac);
 		rte_ether_format_addr(dst, sizeof(dst), &c.dst_mac);
-		printf("  MAC %s -> %s%s\n", src, dst, o->peer_set[i] ? "" :
-		       " (default: change with --eth-peer, set eth-peer)");
+		if (dev_flows_only(o, i))
+			printf("  MAC of its devices' flows: theirs -> their next hops' (show "
+			       "neighbors)\n");
+		else
+			printf("  MAC %s -> %s%s\n", src, dst, o->peer_set[i] ? "" :
+			       " (default: change with --eth-peer, set eth-peer)");
 		/* A port with a real receiver behind it drops frames not addressed to it. */
-		if (!o->peer_set[i] && rp->nb_txq != 0 && pi->peer_filters_mac)
+		if (!o->peer_set[i] && rp->nb_txq != 0 && pi->peer_filters_mac &&
+		    !dev_flows_only(o, i))
 			printf("warning: port %u (%s) sends to the default MAC, which a real "
 			       "receiver drops:\n  give --eth-peer %u,MAC (set eth-peer %u MAC)\n",
 			       i, pi->driver, i, i);

@@ -1,0 +1,277 @@
+#!/usr/bin/env bash
+# test_devices.sh - emulated hosts (docs/devices.md).
+#   1. two sim ports wired to each other, a device on each: they resolve
+#      each other (ARP and ND), flows between them are counted exactly, the
+#      queue the main lcore answers on is shared with the worker;
+#   2. bad input: one clear message each, the configuration unchanged;
+#   3. a Linux router in a namespace with dynamic ARP and ND only (root):
+#      the devices resolve it, it learns them, pings them (IPv4, IPv6,
+#      link-local) before and during a run, forwards every frame of flows
+#      between them (nftables counts them), with and without a VLAN; the
+#      answers decoded with tshark.
+# Every run is bounded in count and time; the namespaces are the test's own.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=${SLUICE_BIN:-$top/build/app/sluice/sluice}
+tag=dv
+# shellcheck source=app/test/sh/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+EAL=(--no-huge -m 1024 --no-pci -l 0-1)
+SIMS=(--sim 10G,dut=1 --sim 10G,dut=0)
+DA='a port 0 mac 02:00:00:00:00:0a ip4 198.18.0.1/24 gw4 198.18.0.2 ip6 2001:2::1/64 gw6 2001:2::2'
+DB='b port 1 mac 02:00:00:00:00:0b ip4 198.18.0.2/24 gw4 198.18.0.1 ip6 2001:2::2/64 gw6 2001:2::1'
+
+# jq_eq FILE EXPR VALUE
+jq_eq() { [ "$(jq -r "$2" "$1" 2>/dev/null)" = "$3" ]; }
+
+# 1. Two sim ports, a device on each, flows both ways (IPv4 one way, IPv6 back).
+if want 1; then
+	new_prefix
+	timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- "${SIMS[@]}" \
+		--device "$DA" --device "$DB" \
+		--flow 'ab from a to b count 30000 rate 200kpps' \
+		--flow 'ba from b to a ipv6 size 100 count 20000 rate 200kpps' \
+		--json "$T/1.json" >"$T/1.out" 2>&1
+	rc=$?
+	check "1 sim: a run of flows between devices exits 0 (rc $rc)" rc_is 0
+	check "1 sim: flow ab: 30000 sent, 30000 received, none lost" \
+		jq_eq "$T/1.json" '.flows[0] | "\(.tx) \(.unique) \(.lost) \(.duplicates)"' "30000 30000 0 0"
+	check "1 sim: flow ba (IPv6): 20000 sent, 20000 received, none lost" \
+		jq_eq "$T/1.json" '.flows[1] | "\(.tx) \(.unique) \(.lost) \(.duplicates)"' "20000 20000 0 0"
+	check "1 sim: generated = tx + dropped + backlog with the devices' frames" \
+		jq_eq "$T/1.json" '.totals.conserved' true
+	check "1 sim: queue 0 of each port is shared with the main lcore (locked)" \
+		test "$(grep -c 'txq 0: mode locked    lcores 1,main' "$T/1.out")" = 2
+
+	# The prompt: neighbours resolved, the flows' words, the counters.
+	new_prefix
+	{
+		echo "device add $DA"
+		echo "device add $DB"
+		sleep 1.5
+		echo "show neighbors"
+		echo "flow add ab from a to b count 1000 rate 100kpps"
+		echo "show flows"
+		echo "show devices"
+		echo "clear neighbors"
+		echo "show neighbors"
+		echo quit
+	} | timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- "${SIMS[@]}" -i >"$T/1p.out" 2>&1
+	check "1 prompt: a's IPv4 gateway resolved to b's MAC" \
+		grep -qE '^a +0 +ipv4 198.18.0.2 +02:00:00:00:00:0B +(REACHABLE|PROBE)' "$T/1p.out"
+	check "1 prompt: b's IPv6 gateway resolved to a's MAC" \
+		grep -qE '^b +1 +ipv6 2001:2::1 +02:00:00:00:00:0A +(REACHABLE|PROBE)' "$T/1p.out"
+	check "1 prompt: show flows gives the flow's words back" \
+		grep -q 'flow 0: ab port 0 from a to b ipv4 udp' "$T/1p.out"
+	check "1 prompt: show devices counts the answers" \
+		grep -qE 'arp: requests in [1-9][0-9]*, replies out [1-9]' "$T/1p.out"
+	check "1 prompt: clear neighbors forgets them" \
+		grep -qE '^a +0 +ipv4 198.18.0.2 +- +INCOMPLETE' "$T/1p.out"
+fi
+
+# 2. Bad input: one message, nothing changed.
+if want 2; then
+	new_prefix
+	{
+		echo "device add x port 0 mac 02:00:00:00:00:01 ip4 198.18.0.1/24 gw4 198.18.1.1"
+		echo "device add x port 5 mac 02:00:00:00:00:01 ip4 198.18.0.1/24"
+		echo "device add x port 0 ip4 198.18.0.1/24"
+		echo "device add x port 0 mac 02:00:00:00:00:01 ip4 198.18.0.1"
+		echo "device add x port 0 mac 01:00:00:00:00:01 ip4 198.18.0.1/24"
+		echo "device add a port 0 mac 02:00:00:00:00:0a ip4 198.18.0.1/24"
+		echo "device add b port 0 mac 02:00:00:00:00:0b ip4 198.18.0.1/24"
+		echo "device add a port 1 mac 02:00:00:00:00:0c ip4 198.18.0.3/24"
+		echo "device add c port 1 mac 02:00:00:00:00:0c ip4 198.18.0.3/24"
+		echo "flow add f port 1 from a to c"
+		echo "flow add g from a to nosuch"
+		echo "show devices"
+		echo "show flows"
+		echo quit
+	} | timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- "${SIMS[@]}" -i >"$T/2.out" 2>&1
+	check "2 a gateway outside the prefix is refused" \
+		grep -q 'error: device add: device x: gateway 198.18.1.1 is outside its prefix 198.18.0.1/24' "$T/2.out"
+	check "2 a device on a port that does not exist is refused" \
+		grep -q 'error: device add: device x: port 5 does not exist' "$T/2.out"
+	check "2 a device without a MAC is refused" grep -q 'error: device add: give its MAC' "$T/2.out"
+	check "2 an address without a prefix is refused" \
+		grep -q "error: device add: ip4 198.18.0.1: '198.18.0.1': give an IPv4 address and its prefix" "$T/2.out"
+	check "2 a multicast MAC is refused" grep -q 'error: device add: device x: give a unicast MAC' "$T/2.out"
+	check "2 two devices with one address on a port are refused" \
+		grep -q 'error: device add: devices a and b both have 198.18.0.1 on port 0' "$T/2.out"
+	check "2 a name taken is refused" grep -q 'error: device add: device a exists' "$T/2.out"
+	check "2 a flow from a device on another port is refused" \
+		grep -q 'error: flow add: flow f is on port 1, its sender a on port 0: send it on port 0' "$T/2.out"
+	check "2 a flow to an unknown device is refused" \
+		grep -q 'error: flow add: flow g: there is no device nosuch' "$T/2.out"
+	check "2 the devices are those accepted, and nothing else" \
+		test "$(grep -c '^device [0-9]:' "$T/2.out")" = 2
+	check "2 no flow was added" grep -q '^no flow' "$T/2.out"
+	new_prefix
+	timeout 30 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- "${SIMS[@]}" \
+		--device 'a port 0 mac 02:00:00:00:00:0a ip4 198.18.0.1/24 gw4 10.0.0.1' --duration 1 \
+		>"$T/2o.out" 2>&1
+	rc=$?
+	check "2 --device: a bad device stops the program with exit 2 (rc $rc)" rc_is 2
+	check "2 --device: its message names the option" grep -q 'sluice: --device: device a: gateway 10.0.0.1 is outside' "$T/2o.out"
+	# A flow whose gateway never answers: the start waits, then refuses it.
+	new_prefix
+	timeout 30 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- --sim 10G --sim 10G \
+		--device 'a port 0 mac 02:00:00:00:00:0a ip4 198.18.0.1/24 gw4 198.18.0.254' \
+		--device 'b port 1 mac 02:00:00:00:00:0b ip4 198.18.1.1/24 gw4 198.18.1.254' \
+		--flow 'ab from a to b count 10' >"$T/2u.out" 2>&1
+	rc=$?
+	check "2 an unresolved gateway refuses the start (rc $rc)" rc_is 2
+	check "2 its message names the device and the gateway" \
+		grep -q 'flow ab: device a has not resolved its next hop (gateway 198.18.0.254)' "$T/2u.out"
+fi
+
+# 4. A tagged device on a port that writes what it sends (net_pcap), its
+#    gateways' MACs given: every frame it sends, decoded by tshark, is on
+#    its VLAN with its MAC and addresses, to the gateway's MAC.
+if want 4; then
+	new_prefix
+	python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))' >"$T/empty.pcap"
+	timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" \
+		--vdev "net_pcap0,rx_pcap=$T/empty.pcap,tx_pcap=$T/4.pcap" -- --sim 10G \
+		--device 'a port 0 mac 02:00:00:00:00:0a vlan 100 ip4 198.18.0.1/24 gw4 198.18.0.254 gw4-mac 02:00:00:00:0f:fe ip6 2001:2::1/64 gw6 2001:2::fe gw6-mac 02:00:00:00:0f:fe' \
+		--device 'b port 1 mac 02:00:00:00:00:0b ip4 198.18.1.1/24 ip6 2001:2:0:1::1/64' \
+		--flow 'ab from a to b count 100 rate 10kpps' \
+		--flow 'ab6 from a to b ipv6 size 100 count 50 rate 10kpps' >"$T/4.out" 2>&1
+	rc=$?
+	check "4 a tagged device's run exits 0 (rc $rc)" rc_is 0
+	ts() { tshark -r "$T/4.pcap" -Y "$1" -T fields -e frame.number 2>/dev/null | wc -l; }
+	check "4 tshark: 100 UDP/IPv4 frames on VLAN 100, a's MAC and address to the gateway's MAC" \
+		test "$(ts 'vlan.id == 100 && eth.src == 02:00:00:00:00:0a && eth.dst == 02:00:00:00:0f:fe && ip.src == 198.18.0.1 && ip.dst == 198.18.1.1 && udp')" = 100
+	check "4 tshark: 50 UDP/IPv6 frames on VLAN 100 from 2001:2::1 to 2001:2:0:1::1" \
+		test "$(ts 'vlan.id == 100 && eth.dst == 02:00:00:00:0f:fe && ipv6.src == 2001:2::1 && ipv6.dst == 2001:2:0:1::1 && udp')" = 50
+	check "4 tshark: a gratuitous ARP on VLAN 100 for 198.18.0.1" \
+		test "$(ts 'vlan.id == 100 && arp.isgratuitous == 1 && arp.src.proto_ipv4 == 198.18.0.1 && arp.src.hw_mac == 02:00:00:00:00:0a')" -ge 1
+	check "4 tshark: unsolicited NAs on VLAN 100 for 2001:2::1 and fe80::ff:fe00:a, checksums good" \
+		test "$(ts 'vlan.id == 100 && icmpv6.type == 136 && icmpv6.checksum.status == 1 && ipv6.hlim == 255 && (icmpv6.nd.na.target_address == 2001:2::1 || icmpv6.nd.na.target_address == fe80::ff:fe00:a)')" -ge 2
+	check "4 tshark: a's gateways given: no ARP request or NS from it" \
+		test "$(ts 'arp.opcode == 1 && !arp.isgratuitous || icmpv6.type == 135')" = 0
+	check "4 tshark: nothing untagged from a" test "$(ts '!vlan && eth.src == 02:00:00:00:00:0a')" = 0
+fi
+
+# 3. A Linux router (root, nft, tshark).
+router_case() {
+	local vlan=$1 v=${1:+ vlan $1} name=${1:+vlan} tb=$top/scripts/testbed.sh fifo out cap
+	name=${name:-untagged}
+	export SL_TB_PREFIX=sldv$$
+	SL_TB_PREFIX=$(printf '%s' "$SL_TB_PREFIX" | cut -c1-11)
+	if ! "$tb" up --router ${vlan:+--vlan "$vlan"} >"$T/3tb.out" 2>&1; then
+		ko "3 $name: testbed up --router: $(tail -1 "$T/3tb.out")"
+		return
+	fi
+	local ns=$SL_TB_PREFIX-fwd f0 f1
+	f0=$SL_TB_PREFIX-f0${vlan:+.$vlan}
+	f1=$SL_TB_PREFIX-f1${vlan:+.$vlan}
+	new_prefix
+	fifo=$T/3.fifo out=$T/3-$name.out cap=$T/3-$name.pcap
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	# What the router sees on its port-0 link: ARP, ND, echo (decoded by tshark below).
+	timeout 30 ip netns exec "$ns" tcpdump -i "$SL_TB_PREFIX-f0" -U -w "$cap" \
+		'arp or icmp or icmp6 or (vlan and (arp or icmp or icmp6))' >/dev/null 2>&1 &
+	local tcpd=$!
+	timeout 60 "$tb" exec "$bin" "${EAL[@]}" --file-prefix "$prefix" \
+		--vdev "net_af_packet0,iface=$SL_TB_PREFIX-g0" \
+		--vdev "net_af_packet1,iface=$SL_TB_PREFIX-g1" -- -i <"$fifo" >"$out" 2>&1 &
+	local sl=$!
+	exec 7>"$fifo"
+	echo "device add h0 port 0 mac 02:00:00:00:01:01$v ip4 198.18.0.1/24 gw4 198.18.0.254 ip6 2001:2::1/64 gw6 2001:2::fe" >&7
+	echo "device add h1 port 1 mac 02:00:00:00:01:02$v ip4 198.18.1.1/24 gw4 198.18.1.254 ip6 2001:2:0:1::1/64 gw6 2001:2:0:1::fe" >&7
+	echo "flow add a from h0 to h1 count 40000 rate 20kpps" >&7
+	echo "flow add b from h1 to h0 ipv6 size 128 count 40000 rate 20kpps" >&7
+	sleep 1.5
+	echo "show neighbors" >&7
+	# Between runs: the router pings each device (IPv4, IPv6, link-local).
+	local p4 p6 pll
+	p4=$(ip netns exec "$ns" ping -c 3 -i 0.2 -W 2 198.18.0.1 2>&1 | grep -c 'bytes from')
+	p6=$(ip netns exec "$ns" ping -6 -c 3 -i 0.2 -W 2 2001:2:0:1::1 2>&1 | grep -c 'bytes from')
+	pll=$(ip netns exec "$ns" ping -6 -c 3 -i 0.2 -W 2 "fe80::ff:fe00:102%$f1" 2>&1 | grep -c 'bytes from')
+	check "3 $name: between runs the router pings h0 (IPv4): 3 of 3 ($p4)" test "$p4" = 3
+	check "3 $name: between runs the router pings h1 (IPv6): 3 of 3 ($p6)" test "$p6" = 3
+	check "3 $name: the router pings h1's link-local address: 3 of 3 ($pll)" test "$pll" = 3
+	echo "start" >&7
+	sleep 0.5
+	# During the run (2 s at 20 kpps each way): pings go through the RX lcore's ring.
+	p4=$(ip netns exec "$ns" ping -c 3 -i 0.2 -W 2 198.18.1.1 2>&1 | grep -c 'bytes from')
+	p6=$(ip netns exec "$ns" ping -6 -c 3 -i 0.2 -W 2 2001:2::1 2>&1 | grep -c 'bytes from')
+	check "3 $name: during a run the router pings h1 (IPv4): 3 of 3 ($p4)" test "$p4" = 3
+	check "3 $name: during a run the router pings h0 (IPv6): 3 of 3 ($p6)" test "$p6" = 3
+	ip -n "$ns" neigh show >"$T/3-$name.neigh"
+	sleep 2.5
+	echo "show devices" >&7
+	echo "quit" >&7
+	exec 7>&-
+	wait "$sl"
+	rc=$?
+	sleep 0.3
+	kill "$tcpd" 2>/dev/null
+	wait "$tcpd" 2>/dev/null
+	check "3 $name: sluice exits 0 (rc $rc)" rc_is 0
+	check "3 $name: h0 resolved the router's IPv4 address" \
+		grep -qE '^h0 +0 +ipv4 198.18.0.254 +[0-9A-F:]{17} +(REACHABLE|PROBE)' "$out"
+	check "3 $name: h1 resolved the router's IPv6 address" \
+		grep -qE '^h1 +1 +ipv6 2001:2:0:1::fe +[0-9A-F:]{17} +(REACHABLE|PROBE)' "$out"
+	check "3 $name: the router learned h0's MAC by ARP (not permanent)" \
+		grep -qE "^198.18.0.1 dev $f0 lladdr 02:00:00:00:01:01 (REACHABLE|STALE|DELAY|PROBE)" "$T/3-$name.neigh"
+	check "3 $name: the router learned h1's MAC by ND (not permanent)" \
+		grep -qE "^2001:2:0:1::1 dev $f1 lladdr 02:00:00:00:01:02 (REACHABLE|STALE|DELAY|PROBE)" "$T/3-$name.neigh"
+	check "3 $name: flow a (IPv4): 40000 sent, 40000 received through the router" \
+		grep -q 'flow a: port 0 -> 1  tx 40000 rx 40000 lost 0 (0%) dup 0 reordered 0' "$out"
+	check "3 $name: flow b (IPv6): 40000 sent, 40000 received through the router" \
+		grep -q 'flow b: port 1 -> 0  tx 40000 rx 40000 lost 0 (0%) dup 0 reordered 0' "$out"
+	local fwd01 fwd10
+	fwd01=$("$tb" dut-counters | awk '$1 == "nft_forwarded_0to1" {print $2}')
+	fwd10=$("$tb" dut-counters | awk '$1 == "nft_forwarded_1to0" {print $2}')
+	# The router forwarded the flows' frames, every one (its own pings are not forwarded).
+	check "3 $name: nftables: the router forwarded 40000 frames 0->1 ($fwd01)" \
+		test "$fwd01" = 40000
+	check "3 $name: nftables: the router forwarded 40000 frames 1->0 ($fwd10)" \
+		test "$fwd10" = 40000
+	# tshark, not our parser: h0's ARP replies and NAs as the router saw them.
+	local arp na echo
+	arp=$(tshark -r "$cap" -Y 'arp && eth.src == 02:00:00:00:01:01 && arp.src.hw_mac == 02:00:00:00:01:01 && arp.src.proto_ipv4 == 198.18.0.1' -T fields -e frame.number 2>/dev/null | wc -l)
+	na=$(tshark -r "$cap" -Y 'icmpv6.type == 136 && eth.src == 02:00:00:00:01:01 && icmpv6.nd.na.target_address == 2001:2::1 && icmpv6.checksum.status == 1' -T fields -e frame.number 2>/dev/null | wc -l)
+	echo=$(tshark -r "$cap" -Y 'icmp.type == 0 && ip.src == 198.18.0.1 && icmp.checksum.status == 1 && ip.checksum.status != 0' -o ip.check_checksum:TRUE -T fields -e frame.number 2>/dev/null | wc -l)
+	check "3 $name: tshark reads h0's ARP frames with its MAC and address ($arp)" test "$arp" -ge 2
+	check "3 $name: tshark reads NAs for 2001:2::1 from h0, checksum good ($na)" test "$na" -ge 1
+	check "3 $name: tshark reads h0's 3 echo replies, checksums good ($echo)" test "$echo" = 3
+	if [ -n "$vlan" ]; then
+		local tagged
+		tagged=$(tshark -r "$cap" -Y "vlan.id == $vlan && eth.src == 02:00:00:00:01:01" -T fields -e frame.number 2>/dev/null | wc -l)
+		local untagged
+		untagged=$(tshark -r "$cap" -Y "!vlan && eth.src == 02:00:00:00:01:01" -T fields -e frame.number 2>/dev/null | wc -l)
+		check "3 $name: every frame h0 sent is tagged with VLAN $vlan ($tagged tagged, $untagged not)" \
+			test "$tagged" -ge 1 -a "$untagged" = 0
+	fi
+	"$tb" down >/dev/null 2>&1
+}
+
+if want 3; then
+	if [ "$(id -u)" != 0 ]; then
+		skip "3 a router: needs root (network namespaces)"
+	elif ! command -v nft >/dev/null || ! command -v tshark >/dev/null ||
+		! command -v ping >/dev/null || ! command -v tcpdump >/dev/null; then
+		skip "3 a router: needs nft, tshark, tcpdump and ping (scripts/setup.sh installs them)"
+	else
+		router_case ""
+		# Can this kernel make 802.1Q interfaces? Asked in a namespace of our own.
+		ip netns add "sldvchk$$" 2>/dev/null
+		if ip -n "sldvchk$$" link add d0 type dummy 2>/dev/null &&
+			ip -n "sldvchk$$" link add link d0 name d0.9 type vlan id 9 2>/dev/null; then
+			ip netns del "sldvchk$$"
+			router_case 100
+		else
+			ip netns del "sldvchk$$" 2>/dev/null
+			skip "3 a router on a VLAN: this kernel has no 802.1Q interfaces (ip link type vlan); item 4 checks tagged devices on the sim"
+		fi
+	fi
+fi
+
+echo "test_devices: $pass passed, $fail failed"
+[ "$fail" = 0 ]
