@@ -197,7 +197,7 @@ struct sl_config_env {
 	/*
 	 * What the devices learned (their gateways' MACs), NULL: nothing yet. A
 	 * flow between devices takes its destination MAC from it; unresolved,
-	 * a check with SL_CHECK_RUN refuses it, any other sends 00:00:00:00:00:00.
+	 * a check with SL_CHECK_NEXT_HOPS refuses it, any other sends 00:00:00:00:00:00.
 	 */
 	const struct sl_dev_table *devs;
 };
@@ -217,7 +217,11 @@ struct sl_config_err {
 #define SL_CHECK_RUN 2u      /**< the rest a start needs: lcores, map, peers, rates, rx */
 #define SL_CHECK_RATES 4u    /**< rates alone (part of RUN): each resolves, each port's
 				   flows' paced rates add up to at most its line */
-#define SL_CHECK_ALL (SL_CHECK_STREAMS | SL_CHECK_RUN)
+#define SL_CHECK_NEXT_HOPS 8u /**< flows between devices know their next hops' MACs
+				   (env->devs): a start's, not a configuration's check */
+#define SL_CHECK_ALL (SL_CHECK_STREAMS | SL_CHECK_RUN | SL_CHECK_NEXT_HOPS)
+/** What a configuration taken must pass: all a start checks but what the devices learn. */
+#define SL_CHECK_CONFIG (SL_CHECK_STREAMS | SL_CHECK_RUN)
 
 /**
  * The defaults (64 B UDP/IPv4 198.18.0.1 -> 198.18.0.2, port 9, burst 32),

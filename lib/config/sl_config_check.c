@@ -591,7 +591,7 @@ sl_config_compile(const struct sl_config *c, const struct sl_config_env *env, un
 	}
 	if (ret == 0 && (what & (SL_CHECK_STREAMS | SL_CHECK_RUN)))
 		ret = sl_config_check_devices(c, env, e);
-	if (ret == 0 && (what & SL_CHECK_RUN))
+	if (ret == 0 && (what & SL_CHECK_NEXT_HOPS))
 		ret = check_next_hops(c, env, e);
 	if (ret == 0 && (what & SL_CHECK_RATES) && !(what & SL_CHECK_RUN))
 		ret = check_rates(c, env, NULL, e);

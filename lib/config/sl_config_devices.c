@@ -126,6 +126,16 @@ check_one(const struct sl_config *c, const struct sl_config_env *env, uint16_t i
 	return 0;
 }
 
+/* Has stack s a header of kind @p kind? */
+static bool
+stack_has(const struct sl_hdrs *s, const char *kind)
+{
+	for (uint8_t i = 0; i < s->n; i++)
+		if (strcmp(sl_hdrs_kind(s, i), kind) == 0)
+			return true;
+	return false;
+}
+
 /* A flow between devices: both exist, it is sent on its sender's port, a family both have. */
 static int
 check_flow(const struct sl_config *c, uint16_t i, struct sl_config_err *e)
@@ -147,6 +157,10 @@ check_flow(const struct sl_config *c, uint16_t i, struct sl_config_err *e)
 		return derr(e, f->port, i, ": flow %s is on port %u, its sender %s on port %u: "
 			    "send it on port %u", f->name, f->port, f->src_dev, c->devices[s].port,
 			    c->devices[s].port);
+	if (c->devices[s].vlan != 0 && f->sc.hdrs.n != 0 && !stack_has(&f->sc.hdrs, "vlan"))
+		return derr(e, f->port, i, ": flow %s: device %s is on VLAN %u: give its stack a "
+			    "vlan header with id %u", f->name, f->src_dev, c->devices[s].vlan,
+			    c->devices[s].vlan);
 	if (f->sc.ipv6 ? !(c->devices[s].ip6 && c->devices[d].ip6) :
 			 !(c->devices[s].ip4 && c->devices[d].ip4))
 		return derr(e, f->port, i, ": flow %s: %s and %s have no %s address both", f->name,

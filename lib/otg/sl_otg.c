@@ -18,9 +18,10 @@
 
 #include "sl_otg.h"
 #include "sl_otg_map.h"
+#include "sl_otg_pvt.h"
 
-static int __attribute__((format(printf, 3, 4)))
-errf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
+int __attribute__((format(printf, 3, 4)))
+sl_otg_errf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -31,8 +32,8 @@ errf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static void __attribute__((format(printf, 3, 4)))
-warnf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
+void __attribute__((format(printf, 3, 4)))
+sl_otg_warnf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -96,8 +97,8 @@ json_num_of(const json_t *v, double *out)
 }
 
 /* A whole number within [lo, hi] (absent or wrong: false). */
-static bool
-json_int_in(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
+bool
+sl_otg_int_in(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
 {
 	json_int_t n;
 
@@ -146,7 +147,7 @@ value_get(const json_t *v, enum vkind k, char *txt, size_t tlen, uint32_t *low,
 	if (k == V_INT) {
 		json_int_t n;
 
-		if (!json_int_in(v, 0, UINT32_MAX, &n))
+		if (!sl_otg_int_in(v, 0, UINT32_MAX, &n))
 			return -1;
 		*low = (uint32_t)n;
 		snprintf(txt, tlen, "%u", *low);
@@ -184,8 +185,8 @@ static const char *const vkind_what[] = {
 };
 
 /* A member of an object that, when present, must be a string (absent: NULL). */
-static int
-opt_string(const json_t *o, const char *key, const char **out)
+int
+sl_otg_opt_string(const json_t *o, const char *key, const char **out)
 {
 	const json_t *v = json_object_get(o, key);
 
@@ -212,9 +213,9 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 	uint32_t low;
 
 	if (!json_is_object(p))
-		return errf(e, path, "give a pattern object ({\"choice\": \"value\", \"value\": ...})");
-	if (opt_string(p, "choice", &choice) != 0)
-		return errf(e, path, "choice: give a string");
+		return sl_otg_errf(e, path, "give a pattern object ({\"choice\": \"value\", \"value\": ...})");
+	if (sl_otg_opt_string(p, "choice", &choice) != 0)
+		return sl_otg_errf(e, path, "choice: give a string");
 	if (choice == NULL) /* a client that leaves choice out: the key says it */
 		choice = json_object_get(p, "value") != NULL ? "value" :
 			 json_object_get(p, "values") != NULL ? "values" :
@@ -224,7 +225,7 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 		return 0;
 	if (strcmp(choice, "value") == 0) {
 		if (value_get(json_object_get(p, "value"), vk, v, sizeof(v), &low, high) != 0)
-			return errf(e, path, "value: give %s", vkind_what[vk]);
+			return sl_otg_errf(e, path, "value: give %s", vkind_what[vk]);
 		snprintf(v0, sizeof(v0), "%s", v);
 	} else {
 		snprintf(fc.path, sizeof(fc.path), "%s.%u.%s", hdr, nth, field);
@@ -232,17 +233,17 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 			x = json_object_get(p, "values");
 			if (!json_is_array(x) || json_array_size(x) == 0 ||
 			    json_array_size(x) > SL_FIELD_LIST_MAX)
-				return errf(e, path, "values: give 1 to %d values", SL_FIELD_LIST_MAX);
+				return sl_otg_errf(e, path, "values: give 1 to %d values", SL_FIELD_LIST_MAX);
 			fc.mode = SL_FIELD_LIST;
 			for (size_t i = 0; i < json_array_size(x); i++) {
 				if (value_get(json_array_get(x, i), vk, v, sizeof(v),
 					      &fc.list[fc.nb_list++], high) != 0)
-					return errf(e, path, "values[%zu]: give %s", i, vkind_what[vk]);
+					return sl_otg_errf(e, path, "values[%zu]: give %s", i, vkind_what[vk]);
 				if (i == 0) {
 					snprintf(v0, sizeof(v0), "%s", v);
 					memcpy(high0, high, sizeof(high0));
 				} else if (memcmp(high, high0, sizeof(high)) != 0) {
-					return errf(e, path, "values[%zu]: the values may differ in their "
+					return sl_otg_errf(e, path, "values[%zu]: the values may differ in their "
 						    "low 32 bits only (the field engine varies those)", i);
 				}
 			}
@@ -253,30 +254,30 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 			if (!json_is_object(o) ||
 			    value_get(json_object_get(o, "start"), vk, v0, sizeof(v0), &fc.start,
 				      high) != 0)
-				return errf(e, path, "%s.start: give %s", choice, vkind_what[vk]);
+				return sl_otg_errf(e, path, "%s.start: give %s", choice, vkind_what[vk]);
 			st = json_object_get(o, "step");
 			if (st != NULL && value_get(st, vk, v, sizeof(v), &step, high0) != 0)
-				return errf(e, path, "%s.step: give %s (for an address, as an "
+				return sl_otg_errf(e, path, "%s.step: give %s (for an address, as an "
 					    "address: 0.0.0.2)", choice, vkind_what[vk]);
 			if (st != NULL && vk != V_INT && memcmp(high0, (uint8_t[12]){ 0 }, 12) != 0)
-				return errf(e, path, "%s.step: Sluice varies an address's low 32 bits: "
+				return sl_otg_errf(e, path, "%s.step: Sluice varies an address's low 32 bits: "
 					    "give a step below 2^32 (such as 00:00:00:00:01:00)", choice);
 			if (st != NULL && step == 0)
-				return errf(e, path, "%s.step: give a step of 1 or more", choice);
+				return sl_otg_errf(e, path, "%s.step: give a step of 1 or more", choice);
 			json_int_t n = 1;
 
 			cnt = json_object_get(o, "count");
-			if (cnt != NULL && !json_int_in(cnt, 1, UINT32_MAX, &n))
-				return errf(e, path, "%s.count: give a whole number, 1 or more", choice);
+			if (cnt != NULL && !sl_otg_int_in(cnt, 1, UINT32_MAX, &n))
+				return sl_otg_errf(e, path, "%s.count: give a whole number, 1 or more", choice);
 			fc.mode = choice[0] == 'i' ? SL_FIELD_INC : SL_FIELD_DEC;
 			fc.count = (uint32_t)n;
 			fc.step = step;
 		} else {
-			return errf(e, path, "choice '%s': give value, values, increment or decrement",
+			return sl_otg_errf(e, path, "choice '%s': give value, values, increment or decrement",
 				    choice);
 		}
 		if (f->sc.nb_fields == SL_FIELD_MAX)
-			return errf(e, path, "more than %d varying fields in one flow", SL_FIELD_MAX);
+			return sl_otg_errf(e, path, "more than %d varying fields in one flow", SL_FIELD_MAX);
 		f->sc.fields[f->sc.nb_fields++] = fc;
 	}
 	/* The (first) value in the stack: an address's high bytes come from it. */
@@ -284,7 +285,7 @@ pattern(const json_t *p, const char *path, const char *hdr, unsigned int nth, co
 		char err[200];
 
 		if (sl_hdrs_set(&f->sc.hdrs, field, v0, err, sizeof(err)) != 0)
-			return errf(e, path, "%s", err);
+			return sl_otg_errf(e, path, "%s", err);
 	}
 	return 0;
 }
@@ -335,8 +336,8 @@ ipv4_priority(const json_t *p, const char *path, unsigned int nth, struct sl_flo
 	const json_t *o, *v;
 	char p2[240];
 
-	if (!json_is_object(p) || opt_string(p, "choice", &ch) != 0)
-		return errf(e, path, "give an object with choice raw, tos or dscp");
+	if (!json_is_object(p) || sl_otg_opt_string(p, "choice", &ch) != 0)
+		return sl_otg_errf(e, path, "give an object with choice raw, tos or dscp");
 	if (ch == NULL)
 		ch = "dscp";
 	o = json_object_get(p, ch);
@@ -349,9 +350,9 @@ ipv4_priority(const json_t *p, const char *path, unsigned int nth, struct sl_flo
 	else if (strcmp(ch, "dscp") == 0)
 		fm = dscp, nf = RTE_DIM(dscp);
 	else
-		return errf(e, path, "choice '%s': give raw, tos or dscp", ch);
+		return sl_otg_errf(e, path, "choice '%s': give raw, tos or dscp", ch);
 	if (o != NULL && !json_is_object(o))
-		return errf(e, path, "%s: give an object", ch);
+		return sl_otg_errf(e, path, "%s: give an object", ch);
 	json_object_foreach((json_t *)o, key, v) {
 		const char *ours = NULL;
 
@@ -360,7 +361,7 @@ ipv4_priority(const json_t *p, const char *path, unsigned int nth, struct sl_flo
 				ours = fm[i].ours;
 		snprintf(p2, sizeof(p2), "%s.%s.%s", path, ch, key);
 		if (ours == NULL)
-			return errf(e, p2, "not a field of %s", ch);
+			return sl_otg_errf(e, p2, "not a field of %s", ch);
 		if (pattern(v, p2, "ipv4", nth, ours, f, e) != 0)
 			return -EINVAL;
 	}
@@ -380,25 +381,25 @@ checksum(const json_t *c, const char *path, const char *hdr, int k, struct sl_fl
 	json_int_t n;
 	char v[16], err[200];
 
-	if (!json_is_object(c) || opt_string(c, "choice", &ch) != 0 ||
-	    opt_string(c, "generated", &g) != 0)
-		return errf(e, path, "give an object with choice generated or custom");
+	if (!json_is_object(c) || sl_otg_opt_string(c, "choice", &ch) != 0 ||
+	    sl_otg_opt_string(c, "generated", &g) != 0)
+		return sl_otg_errf(e, path, "give an object with choice generated or custom");
 	if (ch == NULL || strcmp(ch, "generated") == 0) {
 		if (g != NULL && strcmp(g, "good") != 0)
-			return errf(e, path, "generated '%s': Sluice computes good checksums only", g);
+			return sl_otg_errf(e, path, "generated '%s': Sluice computes good checksums only", g);
 		return 0;
 	}
 	if (strcmp(ch, "custom") != 0)
-		return errf(e, path, "choice '%s': give generated or custom", ch);
+		return sl_otg_errf(e, path, "choice '%s': give generated or custom", ch);
 	/* GRE's exists only with its C bit, which Sluice does not send. */
 	if (k == 10)
-		return errf(e, path, "custom: GRE's checksum is not supported (no C bit)");
-	if (!json_int_in(json_object_get(c, "custom"), 0, 65535, &n))
-		return errf(e, path, "custom: give 0 to 65535");
+		return sl_otg_errf(e, path, "custom: GRE's checksum is not supported (no C bit)");
+	if (!sl_otg_int_in(json_object_get(c, "custom"), 0, 65535, &n))
+		return sl_otg_errf(e, path, "custom: give 0 to 65535");
 	snprintf(v, sizeof(v), "%u", (unsigned int)n);
 	RTE_SET_USED(hdr);
 	if (sl_hdrs_set(&f->sc.hdrs, "csum", v, err, sizeof(err)) != 0)
-		return errf(e, path, "%s", err);
+		return sl_otg_errf(e, path, "%s", err);
 	return 0;
 }
 
@@ -418,21 +419,21 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
 		if (strcmp(choice, sl_otg_hmaps[i].otg) == 0)
 			m = &sl_otg_hmaps[i], k = (int)i;
 	if (m == NULL)
-		return errf(e, path, "header '%s': not supported (Sluice sends ethernet, vlan, mpls, "
+		return sl_otg_errf(e, path, "header '%s': not supported (Sluice sends ethernet, vlan, mpls, "
 			    "ipv4, ipv6, udp, tcp, icmp, icmpv6, vxlan, gre, gtpv1)",
 			    choice != NULL ? choice : "(no choice)");
 	o = json_object_get(h, choice);
 	if (o != NULL && !json_is_object(o))
-		return errf(e, path, "%s: give an object", choice);
+		return sl_otg_errf(e, path, "%s: give an object", choice);
 	count[k]++;
 	if (sl_hdrs_push(&f->sc.hdrs, m->ours, err, sizeof(err)) != 0)
-		return errf(e, path, "%s", err);
+		return sl_otg_errf(e, path, "%s", err);
 	/* ICMP's fields sit in its echo message. */
 	if ((k == 7 || k == 8) && o != NULL) {
 		const char *ic = json_string_value(json_object_get(o, "choice"));
 
 		if (ic != NULL && strcmp(ic, "echo") != 0)
-			return errf(e, path, "%s.choice '%s': only echo is supported", choice, ic);
+			return sl_otg_errf(e, path, "%s.choice '%s': only echo is supported", choice, ic);
 		if (json_object_get(o, "echo") != NULL)
 			o = json_object_get(o, "echo");
 	}
@@ -473,7 +474,7 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
 		}
 		if (k == 3 && strcmp(key, "options") == 0) {
 			if (!json_is_array(v) || json_array_size(v) != 0)
-				return errf(e, p2, "IPv4 options are not supported: give none");
+				return sl_otg_errf(e, p2, "IPv4 options are not supported: give none");
 			continue;
 		}
 		vc = json_string_value(json_object_get(v, "choice"));
@@ -483,9 +484,9 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
 			continue; /* what the frame carries anyway */
 		/* A field Sluice cannot apply is refused, never ignored. */
 		if (k == 0 && strcmp(key, "pfc_queue") == 0)
-			return errf(e, p2, "not supported: a port's frames go out on its own TX queues "
+			return sl_otg_errf(e, p2, "not supported: a port's frames go out on its own TX queues "
 				    "(no PFC priority queue): leave pfc_queue out or auto");
-		return errf(e, p2, "not supported: leave it out (or auto)");
+		return sl_otg_errf(e, p2, "not supported: leave it out (or auto)");
 	}
 	/*
 	 * OTG's defaults where they are not the stack's: IPv4's flags and
@@ -493,9 +494,9 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
 	 * PSH|ACK).
 	 */
 	if (k == 3 && !frag_given && sl_hdrs_set(&f->sc.hdrs, "df", "0", err, sizeof(err)) != 0)
-		return errf(e, path, "%s", err);
+		return sl_otg_errf(e, path, "%s", err);
 	if (k == 6 && !flags_given && sl_hdrs_set(&f->sc.hdrs, "flags", "0", err, sizeof(err)) != 0)
-		return errf(e, path, "%s", err);
+		return sl_otg_errf(e, path, "%s", err);
 	return 0;
 }
 
@@ -517,9 +518,9 @@ loc_is_host(const char *loc)
 }
 
 /* A port by its OTG name: its location is a port id or a DPDK port name. */
-static int
-port_of(const json_t *ports, const struct sl_config_env *env, const char *name, const char *path,
-	uint16_t *pid, struct sl_otg_err *e)
+int
+sl_otg_port_of(const json_t *ports, const struct sl_config_env *env, const char *name,
+	       const char *path, uint16_t *pid, struct sl_otg_err *e)
 {
 	for (size_t i = 0; i < json_array_size(ports); i++) {
 		const json_t *p = json_array_get(ports, i);
@@ -531,7 +532,7 @@ port_of(const json_t *ports, const struct sl_config_env *env, const char *name, 
 		if (n == NULL || strcmp(n, name) != 0)
 			continue;
 		if (loc == NULL)
-			return errf(e, path, "port %s has no location: give a port id (\"0\") or a "
+			return sl_otg_errf(e, path, "port %s has no location: give a port id (\"0\") or a "
 				    "DPDK port name", name);
 		v = strtoul(loc, &end, 10);
 		*pid = UINT16_MAX;
@@ -545,14 +546,14 @@ port_of(const json_t *ports, const struct sl_config_env *env, const char *name, 
 			return 0;
 		/* Ixia-c's HOST:PORT[;ID] (a test port's agent), or a DPDK name: neither is here. */
 		if (loc_is_host(loc))
-			return errf(e, path, "port %s: location '%s' names a host (HOST:PORT[;ID], "
+			return sl_otg_errf(e, path, "port %s: location '%s' names a host (HOST:PORT[;ID], "
 				    "as Ixia-c writes a test port's): Sluice drives the ports of "
 				    "its own host only; give a port id (\"0\") or a DPDK port name",
 				    name, loc);
-		return errf(e, path, "port %s: location '%s' is no port here (ports 0..%u, by id or "
+		return sl_otg_errf(e, path, "port %s: location '%s' is no port here (ports 0..%u, by id or "
 			    "DPDK name)", name, loc, env->nb_ports ? env->nb_ports - 1 : 0);
 	}
-	return errf(e, path, "no port named '%s' in ports[]", name);
+	return sl_otg_errf(e, path, "no port named '%s' in ports[]", name);
 }
 
 /* A frame size of JSON: a whole number within what Sluice sends. */
@@ -561,7 +562,7 @@ size_of(const json_t *v, uint16_t *out)
 {
 	json_int_t n;
 
-	if (!json_int_in(v, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME, &n))
+	if (!sl_otg_int_in(v, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME, &n))
 		return -1;
 	*out = (uint16_t)n;
 	return 0;
@@ -590,14 +591,14 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 	struct sl_stream_conf *c = &f->sc;
 	const char *ch;
 
-	if (opt_string(s, "choice", &ch) != 0)
-		return errf(e, path, "choice: give a string");
+	if (sl_otg_opt_string(s, "choice", &ch) != 0)
+		return sl_otg_errf(e, path, "choice: give a string");
 	c->nb_sizes = 0;
 	c->size_min = c->size_max = c->size_step = 0;
 	f->size_given = true;
 	if (ch == NULL || strcmp(ch, "fixed") == 0) {
 		if (size_of(json_object_get(s, "fixed"), &c->sizes[0]) != 0)
-			return errf(e, path, "fixed: give a frame size (with the FCS), %d to %d",
+			return sl_otg_errf(e, path, "fixed: give a frame size (with the FCS), %d to %d",
 				    SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
 		c->weights[0] = 1;
 		c->nb_sizes = 1;
@@ -610,14 +611,14 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 		if (size_of(json_object_get(o, inc ? "start" : "min"), &c->size_min) != 0 ||
 		    size_of(json_object_get(o, inc ? "end" : "max"), &c->size_max) != 0 ||
 		    c->size_min > c->size_max)
-			return errf(e, path, "%s: give %s <= %s, frame sizes %d to %d", ch,
+			return sl_otg_errf(e, path, "%s: give %s <= %s, frame sizes %d to %d", ch,
 				    inc ? "start" : "min", inc ? "end" : "max", SL_GEN_MIN_FRAME,
 				    SL_GEN_MAX_FRAME);
 		if (inc) {
 			json_int_t n = 1;
 
-			if (st != NULL && !json_int_in(st, 1, SL_GEN_MAX_FRAME, &n))
-				return errf(e, path, "increment.step: give a whole number, 1 or more");
+			if (st != NULL && !sl_otg_int_in(st, 1, SL_GEN_MAX_FRAME, &n))
+				return sl_otg_errf(e, path, "increment.step: give a whole number, 1 or more");
 			c->size_step = (uint16_t)n;
 		}
 		return 0;
@@ -628,25 +629,25 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 		double wmin = 0;
 		bool whole = true;
 
-		if (opt_string(wp, "choice", &pre) != 0)
-			return errf(e, path, "weight_pairs.choice: give a string");
+		if (sl_otg_opt_string(wp, "choice", &pre) != 0)
+			return sl_otg_errf(e, path, "weight_pairs.choice: give a string");
 		if (pre != NULL && strcmp(pre, "predefined") == 0) {
 			const json_t *pd = json_object_get(wp, "predefined");
 			const char *name = json_string_value(pd);
 			const struct imix *m = NULL;
 
 			if (pd != NULL && name == NULL)
-				return errf(e, path, "weight_pairs.predefined: give a name (a string)");
+				return sl_otg_errf(e, path, "weight_pairs.predefined: give a name (a string)");
 			if (name == NULL)
 				name = "imix"; /* the spec's default */
 			for (size_t i = 0; i < RTE_DIM(imixes); i++)
 				if (strcmp(imixes[i].name, name) == 0)
 					m = &imixes[i];
 			if (m == NULL)
-				return errf(e, path, "weight_pairs.predefined '%s': give imix, "
+				return sl_otg_errf(e, path, "weight_pairs.predefined '%s': give imix, "
 					    "ipsec_imix, ipv6_imix, standard_imix or tcp_imix", name);
 			if (m->size[0] < SL_GEN_MIN_FRAME)
-				return errf(e, path, "weight_pairs.predefined '%s': its %u-byte frames "
+				return sl_otg_errf(e, path, "weight_pairs.predefined '%s': its %u-byte frames "
 					    "are below Ethernet's %d: give weight_pairs.custom", name,
 					    m->size[0], SL_GEN_MIN_FRAME);
 			for (c->nb_sizes = 0; c->nb_sizes < 4 && m->size[c->nb_sizes] != 0;
@@ -658,7 +659,7 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 		}
 		if (!json_is_array(o) || json_array_size(o) == 0 ||
 		    json_array_size(o) > SL_GEN_MAX_SIZES)
-			return errf(e, path, "weight_pairs.custom: give 1 to %d pairs",
+			return sl_otg_errf(e, path, "weight_pairs.custom: give 1 to %d pairs",
 				    SL_GEN_MAX_SIZES);
 		/*
 		 * Weights are numbers above 0: whole ones (up to 4096) taken as
@@ -670,7 +671,7 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 
 			if (!json_num_of(json_object_get(json_array_get(o, i), "weight"), &w) ||
 			    !(w > 0))
-				return errf(e, path, "weight_pairs.custom[%zu].weight: give a number "
+				return sl_otg_errf(e, path, "weight_pairs.custom[%zu].weight: give a number "
 					    "above 0", i);
 			wmin = i == 0 || w < wmin ? w : wmin;
 			whole &= w == floor(w) && w <= 4096;
@@ -685,17 +686,17 @@ flow_size(const json_t *s, const char *path, struct sl_flow_conf *f, struct sl_o
 			w = w / wmin * 100;
 
 			if (size_of(json_object_get(pr, "size"), &c->sizes[i]) != 0)
-				return errf(e, path, "weight_pairs.custom[%zu].size: give a frame size "
+				return sl_otg_errf(e, path, "weight_pairs.custom[%zu].size: give a frame size "
 					    "%d to %d", i, SL_GEN_MIN_FRAME, SL_GEN_MAX_FRAME);
 			if (w > 4096)
-				return errf(e, path, "weight_pairs.custom[%zu].weight: more than 40 times "
+				return sl_otg_errf(e, path, "weight_pairs.custom[%zu].weight: more than 40 times "
 					    "the smallest weight", i);
 			c->weights[i] = (uint16_t)(w + 0.5);
 		}
 		c->nb_sizes = (uint16_t)json_array_size(o);
 		return 0;
 	}
-	return errf(e, path, "choice '%s': give fixed, increment, random or weight_pairs", ch);
+	return sl_otg_errf(e, path, "choice '%s': give fixed, increment, random or weight_pairs", ch);
 }
 
 static int
@@ -708,8 +709,8 @@ flow_rate(const json_t *r, const char *path, struct sl_flow_conf *f, struct sl_o
 	};
 	const char *ch;
 
-	if (opt_string(r, "choice", &ch) != 0)
-		return errf(e, path, "choice: give a string");
+	if (sl_otg_opt_string(r, "choice", &ch) != 0)
+		return sl_otg_errf(e, path, "choice: give a string");
 	if (ch == NULL)
 		ch = "pps";
 	for (size_t i = 0; i < RTE_DIM(units); i++) {
@@ -722,12 +723,12 @@ flow_rate(const json_t *r, const char *path, struct sl_flow_conf *f, struct sl_o
 			return 0; /* the default: the port's rate, shared */
 		if (!json_num_of(v, &x) || !(x > 0) || !isfinite(x * units[i].mul) ||
 		    (units[i].u == SL_RATE_PCT && x > 100))
-			return errf(e, path, "%s: give a number above 0%s", ch,
+			return sl_otg_errf(e, path, "%s: give a number above 0%s", ch,
 				    units[i].u == SL_RATE_PCT ? " and at most 100" : "");
 		f->rate = (struct sl_rate){ units[i].u, x * units[i].mul };
 		return 0;
 	}
-	return errf(e, path, "choice '%s': give pps, bps, kbps, mbps, gbps or percentage", ch);
+	return sl_otg_errf(e, path, "choice '%s': give pps, bps, kbps, mbps, gbps or percentage", ch);
 }
 
 /* A gap other than the spec's default, 12 bytes (which clients always send). */
@@ -755,28 +756,28 @@ flow_delay(const json_t *o, const char *path, const struct sl_config_env *env,
 
 	if (d == NULL)
 		return 0;
-	if (!json_is_object(d) || opt_string(d, "choice", &ch) != 0)
-		return errf(e, path, "delay: give an object ({\"choice\": \"microseconds\", ...})");
+	if (!json_is_object(d) || sl_otg_opt_string(d, "choice", &ch) != 0)
+		return sl_otg_errf(e, path, "delay: give an object ({\"choice\": \"microseconds\", ...})");
 	if (ch == NULL)
 		ch = "bytes"; /* the spec's default */
 	if (strcmp(ch, "bytes") != 0 && strcmp(ch, "nanoseconds") != 0 &&
 	    strcmp(ch, "microseconds") != 0)
-		return errf(e, path, "delay.choice '%s': give bytes, nanoseconds or microseconds", ch);
+		return sl_otg_errf(e, path, "delay.choice '%s': give bytes, nanoseconds or microseconds", ch);
 	if (json_object_get(d, ch) != NULL &&
 	    (!json_num_of(json_object_get(d, ch), &x) || !(x >= 0)))
-		return errf(e, path, "delay.%s: give a number, 0 or more", ch);
+		return sl_otg_errf(e, path, "delay.%s: give a number, 0 or more", ch);
 	if (ch[0] == 'b') {
 		uint64_t bps = env->port[f->port].info.speed_bps;
 
 		if (x > 0 && bps == 0)
-			return errf(e, path, "delay.bytes: port %u's line rate is unknown: give the "
+			return sl_otg_errf(e, path, "delay.bytes: port %u's line rate is unknown: give the "
 				    "delay in nanoseconds or microseconds", f->port);
 		us = x > 0 ? x * 8 / (double)bps * 1e6 : 0;
 	} else {
 		us = ch[0] == 'n' ? x / 1e3 : x;
 	}
 	if (us > (double)SL_MAX_SECONDS * 1e6)
-		return errf(e, path, "delay: at most %d s", SL_MAX_SECONDS);
+		return sl_otg_errf(e, path, "delay: at most %d s", SL_MAX_SECONDS);
 	f->delay_us = (uint64_t)(us + 0.5);
 	return 0;
 }
@@ -788,8 +789,8 @@ flow_duration(const json_t *d, const char *path, const struct sl_config_env *env
 	const char *ch;
 	const json_t *o;
 
-	if (opt_string(d, "choice", &ch) != 0)
-		return errf(e, path, "choice: give a string");
+	if (sl_otg_opt_string(d, "choice", &ch) != 0)
+		return sl_otg_errf(e, path, "choice: give a string");
 	if (ch == NULL)
 		ch = "continuous";
 	o = json_object_get(d, ch);
@@ -800,11 +801,11 @@ flow_duration(const json_t *d, const char *path, const struct sl_config_env *env
 	if (strcmp(ch, "fixed_packets") == 0) {
 		json_int_t n;
 
-		if (!json_int_in(json_object_get(o, "packets"), 1, INT64_MAX, &n))
-			return errf(e, path, "fixed_packets.packets: give a whole number, 1 or more");
+		if (!sl_otg_int_in(json_object_get(o, "packets"), 1, INT64_MAX, &n))
+			return sl_otg_errf(e, path, "fixed_packets.packets: give a whole number, 1 or more");
 		f->count = (uint64_t)n;
 		if (gap_given(o))
-			warnf(e, path, "fixed_packets.gap: the rate sets the gap here: ignored");
+			sl_otg_warnf(e, path, "fixed_packets.gap: the rate sets the gap here: ignored");
 		return 0;
 	}
 	if (strcmp(ch, "fixed_seconds") == 0) {
@@ -812,7 +813,7 @@ flow_duration(const json_t *d, const char *path, const struct sl_config_env *env
 
 		json_num_of(json_object_get(o, "seconds"), &s);
 		if (!(s >= 1e-6) || s > SL_MAX_SECONDS)
-			return errf(e, path, "fixed_seconds.seconds: give 0.000001 <= s <= %d",
+			return sl_otg_errf(e, path, "fixed_seconds.seconds: give 0.000001 <= s <= %d",
 				    SL_MAX_SECONDS);
 		f->duration_us = (uint64_t)(s * 1e6 + 0.5);
 		return 0;
@@ -824,29 +825,31 @@ flow_duration(const json_t *d, const char *path, const struct sl_config_env *env
 		double ns = 0;
 
 		json_num_of(json_object_get(g, "nanoseconds"), &ns);
-		if (!json_int_in(json_object_get(o, "packets"), 1, UINT32_MAX, &n) ||
+		if (!sl_otg_int_in(json_object_get(o, "packets"), 1, UINT32_MAX, &n) ||
 		    (json_object_get(o, "bursts") != NULL &&
-		     !json_int_in(json_object_get(o, "bursts"), 0, UINT32_MAX, &b)))
-			return errf(e, path, "burst: give packets >= 1 and bursts >= 0 (0: no limit)");
+		     !sl_otg_int_in(json_object_get(o, "bursts"), 0, UINT32_MAX, &b)))
+			return sl_otg_errf(e, path, "burst: give packets >= 1 and bursts >= 0 (0: no limit)");
 		if (gc != NULL && strcmp(gc, "nanoseconds") != 0)
-			return errf(e, path, "burst.inter_burst_gap: give it in nanoseconds");
+			return sl_otg_errf(e, path, "burst.inter_burst_gap: give it in nanoseconds");
 		if (ns < 1000 || ns > (double)SL_MAX_SECONDS * 1e9)
-			return errf(e, path, "burst.inter_burst_gap.nanoseconds: give 1000 ns or more");
+			return sl_otg_errf(e, path, "burst.inter_burst_gap.nanoseconds: give 1000 ns or more");
 		f->burst_pkts = (uint32_t)n;
 		f->bursts = (uint32_t)b;
 		f->burst_gap_us = (uint64_t)(ns / 1e3 + 0.5);
 		if (gap_given(o))
-			warnf(e, path, "burst.gap: the rate sets the gap within a burst: ignored");
+			sl_otg_warnf(e, path, "burst.gap: the rate sets the gap within a burst: ignored");
 		return 0;
 	}
-	return errf(e, path, "choice '%s': give fixed_packets, fixed_seconds, burst or continuous",
+	return sl_otg_errf(e, path, "choice '%s': give fixed_packets, fixed_seconds, burst or continuous",
 		    ch);
 }
 
 static int
 one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_config_env *env,
-	 const struct sl_config *base, struct sl_flow_conf *f, struct sl_otg_err *e)
+	 const struct sl_config *base, const struct sl_config *cand,
+	 const struct sl_otg_dev_names *names, struct sl_flow_conf *f, struct sl_otg_err *e)
 {
+	const json_t *dv = NULL;
 	const char *name = json_string_value(json_object_get(fl, "name"));
 	const json_t *trx = json_object_get(fl, "tx_rx"), *pt, *pk, *rx;
 	unsigned int count[SL_OTG_NB_HMAPS] = { 0 };
@@ -860,44 +863,52 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
 	    strcmp(name, "all") == 0 ||
 	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
 	    strlen(name))
-		return errf(e, path, "name: give 1 to %d letters, digits, '-', '_' or '.' (not "
+		return sl_otg_errf(e, path, "name: give 1 to %d letters, digits, '-', '_' or '.' (not "
 			    "'all')", SL_FLOW_NAME_MAX - 1);
 	pt = json_object_get(trx, "port");
+	if (strcmp(json_string_value(json_object_get(trx, "choice")) ?: "", "device") == 0 ||
+	    (pt == NULL && json_object_get(trx, "device") != NULL)) {
+		/* Between devices: the port is the sender's (sl_otg_flow_devices()). */
+		dv = json_object_get(trx, "device");
+		pt = NULL;
+		sl_config_flow_init(base, f, name, 0);
+		goto endpoints;
+	}
 	if (pt == NULL || (json_object_get(trx, "choice") != NULL &&
 			   strcmp(json_string_value(json_object_get(trx, "choice")) ?: "", "port"))) {
 		snprintf(p2, sizeof(p2), "%s.tx_rx", path);
-		return errf(e, p2, "give tx_rx.port (device endpoints need protocols, which Sluice "
-			    "does not emulate)");
+		return sl_otg_errf(e, p2, "give tx_rx.port or tx_rx.device");
 	}
 	tx = json_string_value(json_object_get(pt, "tx_name"));
 	snprintf(p2, sizeof(p2), "%s.tx_rx.port.tx_name", path);
 	if (tx == NULL)
-		return errf(e, p2, "give the sending port's name");
-	if (port_of(ports, env, tx, p2, &pid, e) != 0)
+		return sl_otg_errf(e, p2, "give the sending port's name");
+	if (sl_otg_port_of(ports, env, tx, p2, &pid, e) != 0)
 		return -EINVAL;
 	sl_config_flow_init(base, f, name, pid);
+endpoints:
 	/* The options' template gives defaults only: no field of its own, one flow. */
 	f->sc.nb_fields = 0;
 	f->sc.flows = 1;
-	rx = json_object_get(pt, "rx_names");
+	rx = pt != NULL ? json_object_get(pt, "rx_names") : NULL;
 	if (rx != NULL && (!json_is_array(rx) || json_array_size(rx) > 1)) {
 		snprintf(p2, sizeof(p2), "%s.tx_rx.port.rx_names", path);
-		return errf(e, p2, "give one receiving port's name (Sluice expects a flow at one "
+		return sl_otg_errf(e, p2, "give one receiving port's name (Sluice expects a flow at one "
 			    "port)");
 	}
 	if (json_is_array(rx) && json_array_size(rx) > 0)
 		rx = json_array_get(rx, 0);
 	else
-		rx = json_object_get(pt, "rx_name");
+		rx = pt != NULL ? json_object_get(pt, "rx_name") : NULL;
 	if (rx != NULL && !json_is_string(rx)) {
 		snprintf(p2, sizeof(p2), "%s.tx_rx.port.rx_names", path);
-		return errf(e, p2, "give a port's name (a string)");
+		return sl_otg_errf(e, p2, "give a port's name (a string)");
 	}
 	if (json_is_string(rx)) {
 		uint16_t r;
 
 		snprintf(p2, sizeof(p2), "%s.tx_rx.port.rx_names", path);
-		if (port_of(ports, env, json_string_value(rx), p2, &r, e) != 0)
+		if (sl_otg_port_of(ports, env, json_string_value(rx), p2, &r, e) != 0)
 			return -EINVAL;
 		f->to = (int16_t)r;
 	}
@@ -912,6 +923,24 @@ one_flow(const json_t *fl, size_t idx, const json_t *ports, const struct sl_conf
 			snprintf(p2, sizeof(p2), "%s.packet[%zu]", path, i);
 			if (header(json_array_get(pk, i), p2, count, f, e) != 0)
 				return -EINVAL;
+		}
+	}
+	if (dv != NULL || pt == NULL) {
+		char text[SL_STACK_TEXT_MAX];
+		bool has6, has4;
+
+		sl_stack_str(&f->sc.hdrs, text, sizeof(text));
+		has6 = strstr(text, "ipv6") != NULL;
+		has4 = strstr(text, "ipv4") != NULL;
+		f->sc.ipv6 = has6 && !has4;
+		snprintf(p2, sizeof(p2), "%s.tx_rx.device", path);
+		if (sl_otg_flow_devices(dv, p2, cand, names, f, e) != 0)
+			return -EINVAL;
+		if ((f->sc.ipv6 && has4 && !has6) || (!f->sc.ipv6 && has6 && !has4)) {
+			snprintf(p2, sizeof(p2), "%s.packet", path);
+			return sl_otg_errf(e, p2, "its IP header is %s, the devices' addresses named "
+					   "are %s: give the header of their family",
+					   has6 ? "ipv6" : "ipv4", f->sc.ipv6 ? "IPv6" : "IPv4");
 		}
 	}
 	f->size_given = false;
@@ -944,7 +973,7 @@ captures(const json_t *cs, const json_t *ports, const struct sl_config_env *env,
 	char path[96];
 
 	if (cs != NULL && !json_is_array(cs))
-		return errf(e, "captures", "give an array");
+		return sl_otg_errf(e, "captures", "give an array");
 	for (size_t i = 0; i < json_array_size(cs); i++) {
 		const json_t *c = json_array_get(cs, i), *names = json_object_get(c, "port_names");
 		const json_t *ov = json_object_get(c, "overwrite"), *fl = json_object_get(c, "filters");
@@ -953,18 +982,18 @@ captures(const json_t *cs, const json_t *ports, const struct sl_config_env *env,
 
 		snprintf(path, sizeof(path), "captures[%zu]", i);
 		if (!json_is_object(c) || !json_is_array(names) || json_array_size(names) == 0)
-			return errf(e, path, "give port_names (1 or more ports)");
+			return sl_otg_errf(e, path, "give port_names (1 or more ports)");
 		if (fmt != NULL && strcmp(fmt, "pcap") != 0)
-			return errf(e, path, "format %s: Sluice writes pcap (nanosecond stamps): give "
+			return sl_otg_errf(e, path, "format %s: Sluice writes pcap (nanosecond stamps): give "
 				    "pcap", fmt);
 		if (json_array_size(fl) != 0)
-			return errf(e, path, "filters: not supported: Sluice keeps every frame a "
+			return sl_otg_errf(e, path, "filters: not supported: Sluice keeps every frame a "
 				    "port receives (filter the pcap afterwards, e.g. with tshark -Y)");
 		if (json_object_get(c, "packet_size") != NULL &&
-		    !json_int_in(json_object_get(c, "packet_size"), 0, 65535, &snap))
-			return errf(e, path, "packet_size: give 0 (whole frames) to 65535 bytes");
+		    !sl_otg_int_in(json_object_get(c, "packet_size"), 0, 65535, &snap))
+			return sl_otg_errf(e, path, "packet_size: give 0 (whole frames) to 65535 bytes");
 		if (json_is_true(ov))
-			warnf(e, path, "overwrite: Sluice keeps the first %u frames (%u MB) of each "
+			sl_otg_warnf(e, path, "overwrite: Sluice keeps the first %u frames (%u MB) of each "
 			      "port, never overwrites", SL_OTG_CAPTURE_FRAMES,
 			      SL_OTG_CAPTURE_BYTES >> 20);
 		for (size_t k = 0; k < json_array_size(names); k++) {
@@ -974,8 +1003,8 @@ captures(const json_t *cs, const json_t *ports, const struct sl_config_env *env,
 
 			snprintf(p2, sizeof(p2), "%s.port_names[%zu]", path, k);
 			if (n == NULL)
-				return errf(e, p2, "give a port name");
-			if (port_of(ports, env, n, p2, &pid, e) != 0)
+				return sl_otg_errf(e, p2, "give a port name");
+			if (sl_otg_port_of(ports, env, n, p2, &pid, e) != 0)
 				return -EINVAL;
 			pn[pid].capture = true;
 			pn[pid].cap_snap = (uint32_t)snap;
@@ -1004,7 +1033,7 @@ layer1(const json_t *l1, const json_t *ports, const struct sl_config_env *env,
 	char path[96];
 
 	if (l1 != NULL && !json_is_array(l1))
-		return errf(e, "layer1", "give an array");
+		return sl_otg_errf(e, "layer1", "give an array");
 	for (size_t i = 0; i < json_array_size(l1); i++) {
 		const json_t *o = json_array_get(l1, i), *pn = json_object_get(o, "port_names");
 		const char *sp = json_string_value(json_object_get(o, "speed"));
@@ -1015,15 +1044,15 @@ layer1(const json_t *l1, const json_t *ports, const struct sl_config_env *env,
 
 		snprintf(path, sizeof(path), "layer1[%zu]", i);
 		if (!json_is_object(o) || !json_is_array(pn) || json_array_size(pn) == 0)
-			return errf(e, path, "give port_names (1 or more ports)");
+			return sl_otg_errf(e, path, "give port_names (1 or more ports)");
 		if (json_object_get(o, "mtu") != NULL &&
-		    !json_int_in(json_object_get(o, "mtu"), 68, 9000, &mtu))
-			return errf(e, path, "mtu: give 68 to 9000");
+		    !sl_otg_int_in(json_object_get(o, "mtu"), 68, 9000, &mtu))
+			return sl_otg_errf(e, path, "mtu: give 68 to 9000");
 		for (size_t s = 0; sp != NULL && s < RTE_DIM(speeds); s++)
 			if (strcmp(sp, speeds[s].name) == 0)
 				bps = speeds[s].bps;
 		if (sp != NULL && bps == 0)
-			return errf(e, path, "speed '%s': give one of the spec's (speed_10_gbps, ...)",
+			return sl_otg_errf(e, path, "speed '%s': give one of the spec's (speed_10_gbps, ...)",
 				    sp);
 		json_object_foreach((json_t *)o, k, v) {
 			bool ok = false;
@@ -1031,7 +1060,7 @@ layer1(const json_t *l1, const json_t *ports, const struct sl_config_env *env,
 			for (size_t n = 0; n < RTE_DIM(known); n++)
 				ok |= strcmp(k, known[n]) == 0;
 			if (!ok)
-				warnf(e, path, "%s: Sluice leaves it to the port: ignored", k);
+				sl_otg_warnf(e, path, "%s: Sluice leaves it to the port: ignored", k);
 		}
 		for (size_t n = 0; n < json_array_size(pn); n++) {
 			const struct sl_port_info *pi;
@@ -1040,19 +1069,19 @@ layer1(const json_t *l1, const json_t *ports, const struct sl_config_env *env,
 
 			snprintf(p2, sizeof(p2), "%s.port_names[%zu]", path, n);
 			if (json_string_value(json_array_get(pn, n)) == NULL)
-				return errf(e, p2, "give a port name");
-			if (port_of(ports, env, json_string_value(json_array_get(pn, n)), p2, &pid,
+				return sl_otg_errf(e, p2, "give a port name");
+			if (sl_otg_port_of(ports, env, json_string_value(json_array_get(pn, n)), p2, &pid,
 				    e) != 0)
 				return -EINVAL;
 			pi = &env->port[pid].info;
 			if (mtu != 0 && (mtu < pi->min_mtu || mtu > pi->max_mtu))
-				return errf(e, path, "mtu %" PRId64 ": port %s (%s) takes %u to %u",
+				return sl_otg_errf(e, path, "mtu %" PRId64 ": port %s (%s) takes %u to %u",
 					    (int64_t)mtu, json_string_value(json_array_get(pn, n)),
 					    pi->name, pi->min_mtu, pi->max_mtu);
 			if (mtu != 0)
 				c->pc[pid].mtu = (uint16_t)mtu;
 			if (bps != 0 && (double)pi->speed_bps != bps)
-				warnf(e, path, "speed %s: port %s (%s) runs at %.0f Gb/s, its NIC's or "
+				sl_otg_warnf(e, path, "speed %s: port %s (%s) runs at %.0f Gb/s, its NIC's or "
 				      "--sim's: kept", sp, json_string_value(json_array_get(pn, n)),
 				      pi->name, (double)pi->speed_bps / 1e9);
 		}
@@ -1090,7 +1119,8 @@ int
 sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, struct sl_config *c,
 	      struct sl_otg_err *e)
 {
-	static const char *const unsupported[] = { "devices", "lags", "events" };
+	static const char *const unsupported[] = { "lags", "events" };
+	struct sl_otg_dev_names *names = NULL;
 	struct sl_config cand = { 0 };
 	json_error_t je;
 	const json_t *ports, *flows;
@@ -1099,12 +1129,12 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 
 	memset(e, 0, sizeof(*e));
 	if (len > SL_OTG_MAX_BYTES)
-		return errf(e, "", "the document is over %u bytes", SL_OTG_MAX_BYTES);
+		return sl_otg_errf(e, "", "the document is over %u bytes", SL_OTG_MAX_BYTES);
 	root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &je);
 	if (root == NULL)
-		return errf(e, "", "not JSON: %s (line %d, column %d)", je.text, je.line, je.column);
+		return sl_otg_errf(e, "", "not JSON: %s (line %d, column %d)", je.text, je.line, je.column);
 	if (!json_is_object(root)) {
-		errf(e, "", "give a JSON object (an OTG Config)");
+		sl_otg_errf(e, "", "give a JSON object (an OTG Config)");
 		goto out;
 	}
 	drop_nulls(root);
@@ -1112,8 +1142,8 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		const json_t *u = json_object_get(root, unsupported[i]);
 
 		if (u != NULL && !(json_is_array(u) && json_array_size(u) == 0)) {
-			errf(e, unsupported[i], "not supported: Sluice generates flows between ports "
-			     "and emulates no protocol, LAG or event");
+			sl_otg_errf(e, unsupported[i], "not supported: Sluice emulates no LAG and "
+				    "reports no event");
 			goto out;
 		}
 	}
@@ -1125,7 +1155,7 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 	flows = json_object_get(root, "flows");
 	if ((ports != NULL && !json_is_array(ports)) || (flows != NULL && !json_is_array(flows)) ||
 	    json_array_size(flows) > SL_CONFIG_MAX_FLOWS || json_array_size(ports) > 64) {
-		errf(e, "", "give ports[] (at most 64) and flows[] (at most %d flows)",
+		sl_otg_errf(e, "", "give ports[] (at most 64) and flows[] (at most %d flows)",
 		     SL_CONFIG_MAX_FLOWS);
 		goto out;
 	}
@@ -1142,20 +1172,20 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		char p[32];
 
 		snprintf(p, sizeof(p), "ports[%zu]", i);
-		if (opt_string(json_array_get(ports, i), "name", &n) != 0 || n == NULL ||
-		    opt_string(json_array_get(ports, i), "location", &loc) != 0) {
-			errf(e, p, "give name and location (strings)");
+		if (sl_otg_opt_string(json_array_get(ports, i), "name", &n) != 0 || n == NULL ||
+		    sl_otg_opt_string(json_array_get(ports, i), "location", &loc) != 0) {
+			sl_otg_errf(e, p, "give name and location (strings)");
 			goto out;
 		}
 		if (strlen(n) >= SL_PORT_NAME_MAX) {
-			errf(e, p, "name '%.20s...': at most %d characters", n,
+			sl_otg_errf(e, p, "name '%.20s...': at most %d characters", n,
 			     SL_PORT_NAME_MAX - 1);
 			goto out;
 		}
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(json_string_value(json_object_get(json_array_get(ports, j),
 								     "name")), n) == 0) {
-				errf(e, p, "two ports are named %s", n);
+				sl_otg_errf(e, p, "two ports are named %s", n);
 				goto out;
 			}
 	}
@@ -1171,32 +1201,39 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		snprintf(p, sizeof(p), "ports[%zu]", i);
 		const char *n = json_string_value(json_object_get(json_array_get(ports, i), "name"));
 
-		if (port_of(ports, env, n, p, &pid, &scratch) == 0) {
+		if (sl_otg_port_of(ports, env, n, p, &pid, &scratch) == 0) {
 			if (cand.pn[pid].name[0] != '\0') {
-				errf(e, p, "location '%s' is port %u, which %s is already: give each "
+				sl_otg_errf(e, p, "location '%s' is port %u, which %s is already: give each "
 				     "port its own", json_string_value(json_object_get(
 				     json_array_get(ports, i), "location")), pid, cand.pn[pid].name);
 				goto out;
 			}
 			snprintf(cand.pn[pid].name, sizeof(cand.pn[pid].name), "%s", n);
 		} else {
-			warnf(e, p, "%s: unused here", scratch.msg);
+			sl_otg_warnf(e, p, "%s: unused here", scratch.msg);
 		}
 	}
 	if (captures(json_object_get(root, "captures"), ports, env, cand.pn, e) != 0)
 		goto out;
 	if (layer1(json_object_get(root, "layer1"), ports, env, &cand, e) != 0)
 		goto out;
+	names = malloc(sizeof(*names));
+	if (names == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (sl_otg_devices(json_object_get(root, "devices"), ports, env, &cand, names, e) != 0)
+		goto out;
 	for (size_t i = 0; i < json_array_size(flows); i++) {
 		struct sl_flow_conf f;
 
-		if (one_flow(json_array_get(flows, i), i, ports, env, c, &f, e) != 0)
+		if (one_flow(json_array_get(flows, i), i, ports, env, c, &cand, names, &f, e) != 0)
 			goto out;
 		if (sl_config_flow_find(&cand, f.name) >= 0) {
 			char p[64];
 
 			snprintf(p, sizeof(p), "flows[%zu].name", i);
-			errf(e, p, "two flows are named %s", f.name);
+			sl_otg_errf(e, p, "two flows are named %s", f.name);
 			goto out;
 		}
 		if (sl_config_flow_add(&cand, &f) != 0) {
@@ -1211,7 +1248,7 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 
 		if (sl_config_check(&cand, env, SL_CHECK_STREAMS | SL_CHECK_RATES, &ce) != 0) {
 			/* The message names the flow (or the port's flows) at fault. */
-			errf(e, "flows", "%s", ce.msg + (ce.opt != NULL &&
+			sl_otg_errf(e, "flows", "%s", ce.msg + (ce.opt != NULL &&
 							 strcmp(ce.opt, "--flow") == 0 ?
 							 ce.detail + 2 : 0));
 			goto out;
@@ -1219,6 +1256,7 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 	}
 	ret = sl_config_copy(c, &cand);
 out:
+	free(names);
 	sl_config_fini(&cand);
 	json_decref(root);
 	return ret;

@@ -275,12 +275,17 @@ packet_of(const struct sl_flow_conf *f, const struct sl_hdrs *s, json_t *pk)
 			ret = put_field(&h[hi], field, pat_value(val_json(field, text)));
 		}
 	}
-	/* The flow's addresses and ports where the stack takes them from the flow. */
+	/*
+	 * The flow's addresses and ports where the stack takes them from the
+	 * flow; between devices, the addresses are the devices' (left auto).
+	 */
 	for (unsigned int i = 0; ret == 0 && !nomem && i < s->n; i++) {
 		const char *k = h[i].m->ours, *nk = sl_hdrs_kind(s, i + 1);
 		char a[INET6_ADDRSTRLEN];
 		json_t *o = h[i].fields;
 
+		if (f->src_dev[0] != '\0' && (strcmp(k, "ipv4") == 0 || strcmp(k, "ipv6") == 0))
+			continue;
 		if (strcmp(k, "ipv4") == 0) {
 			uint32_t be = htonl(f->sc.src_ip);
 
@@ -539,10 +544,10 @@ duration_of(const struct sl_flow_conf *f, json_t *fl)
  */
 static int
 reads_back(const struct sl_config *c, const struct sl_config_env *env, json_t *ports,
-	   json_t *fl)
+	   json_t *devs, json_t *fl)
 {
 	struct sl_config scratch = *c;
-	json_t *doc = json_pack("{s:O, s:[O]}", "ports", ports, "flows", fl);
+	json_t *doc = json_pack("{s:O, s:O, s:[O]}", "ports", ports, "devices", devs, "flows", fl);
 	char *t = doc != NULL ? json_dumps(doc, JSON_COMPACT) : NULL;
 	struct sl_otg_err e;
 	int ret;
@@ -561,7 +566,7 @@ reads_back(const struct sl_config *c, const struct sl_config_env *env, json_t *p
 /* One flow of the table; NO_FORM (left out), -ENOMEM or 0. */
 static int
 flow_of(const struct sl_config *c, const struct sl_config_env *env,
-	const struct sl_flow_conf *f, json_t *ports, json_t *flows)
+	const struct sl_flow_conf *f, json_t *ports, json_t *devs, json_t *flows)
 {
 	struct sl_flow_conf cl;
 	const struct sl_flow_conf *g = f;
@@ -580,9 +585,21 @@ flow_of(const struct sl_config *c, const struct sl_config_env *env,
 	if (rx != NULL && f->to >= 0 && f->to < env->nb_ports)
 		json_array_append_new(rx, json_string(port_name(c, (uint16_t)f->to, n2)));
 	pk = json_array();
-	fl = json_pack("{s:s, s:{s:s, s:{s:s, s:o}}, s:o, s:{s:b}}", "name", f->name, "tx_rx",
-		       "choice", "port", "port", "tx_name", port_name(c, f->port, n1),
-		       "rx_names", rx, "packet", pk, "metrics", "enable", 1);
+	if (f->src_dev[0] != '\0') {
+		/* Between devices: their addresses by the names devices_of() gave them. */
+		const char *fam = f->sc.ipv6 ? ".ipv6" : ".ipv4";
+
+		json_decref(rx);
+		fl = json_pack("{s:s, s:{s:s, s:{s:s, s:[s+], s:[s+]}}, s:o, s:{s:b}}", "name",
+			       f->name, "tx_rx", "choice", "device", "device", "mode", "mesh",
+			       "tx_names", f->src_dev, fam, "rx_names", f->dst_dev, fam, "packet",
+			       pk, "metrics", "enable", 1);
+	} else {
+		fl = json_pack("{s:s, s:{s:s, s:{s:s, s:o}}, s:o, s:{s:b}}", "name", f->name,
+			       "tx_rx", "choice", "port", "port", "tx_name",
+			       port_name(c, f->port, n1), "rx_names", rx, "packet", pk, "metrics",
+			       "enable", 1);
+	}
 	if (fl == NULL)
 		return -ENOMEM;
 	ret = packet_of(g, &g->sc.hdrs, pk);
@@ -593,11 +610,75 @@ flow_of(const struct sl_config *c, const struct sl_config_env *env,
 	if (ret == 0)
 		ret = duration_of(f, fl);
 	if (ret == 0)
-		ret = reads_back(c, env, ports, fl);
+		ret = reads_back(c, env, ports, devs, fl);
 	if (ret == 0 && json_array_append(flows, fl) != 0)
 		ret = -ENOMEM;
 	json_decref(fl);
 	return ret;
+}
+
+/* An address of a device as Device.Ipv4/Ipv6: NAME.ipv4 or NAME.ipv6. */
+static json_t *
+address_of(const struct sl_dev_conf *d, bool v6)
+{
+	char a[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+	json_t *o;
+
+	inet_ntop(v6 ? AF_INET6 : AF_INET, v6 ? (const void *)d->addr6 : (const void *)&d->addr4,
+		  a, sizeof(a));
+	inet_ntop(v6 ? AF_INET6 : AF_INET, v6 ? (const void *)d->gw6 : (const void *)&d->gw4, g,
+		  sizeof(g));
+	o = json_pack("{s:s+, s:s, s:s, s:i}", "name", d->name, v6 ? ".ipv6" : ".ipv4",
+		      "address", a, "gateway", g, "prefix", v6 ? d->prefix6 : d->prefix4);
+	if (o != NULL && (v6 ? d->gw6_mac_given : d->gw4_mac_given)) {
+		rte_ether_format_addr(m, sizeof(m), v6 ? &d->gw6_mac : &d->gw4_mac);
+		json_object_set_new(o, "gateway_mac", json_pack("{s:s, s:s}", "choice", "value",
+								"value", m));
+	}
+	return o;
+}
+
+/*
+ * The devices as devices[]: each a Device NAME.dev with one ethernet NAME
+ * (names are unique over a Config), its addresses NAME.ipv4 and NAME.ipv6,
+ * its tag NAME.vlan. sl_otg_config() reads them back to the same devices.
+ */
+static json_t *
+devices_of(const struct sl_config *c, const struct sl_config_env *env)
+{
+	json_t *devs = json_array();
+	char pn[24], m[RTE_ETHER_ADDR_FMT_SIZE];
+
+	for (uint16_t i = 0; devs != NULL && i < c->nb_devices; i++) {
+		const struct sl_dev_conf *d = &c->devices[i];
+		json_t *eth, *v4 = json_array(), *v6 = json_array(), *vl = json_array();
+
+		if (d->port >= env->nb_ports || v4 == NULL || v6 == NULL || vl == NULL) {
+			json_decref(v4);
+			json_decref(v6);
+			json_decref(vl);
+			continue;
+		}
+		rte_ether_format_addr(m, sizeof(m), &d->mac);
+		if (d->ip4)
+			json_array_append_new(v4, address_of(d, false));
+		if (d->ip6)
+			json_array_append_new(v6, address_of(d, true));
+		if (d->vlan != 0)
+			json_array_append_new(vl, json_pack("{s:s+, s:i}", "name", d->name, ".vlan",
+							    "id", d->vlan));
+		eth = json_pack("{s:s, s:{s:s, s:s}, s:s, s:i, s:o, s:o, s:o}", "name", d->name,
+				"connection", "choice", "port_name", "port_name",
+				port_name(c, d->port, pn), "mac", m, "mtu", d->mtu ? d->mtu : 1500,
+				"vlans", vl, "ipv4_addresses", v4, "ipv6_addresses", v6);
+		if (eth == NULL || json_array_append_new(devs, json_pack("{s:s+, s:[o]}", "name",
+									 d->name, ".dev", "ethernets",
+									 eth)) != 0) {
+			json_decref(devs);
+			return NULL;
+		}
+	}
+	return devs;
 }
 
 json_t *
@@ -605,8 +686,8 @@ sl_otg_write(const struct sl_config *c, const struct sl_config_env *env,
 	     struct sl_otg_left *left)
 {
 	json_t *ports = json_array(), *flows = json_array(), *l1 = json_array();
-	json_t *caps = json_array(), *o;
-	bool nomem = ports == NULL || flows == NULL || l1 == NULL || caps == NULL;
+	json_t *caps = json_array(), *devs = devices_of(c, env), *o;
+	bool nomem = ports == NULL || flows == NULL || l1 == NULL || caps == NULL || devs == NULL;
 	char nm[24];
 
 	memset(left, 0, sizeof(*left));
@@ -626,14 +707,15 @@ sl_otg_write(const struct sl_config *c, const struct sl_config_env *env,
 						       (json_int_t)c->pn[p].cap_snap)) != 0;
 	}
 	for (uint16_t i = 0; !nomem && i < c->nb_flows; i++) {
-		int ret = flow_of(c, env, &c->flows[i], ports, flows);
+		int ret = flow_of(c, env, &c->flows[i], ports, devs, flows);
 
 		if (ret == NO_FORM && left->nb++ == 0)
 			snprintf(left->first, sizeof(left->first), "%s", c->flows[i].name);
 		nomem |= ret < 0;
 	}
-	o = nomem ? NULL : json_pack("{s:O, s:O, s:O, s:O}", "ports", ports, "layer1", l1,
-				     "captures", caps, "flows", flows);
+	o = nomem ? NULL : json_pack("{s:O, s:O, s:O, s:O, s:O}", "ports", ports, "layer1", l1,
+				     "captures", caps, "devices", devs, "flows", flows);
+	json_decref(devs);
 	json_decref(ports);
 	json_decref(flows);
 	json_decref(l1);

@@ -7,6 +7,7 @@
  * without a lock.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 
 #include "api.h"
 #include "api_tls.h"
+#include "ctl.h"
 #include "metrics.h"
 #include "results.h"
 #include "session.h"
@@ -186,7 +188,7 @@ call_set_config(struct sl_app *app, struct api_call *c)
 		return api_error(c, 500, "internal", "out of memory");
 	ret = sl_otg_config(c->body, c->len, sl_session_env(app), &cand, &e);
 	/* Checked as a start checks it: a Config taken is one that starts. */
-	if (ret == 0 && sl_session_check(app, &cand, SL_CHECK_ALL, &ce) != 0) {
+	if (ret == 0 && sl_session_check(app, &cand, SL_CHECK_CONFIG, &ce) != 0) {
 		bool flow = ce.opt != NULL && strcmp(ce.opt, "--flow") == 0;
 
 		snprintf(e.path, sizeof(e.path), "%s", flow ? "flows" : "");
@@ -424,12 +426,15 @@ flow_transmit(struct sl_app *app, struct api_call *c, const json_t *ft)
 		}
 		for (uint16_t f = 0; f < cfg->nb_flows; f++)
 			init[f] = sel[f] ? SL_HOLD_NONE : SL_HOLD_STOP;
-		/* What a start would refuse, refused here with its reason. */
+		/* What a start would refuse, refused here with its reason; flows between
+		 * devices wait for their next hops first (bounded: SL_CTL_RESOLVE_US). */
 		{
 			struct sl_config_err ce;
 
+			sl_ctl_resolve(app, &app->cfg);
 			if (sl_session_check(app, &app->cfg, SL_CHECK_ALL, &ce) != 0) {
-				api_error(c, 400, "execution", "the start failed: %s", ce.msg);
+				api_error(c, sl_ctl_unresolved(app, &app->cfg) ? 409 : 400,
+					  "execution", "the start failed: %s", ce.msg);
 				goto out;
 			}
 		}
@@ -852,7 +857,56 @@ call_metrics(struct sl_app *app, struct api_call *c)
 				     port ? "port_metrics" : "flow_metrics", arr));
 }
 
-/* POST /monitor/states: the protocols' states; Sluice emulates none, so each is empty. */
+/* Is @p name among the strings of @p names (NULL or empty: every name)? */
+static bool
+name_in(const json_t *names, const char *name)
+{
+	if (json_array_size(names) == 0)
+		return true;
+	for (size_t i = 0; i < json_array_size(names); i++)
+		if (strcmp(json_string_value(json_array_get(names, i)) ?: "", name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The devices' neighbours (their gateways) as Neighborsv4.State or
+ * Neighborsv6.State: ethernet_name, the address, link_layer_address once
+ * known (absent before), for the ethernets named (all: none named).
+ */
+static json_t *
+neighbors(struct sl_app *app, const json_t *names, bool v6)
+{
+	const struct sl_dev_table *t;
+	json_t *arr = json_array();
+
+	sl_ctl_poll(app); /* the devices of the configuration in force */
+	t = sl_ctl_table(app);
+	for (uint16_t i = 0; arr != NULL && t != NULL && i < t->n; i++) {
+		const struct sl_dev_state *d = &t->d[i];
+		const struct sl_dev_neigh *n = v6 ? &d->n6 : &d->n4;
+		char a[INET6_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+		json_t *o;
+
+		if (n->state == SL_DEV_N_NONE || !name_in(names, d->conf.name))
+			continue;
+		inet_ntop(v6 ? AF_INET6 : AF_INET, v6 ? (const void *)d->conf.gw6 :
+			  (const void *)&d->conf.gw4, a, sizeof(a));
+		o = json_pack("{s:s, s:s}", "ethernet_name", d->conf.name,
+			      v6 ? "ipv6_address" : "ipv4_address", a);
+		if (o != NULL && (n->state == SL_DEV_N_REACHABLE || n->state == SL_DEV_N_PROBE ||
+				  n->state == SL_DEV_N_PERMANENT)) {
+			snprintf(m, sizeof(m), RTE_ETHER_ADDR_PRT_FMT, RTE_ETHER_ADDR_BYTES(&n->mac));
+			for (char *p = m; *p != '\0'; p++)
+				*p = (char)tolower((unsigned char)*p);
+			json_object_set_new(o, "link_layer_address", json_string(m));
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+/* POST /monitor/states: the devices' neighbours; every other state is empty (no protocol). */
 static int
 call_states(struct sl_app *app, struct api_call *c)
 {
@@ -866,14 +920,36 @@ call_states(struct sl_app *app, struct api_call *c)
 	};
 	int ret = -1;
 
-	RTE_SET_USED(app);
+	if (choice != NULL && (strcmp(choice, "ipv4_neighbors") == 0 ||
+			       strcmp(choice, "ipv6_neighbors") == 0)) {
+		const json_t *req = json_object_get(root, choice);
+		const json_t *names = json_object_get(req, "ethernet_names");
+
+		if ((req != NULL && !json_is_object(req)) || (names != NULL && !json_is_array(names))) {
+			api_error(c, 400, "validation", "%s.ethernet_names: give an array of "
+				  "ethernet names", choice);
+			json_decref(root);
+			return 0;
+		}
+		for (size_t i = 0; i < json_array_size(names); i++)
+			if (!json_is_string(json_array_get(names, i))) {
+				api_error(c, 400, "validation", "%s.ethernet_names[%zu]: give a "
+					  "string", choice, i);
+				json_decref(root);
+				return 0;
+			}
+		ret = api_json(c, json_pack("{s:s, s:o}", "choice", choice, choice,
+					    neighbors(app, names, choice[3] == '6')));
+		json_decref(root);
+		return 0;
+	}
 	for (size_t i = 0; choice != NULL && i < RTE_DIM(known); i++)
 		if (strcmp(choice, known[i]) == 0)
 			ret = api_json(c, json_pack("{s:s, s:[]}", "choice", choice, choice));
 	if (ret != 0 && c->status == 0) /* not api_json's own error (out of memory) */
 		api_error(c, 400, "validation", root == NULL ? "not JSON: %s" : "choice: give one "
 			  "of the spec's states (ipv4_neighbors, ...): %s", root == NULL ? je.text :
-			  "each is empty here, Sluice emulates no device");
+			  "Sluice's devices run no routing protocol or DHCP");
 	json_decref(root);
 	return 0;
 }

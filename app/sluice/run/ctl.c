@@ -24,6 +24,8 @@
 /* A port's ring from its RX lcore (a power of 2). */
 #define CTL_RING 1024
 #define CTL_BURST 32
+/* Between runs, what a port's driver took leaves within this (a few frame times). */
+#define CTL_QUIESCE_US 200
 
 struct sl_ctl {
 	struct sl_dev_table tab;          /* the devices applied, and what they learned */
@@ -199,6 +201,10 @@ ctl_send(struct sl_app *app, uint16_t pid, struct rte_mbuf **m, uint16_t n)
 		enum sl_xmit_status status;
 
 		sent = p->ops->xmit(p->ops->txq(p->dev, 0), m, n, &status);
+		/* Nobody sends after it: let what it took leave now (a sim's wire
+		 * moves on its sender's calls; a NIC's needs nothing). */
+		if (sent != 0)
+			ctl->st[pid].unsent += p->ops->quiesce(p->dev, CTL_QUIESCE_US);
 	}
 	ctl->st[pid].sent += sent;
 	ctl->st[pid].unsent += n - sent;
@@ -244,6 +250,10 @@ sl_ctl_poll(struct sl_app *app)
 	if (ctl->tab.n == 0)
 		return;
 	now = ctl_now_us(ctl);
+	/* Every port up first: a request must not leave before its answerer listens. */
+	for (uint16_t pid = 0; pid < app->ports.n && !app->ses.running; pid++)
+		if (ctl->has_dev[pid])
+			idle_up(app, pid);
 	for (uint16_t pid = 0; pid < app->ports.n; pid++) {
 		struct sl_port *p = &app->ports.p[pid];
 		struct rte_mbuf *pkts[CTL_BURST];
@@ -252,7 +262,6 @@ sl_ctl_poll(struct sl_app *app)
 		if (!ctl->has_dev[pid])
 			continue;
 		if (!app->ses.running) {
-			idle_up(app, pid);
 			if (!ctl->idle_up[pid])
 				continue;
 			/* Bounded: what arrived since the last turn, a few bursts. */
@@ -338,6 +347,13 @@ resolved(struct sl_app *app, const struct sl_config *c)
 			return false;
 	}
 	return true;
+}
+
+bool
+sl_ctl_unresolved(struct sl_app *app, const struct sl_config *c)
+{
+	app->env.devs = sl_ctl_table(app);
+	return !resolved(app, c);
 }
 
 void

@@ -69,6 +69,8 @@ void sl_ctl_clear(struct sl_app *app);
  * check then says which is missing). Returns at once when none is missing.
  */
 void sl_ctl_resolve(struct sl_app *app, const struct sl_config *c);
+/* Is a next hop of a flow between devices of c unknown yet? */
+bool sl_ctl_unresolved(struct sl_app *app, const struct sl_config *c);
 /* Port pid's counters. */
 void sl_ctl_port_stats(const struct sl_app *app, uint16_t pid, struct sl_ctl_port_stats *st);
 /* Frames the control plane handed to the engine on port pid in the current run. */

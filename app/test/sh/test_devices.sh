@@ -155,6 +155,84 @@ if want 4; then
 	check "4 tshark: nothing untagged from a" test "$(ts '!vlan && eth.src == 02:00:00:00:00:0a')" = 0
 fi
 
+# 5. The OTG API: devices[] and tx_rx.device, neighbours in /monitor/states,
+#    GET /config read back, flows counted; a gateway that never answers: 409.
+if want 5; then
+	new_prefix
+	timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" --log-level '*:error' -- "${SIMS[@]}" \
+		--api http://127.0.0.1:0 >"$T/5.out" 2>&1 &
+	apid=$!
+	for _ in $(seq 100); do grep -q '^api: http' "$T/5.out" && break; sleep 0.1; done
+	url=$(grep -o 'http://127.0.0.1:[0-9]*/' "$T/5.out" | head -1)
+	api() { curl -s --max-time 10 -w '\n%{http_code}' -X "$1" ${3:+--data-binary "$3"} "$url${2#/}"; }
+	body() { sed '$d' <<<"$1"; }
+	code() { tail -1 <<<"$1"; }
+	r=$(api POST config @"$top/config/otg/devices.json")
+	check "5 api: POST /config with devices and device flows: 200 ($(code "$r"))" test "$(code "$r")" = 200
+	# Neighbours: polled, as OTG suites wait for them (bounded: 50 x 0.1 s).
+	st=
+	for _ in $(seq 50); do
+		st=$(body "$(api POST monitor/states '{"choice":"ipv4_neighbors"}')")
+		[ "$(jq '[.ipv4_neighbors[] | select(.link_layer_address)] | length' <<<"$st" 2>/dev/null)" = 2 ] && break
+		sleep 0.1
+	done
+	check "5 api: ipv4_neighbors: d1.eth's gateway 198.18.0.2 is d2's MAC, d2.eth's is d1's" \
+		eq "$(jq -c '[.ipv4_neighbors[] | [.ethernet_name, .ipv4_address, .link_layer_address]] | sort' <<<"$st")" \
+		'[["d1.eth","198.18.0.2","02:00:00:00:00:0b"],["d2.eth","198.18.0.1","02:00:00:00:00:0a"]]'
+	st=$(body "$(api POST monitor/states '{"choice":"ipv6_neighbors","ipv6_neighbors":{"ethernet_names":["d2.eth"]}}')")
+	check "5 api: ipv6_neighbors of d2.eth only: 2001:2::1, d1's MAC" \
+		eq "$(jq -c '[.ipv6_neighbors[] | [.ethernet_name, .ipv6_address, .link_layer_address]]' <<<"$st")" \
+		'[["d2.eth","2001:2::1","02:00:00:00:00:0a"]]'
+	r=$(api POST monitor/states '{"choice":"ipv4_neighbors","ipv4_neighbors":{"ethernet_names":"d1.eth"}}')
+	check "5 api: ethernet_names as a string: 400" test "$(code "$r")" = 400
+	# GET /config gives devices and flows back; posting it again is the same configuration.
+	body "$(api GET config)" >"$T/5get.json"
+	check "5 api: GET /config has both devices, their ethernets by name" \
+		eq "$(jq -c '[.devices[].ethernets[].name]' "$T/5get.json")" '["d1.eth","d2.eth"]'
+	check "5 api: GET /config has f1 from d1.eth.ipv4 to d2.eth.ipv4" \
+		eq "$(jq -c '.flows[0].tx_rx.device | [.tx_names, .rx_names]' "$T/5get.json")" '[["d1.eth.ipv4"],["d2.eth.ipv4"]]'
+	r=$(api POST config @"$T/5get.json")
+	body "$(api GET config)" >"$T/5get2.json"
+	check "5 api: GET /config posted again is taken, and reads back the same" \
+		bash -c '[ "$1" = 200 ] && cmp -s "$2" "$3"' _ "$(code "$r")" "$T/5get.json" "$T/5get2.json"
+	r=$(api POST control/state '{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"state":"start"}}}')
+	check "5 api: start: 200 ($(code "$r"))" test "$(code "$r")" = 200
+	m=
+	for _ in $(seq 50); do
+		m=$(body "$(api POST monitor/metrics '{"choice":"flow"}')")
+		[ "$(jq -c '[.flow_metrics[].transmit] | unique' <<<"$m" 2>/dev/null)" = '["stopped"]' ] && break
+		sleep 0.1
+	done
+	check "5 api: f1 500 frames sent and received, f2 (IPv6) 300" \
+		eq "$(jq -c '[.flow_metrics[] | [.name, .frames_tx, .frames_rx]]' <<<"$m")" '[["f1",500,500],["f2",300,300]]'
+	# d2 off d1's link, d1's gateway silent: the Config is taken, its start is 409.
+	r=$(jq -c '.devices[0].ethernets[0].ipv4_addresses[0].gateway = "198.18.0.99" |
+		.devices[1].ethernets[0].ipv4_addresses[0] += {"address": "198.18.1.2", "gateway": "198.18.1.1"}' \
+		"$top/config/otg/devices.json" |
+		curl -s --max-time 10 -w '\n%{http_code}' -X POST --data-binary @- "${url}config")
+	check "5 api: a Config with a gateway nobody answers is taken (200)" test "$(code "$r")" = 200
+	r=$(api POST control/state '{"choice":"traffic","traffic":{"choice":"flow_transmit","flow_transmit":{"state":"start"}}}')
+	check "5 api: its start is 409, naming the device and the gateway" \
+		bash -c '[ "$1" = 409 ] && grep -q "device d1.eth has not resolved its next hop (gateway 198.18.0.99)" <<<"$2"' _ \
+		"$(code "$r")" "$(body "$r")"
+	st=$(body "$(api POST monitor/states '{"choice":"ipv4_neighbors","ipv4_neighbors":{"ethernet_names":["d1.eth"]}}')")
+	check "5 api: its neighbour has no link_layer_address (unresolved)" \
+		eq "$(jq -c '.ipv4_neighbors' <<<"$st")" '[{"ethernet_name":"d1.eth","ipv4_address":"198.18.0.99"}]'
+	# What Sluice cannot emulate is refused with its path.
+	r=$(jq -c '.devices[0].ethernets[0].ipv4_addresses += [{"name":"x","address":"198.18.0.7","gateway":"198.18.0.2"}]' \
+		"$top/config/otg/devices.json" | curl -s --max-time 10 -w '\n%{http_code}' -X POST --data-binary @- "${url}config")
+	check "5 api: two IPv4 addresses on an ethernet: 400 with its path" \
+		bash -c '[ "$1" = 400 ] && grep -q "devices\[0\].ethernets\[0\].ipv4_addresses: 2 addresses" <<<"$2"' _ "$(code "$r")" "$(body "$r")"
+	r=$(jq -c '.flows[0].tx_rx.device.tx_names = ["nosuch"]' "$top/config/otg/devices.json" |
+		curl -s --max-time 10 -w '\n%{http_code}' -X POST --data-binary @- "${url}config")
+	check "5 api: a flow from a name devices[] has not: 400 with its path" \
+		bash -c '[ "$1" = 400 ] && grep -q "flows\[0\].tx_rx.device.tx_names: '"'"'nosuch'"'"' is no ethernet or address" <<<"$2"' _ "$(code "$r")" "$(body "$r")"
+	kill -INT "$apid" 2>/dev/null
+	wait "$apid"
+	rc=$?
+	check "5 api: the server ends on SIGINT (rc $rc)" test "$rc" = 0 -o "$rc" = 130
+fi
+
 # 3. A Linux router (root, nft, tshark).
 router_case() {
 	local vlan=$1 v=${1:+ vlan $1} name=${1:+vlan} tb=$top/scripts/testbed.sh fifo out cap

@@ -521,7 +521,7 @@ if want A; then
 	for _ in $(seq 100); do grep -q '^api: http' "$T/api.out" && break; sleep 0.1; done
 	url=$(grep -o 'http://127.0.0.1:[0-9]*/' "$T/api.out" | head -1)
 	out=$(timeout 40 "$PY" "$top/app/test/py/otg_client.py" "$url" "$top/config/otg/two-port.json" 20 2>&1)
-	bad_cfg=$(curl -s --max-time 5 -X POST -d '{"ports":[],"flows":[],"devices":[{"name":"d"}]}' "${url}config")
+	bad_cfg=$(curl -s --max-time 5 -X POST -d '{"ports":[],"flows":[],"devices":[{"name":"d","bgp":{"router_id":"198.18.0.1"}}]}' "${url}config")
 	bad_ep=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "${url}nothing")
 	two=$top/config/otg/two-port.json
 	bad_loc=$(jq -c '.ports[0].location = "localhost:5555;1"' "$two" |
@@ -541,8 +541,8 @@ sys.exit(not (m["f1"]["frames_tx"] == 3000 and m["f2"]["frames_tx"] == 2000 and
 	check "api: port metrics name p1 and p2 by their locations sim0, sim1" \
 		grep -q '"location": "sim0", "name": "p1"' <<<"$(grep '^port_metrics' <<<"$out")"
 	check "api: GET /capabilities/version" grep -q '^version 200 .*"app_version"' <<<"$out"
-	check "api: an unsupported config is the spec's error body, naming devices" \
-		grep -q '"code":400,"kind":"validation","errors":\["devices: not supported' <<<"$bad_cfg"
+	check "api: an unsupported config is the spec's error body, naming devices[0].bgp" \
+		grep -q '"code":400,"kind":"validation","errors":\["devices\[0\].bgp: not supported' <<<"$bad_cfg"
 	check "api: an unknown endpoint is 404" eq "$bad_ep" 404
 	check "api: an Ixia-c location (HOST:PORT;ID) of a port a flow uses: 400 saying so" \
 		grep -q '"code":400.*location .localhost:5555;1. names a host (HOST:PORT\[;ID\]' <<<"$bad_loc"
