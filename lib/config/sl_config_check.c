@@ -181,6 +181,14 @@ sl_config_addressed(const struct sl_config *c, const struct sl_config_env *env, 
 			continue;
 		if (c->nb_flows != 0 && c->flows[id].to == (int16_t)r)
 			return true;
+		/* Between devices: to the port its receiving device is on. */
+		if (c->nb_flows != 0 && c->flows[id].dst_dev[0] != '\0') {
+			int d = sl_config_device_find(c, c->flows[id].dst_dev);
+
+			if (d >= 0 && c->devices[d].port == r)
+				return true;
+			continue;
+		}
 		sl_config_stream(c, env, id, &fc);
 		if (rte_is_same_ether_addr(&fc.dst_mac, &env->port[r].info.mac))
 			return true;

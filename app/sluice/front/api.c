@@ -431,7 +431,7 @@ flow_transmit(struct sl_app *app, struct api_call *c, const json_t *ft)
 		{
 			struct sl_config_err ce;
 
-			sl_ctl_resolve(app, &app->cfg);
+			sl_ctl_resolve(app, &app->cfg, false);
 			if (sl_session_check(app, &app->cfg, SL_CHECK_ALL, &ce) != 0) {
 				api_error(c, sl_ctl_unresolved(app, &app->cfg) ? 409 : 400,
 					  "execution", "the start failed: %s", ce.msg);

@@ -357,7 +357,7 @@ sl_ctl_unresolved(struct sl_app *app, const struct sl_config *c)
 }
 
 void
-sl_ctl_resolve(struct sl_app *app, const struct sl_config *c)
+sl_ctl_resolve(struct sl_app *app, const struct sl_config *c, bool quiet)
 {
 	uint64_t end = rte_rdtsc() + SL_CTL_RESOLVE_US * (rte_get_tsc_hz() / 1000000);
 	bool said = false;
@@ -367,7 +367,7 @@ sl_ctl_resolve(struct sl_app *app, const struct sl_config *c)
 	app->env.devs = sl_ctl_table(app);
 	sl_ctl_poll(app); /* the devices of c applied, if they are app->cfg's */
 	while (!resolved(app, c) && rte_rdtsc() < end) {
-		if (!said && !app->ses.quiet)
+		if (!said && !quiet)
 			printf("devices: resolving the next hops of flows between devices ...\n");
 		said = true;
 		rte_delay_us_sleep(SL_CTL_TURN_US);

@@ -66,9 +66,10 @@ void sl_ctl_clear(struct sl_app *app);
 /*
  * Before a start of configuration c: turn the control plane until every
  * flow between devices knows its next hop, SL_CTL_RESOLVE_US at most (the
- * check then says which is missing). Returns at once when none is missing.
+ * check then says which is missing). Returns at once when none is missing;
+ * says it waits unless @p quiet (a benchmark's trial).
  */
-void sl_ctl_resolve(struct sl_app *app, const struct sl_config *c);
+void sl_ctl_resolve(struct sl_app *app, const struct sl_config *c, bool quiet);
 /* Is a next hop of a flow between devices of c unknown yet? */
 bool sl_ctl_unresolved(struct sl_app *app, const struct sl_config *c);
 /* Port pid's counters. */

@@ -439,7 +439,7 @@ sl_session_start(struct sl_app *app, const struct sl_config *c, bool quiet)
 	if (cand.sign == SL_SIGN_AUTO)
 		cand.sign = sign_auto(app, &cand) ? SL_SIGN_ON : SL_SIGN_OFF;
 	/* Flows between devices wait (bounded) for their next hops' MACs. */
-	sl_ctl_resolve(app, &cand);
+	sl_ctl_resolve(app, &cand, quiet);
 	ret = sl_plan_compile(app, &cand, &e);
 	if (ret != 0) {
 		sl_err("%s", e.msg);
