@@ -143,24 +143,8 @@ rif() {
 # router_up VLAN: Sluice's two ports in ns $GNS, a plain router in ns $FWD
 # between them that learns its neighbours (ARP, ND) as any router does.
 router_up() {
-	local vlan=$1 i f a6 if0 if1
-	nsprep "$GNS"
-	nsprep "$FWD"
-	nsx "$GNS" sysctl -qw net.ipv4.ip_forward=0
-	nsx "$FWD" sysctl -qw net.ipv4.ip_forward=1
-	for i in all default; do
-		nsx "$FWD" sysctl -qw "net.ipv4.conf.$i.send_redirects=0" \
-			"net.ipv4.conf.$i.accept_redirects=0"
-	done
-	ip -n "$GNS" link add "$G0" type veth peer name "$F0" netns "$FWD"
-	ip -n "$GNS" link add "$G1" type veth peer name "$F1" netns "$FWD"
-	# $GNS's kernel stays silent: no address, no IPv6 on Sluice's ports.
-	for i in "$G0" "$G1"; do
-		if [ -d /proc/sys/net/ipv6 ]; then
-			nsx "$GNS" sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1"
-		fi
-		ip -n "$GNS" link set "$i" up
-	done
+	local vlan=$1 f if0 if1
+	gen_fwd_up
 	if0=$F0 if1=$F1
 	if [ -n "$vlan" ]; then
 		ip -n "$FWD" link add link "$F0" name "$F0.$vlan" type vlan id "$vlan"
@@ -188,8 +172,9 @@ router_up() {
 	nft_load ""
 }
 
-# dut_up: Sluice's two ports in ns $GNS, a router in ns $FWD between them.
-dut_up() {
+# gen_fwd_up: ns $GNS with Sluice's two ports up, ns $FWD (forwarding) with
+# their peers, unconfigured: what --dut and --router share.
+gen_fwd_up() {
 	local i
 	nsprep "$GNS"
 	nsprep "$FWD"
@@ -204,12 +189,18 @@ dut_up() {
 	done
 	ip -n "$GNS" link add "$G0" type veth peer name "$F0" netns "$FWD"
 	ip -n "$GNS" link add "$G1" type veth peer name "$F1" netns "$FWD"
+	# No IPv6 on Sluice's ports either: the kernel there stays silent.
 	for i in "$G0" "$G1"; do
 		if [ -d /proc/sys/net/ipv6 ]; then
 			nsx "$GNS" sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1"
 		fi
 		ip -n "$GNS" link set "$i" up
 	done
+}
+
+# dut_up: Sluice's two ports in ns $GNS, a router in ns $FWD between them.
+dut_up() {
+	gen_fwd_up
 	ifup "$FWD" "$F0" "$DUT_F0/24"
 	ifup "$FWD" "$F1" "$DUT_F1/24"
 	# Sluice answers no ARP: the hosts it plays are permanent neighbours.
