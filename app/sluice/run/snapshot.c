@@ -4,6 +4,7 @@
  * counters for the views. Receive side first, then what was sent.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,7 @@ sl_results_free(struct sl_results *r)
 	free(r->frx);
 	free(r->flow);
 	free(r->txq);
+	free(r->dev);
 	free(r);
 }
 
@@ -408,6 +410,22 @@ take_verdicts(const struct sl_app *app, struct sl_results *r)
 	}
 }
 
+/* The devices' states, copied (none: nothing). */
+static int
+take_devices(const struct sl_app *app, struct sl_results *r)
+{
+	const struct sl_dev_table *t = sl_ctl_table(app);
+
+	if (t == NULL || t->n == 0)
+		return 0;
+	r->dev = malloc(t->n * sizeof(*r->dev));
+	if (r->dev == NULL)
+		return -ENOMEM;
+	memcpy(r->dev, t->d, t->n * sizeof(*r->dev));
+	r->nb_dev = t->n;
+	return 0;
+}
+
 struct sl_results *
 sl_results_take_opt(const struct sl_app *app, bool hist)
 {
@@ -472,6 +490,10 @@ sl_results_take_opt(const struct sl_app *app, bool hist)
 	take_tx(app, r);
 	take_flows(app, r);
 	take_verdicts(app, r);
+	if (take_devices(app, r) != 0) {
+		sl_results_free(r);
+		return NULL;
+	}
 	return r;
 }
 

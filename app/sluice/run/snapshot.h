@@ -19,6 +19,7 @@
 
 #include "app.h"
 #include "sl_port.h"
+#include "sl_dev.h"
 #include "sl_rx.h"
 #include "sl_xmit.h"
 
@@ -184,6 +185,9 @@ struct sl_results {
 	bool table;                     /* the streams are a flow table's (else one per port) */
 	struct sl_results_flow *flow;
 	struct sl_results_rx *frx;      /* flow f at receiving port r: frx[f * nb_ports + r] */
+	/* The devices (run/ctl.h) as they are now: their neighbours and counters. */
+	uint16_t nb_dev;
+	struct sl_dev_state *dev;
 };
 
 /*

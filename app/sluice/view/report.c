@@ -17,6 +17,7 @@
 
 #include "outfile.h"
 #include "report.h"
+#include "devices.h"
 #include "sl_err.h"
 #include "sl_wire.h"
 #include "sl_clock.h"
@@ -945,6 +946,7 @@ report_json_write(const struct sl_results *r, const struct sl_config *cfg, const
 	json_verify(&j, r);
 	json_streams(&j, r);
 	json_flows(&j, r);
+	sl_report_json_devices(&j, r);
 	if (extra != NULL)
 		extra(&j);
 	sl_json_obj_close(&j);

@@ -42,6 +42,11 @@ if want 1; then
 		jq_eq "$T/1.json" '.flows[1] | "\(.tx) \(.unique) \(.lost) \(.duplicates)"' "20000 20000 0 0"
 	check "1 sim: generated = tx + dropped + backlog with the devices' frames" \
 		jq_eq "$T/1.json" '.totals.conserved' true
+	check "1 sim: the JSON summary has a's IPv4 neighbour, b's MAC, REACHABLE or PROBE" \
+		bash -c 'jq -e ".devices[0] | .name == \"a\" and (.neighbors[] | select(.ip == \"ipv4\") |
+			.mac == \"02:00:00:00:00:0B\" and (.state == \"REACHABLE\" or .state == \"PROBE\"))" "$1" >/dev/null' _ "$T/1.json"
+	check "1 sim: the JSON summary counts b's answers to a's ARP requests" \
+		jq_eq "$T/1.json" '.devices[1].arp_requests_in >= 1 and .devices[1].arp_replies_out == .devices[1].arp_requests_in' true
 	check "1 sim: queue 0 of each port is shared with the main lcore (locked)" \
 		test "$(grep -c 'txq 0: mode locked    lcores 1,main' "$T/1.out")" = 2
 
