@@ -20,64 +20,6 @@
 #include "sl_otg_map.h"
 #include "sl_otg_pvt.h"
 
-int __attribute__((format(printf, 3, 4)))
-sl_otg_errf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-
-	snprintf(e->path, sizeof(e->path), "%s", path);
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-void __attribute__((format(printf, 3, 4)))
-sl_otg_warnf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (e->nb_warnings >= RTE_DIM(e->warnings)) {
-		e->more_warnings++;
-		return;
-	}
-	n = snprintf(e->warnings[e->nb_warnings], sizeof(e->warnings[0]), "%s: ", path);
-	if (n < 0 || (size_t)n >= sizeof(e->warnings[0]))
-		n = (int)sizeof(e->warnings[0]) - 1; /* a long path: the message cut */
-	va_start(ap, fmt);
-	vsnprintf(e->warnings[e->nb_warnings] + n, sizeof(e->warnings[0]) - n, fmt, ap);
-	va_end(ap);
-	e->nb_warnings++;
-}
-
-/*
- * Numbers as OTG clients send them: the proto3 JSON mapping writes 64-bit
- * integers as strings ("pps": "1000", snappi and gosnappi both), and
- * accepts strings for any number; so do we, whole strings only.
- */
-static bool
-json_int_of(const json_t *v, json_int_t *out)
-{
-	const char *s;
-	char *end;
-	long long n;
-
-	if (json_is_integer(v)) {
-		*out = json_integer_value(v);
-		return true;
-	}
-	s = json_string_value(v);
-	if (s == NULL || s[0] == '\0' || strspn(s, "-0123456789") != strlen(s))
-		return false;
-	errno = 0;
-	n = strtoll(s, &end, 10);
-	if (errno != 0 || *end != '\0')
-		return false;
-	*out = n;
-	return true;
-}
-
 static bool
 json_num_of(const json_t *v, double *out)
 {
@@ -95,19 +37,6 @@ json_num_of(const json_t *v, double *out)
 	*out = strtod(s, &end);
 	return errno == 0 && *end == '\0' && isfinite(*out);
 }
-
-/* A whole number within [lo, hi] (absent or wrong: false). */
-bool
-sl_otg_int_in(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
-{
-	json_int_t n;
-
-	if (!json_int_of(v, &n) || n < lo || n > hi)
-		return false;
-	*out = n;
-	return true;
-}
-
 
 /*
  * What a field's values are: an address of its own kind (a MAC for
@@ -183,16 +112,6 @@ static const char *const vkind_what[] = {
 	"a whole number (a JSON integer)", "a MAC (such as 02:00:00:00:00:01)",
 	"an IPv4 address", "an IPv6 address",
 };
-
-/* A member of an object that, when present, must be a string (absent: NULL). */
-int
-sl_otg_opt_string(const json_t *o, const char *key, const char **out)
-{
-	const json_t *v = json_object_get(o, key);
-
-	*out = json_string_value(v);
-	return v == NULL || json_is_string(v) ? 0 : -1;
-}
 
 /*
  * One field's pattern: a value goes into the stack (fixed), values and
@@ -309,7 +228,7 @@ at_default(const char *hdr, const char *key, const json_t *v)
 
 	if (ch != NULL && strcmp(ch, "value") != 0)
 		return false;
-	if (!json_int_of(json_object_get(v, "value"), &n))
+	if (!sl_otg_int_of(json_object_get(v, "value"), &n))
 		return false;
 	for (size_t i = 0; i < RTE_DIM(d); i++)
 		if (strcmp(d[i].hdr, hdr) == 0 && strcmp(d[i].key, key) == 0)
@@ -500,62 +419,6 @@ header(const json_t *h, const char *path, unsigned int *count, struct sl_flow_co
 	return 0;
 }
 
-/*
- * A location as Ixia-c writes a test port's: HOST:PORT or HOST:PORT;ID (a
- * name or an address, then a TCP port of digits). A PCI address
- * (0000:01:00.0) is not one: its part after the last ':' is no TCP port.
- */
-static bool
-loc_is_host(const char *loc)
-{
-	const char *c = strrchr(loc, ':'), *semi = strchr(loc, ';');
-	size_t digits;
-
-	if (c == NULL || c == loc || (semi != NULL && semi < c))
-		return false;
-	digits = strspn(c + 1, "0123456789");
-	return digits >= 1 && digits <= 5 && (c[1 + digits] == '\0' || c[1 + digits] == ';');
-}
-
-/* A port by its OTG name: its location is a port id or a DPDK port name. */
-int
-sl_otg_port_of(const json_t *ports, const struct sl_config_env *env, const char *name,
-	       const char *path, uint16_t *pid, struct sl_otg_err *e)
-{
-	for (size_t i = 0; i < json_array_size(ports); i++) {
-		const json_t *p = json_array_get(ports, i);
-		const char *n = json_string_value(json_object_get(p, "name"));
-		const char *loc = json_string_value(json_object_get(p, "location"));
-		char *end;
-		unsigned long v;
-
-		if (n == NULL || strcmp(n, name) != 0)
-			continue;
-		if (loc == NULL)
-			return sl_otg_errf(e, path, "port %s has no location: give a port id (\"0\") or a "
-				    "DPDK port name", name);
-		v = strtoul(loc, &end, 10);
-		*pid = UINT16_MAX;
-		if (*loc >= '0' && *loc <= '9' && strspn(loc, "0123456789") == strlen(loc) &&
-		    *end == '\0' && v < env->nb_ports)
-			*pid = (uint16_t)v;
-		for (uint16_t k = 0; k < env->nb_ports && *pid == UINT16_MAX; k++)
-			if (strcmp(env->port[k].info.name, loc) == 0)
-				*pid = k;
-		if (*pid != UINT16_MAX)
-			return 0;
-		/* Ixia-c's HOST:PORT[;ID] (a test port's agent), or a DPDK name: neither is here. */
-		if (loc_is_host(loc))
-			return sl_otg_errf(e, path, "port %s: location '%s' names a host (HOST:PORT[;ID], "
-				    "as Ixia-c writes a test port's): Sluice drives the ports of "
-				    "its own host only; give a port id (\"0\") or a DPDK port name",
-				    name, loc);
-		return sl_otg_errf(e, path, "port %s: location '%s' is no port here (ports 0..%u, by id or "
-			    "DPDK name)", name, loc, env->nb_ports ? env->nb_ports - 1 : 0);
-	}
-	return sl_otg_errf(e, path, "no port named '%s' in ports[]", name);
-}
-
 /* A frame size of JSON: a whole number within what Sluice sends. */
 static int
 size_of(const json_t *v, uint16_t *out)
@@ -738,7 +601,7 @@ gap_given(const json_t *o)
 	json_int_t g;
 
 	return json_object_get(o, "gap") != NULL &&
-	       !(json_int_of(json_object_get(o, "gap"), &g) && g == 12);
+	       !(sl_otg_int_of(json_object_get(o, "gap"), &g) && g == 12);
 }
 
 /*

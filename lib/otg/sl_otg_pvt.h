@@ -16,6 +16,11 @@ int sl_otg_errf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
 /* Accept with a warning. */
 void sl_otg_warnf(struct sl_otg_err *e, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A whole number as OTG clients send one: a JSON integer, or a string of
+ * one (the proto3 JSON mapping writes 64-bit integers as strings).
+ */
+bool sl_otg_int_of(const json_t *v, json_int_t *out);
 /* A whole number (a JSON integer, or a string of one) within [lo, hi]. */
 bool sl_otg_int_in(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out);
 /* A member that, when present, must be a string (absent: *out NULL). 0 or -1. */
