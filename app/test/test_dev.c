@@ -398,6 +398,11 @@ SL_TEST(dev_resolve_and_age, "fast")
 	n = tick(&t, 3 * SL_DEV_RETRY_US + SL_DEV_FAILED_RETRY_US, out);
 	CHECK(n == 1, "asked again after SL_DEV_FAILED_RETRY_US");
 	free_n(out, n);
+	CHECK(tick(&t, 3 * SL_DEV_RETRY_US + SL_DEV_FAILED_RETRY_US + SL_DEV_RETRY_US, out) == 0,
+	      "failed: one request every SL_DEV_FAILED_RETRY_US, not three");
+	n = tick(&t, 3 * SL_DEV_RETRY_US + 2 * SL_DEV_FAILED_RETRY_US, out);
+	CHECK(n == 1 && t.d[0].n4.state == SL_DEV_N_FAILED, "and again, still failed");
+	free_n(out, n);
 	/* The answer: reachable, the next hop known (off link: the gateway). */
 	in = arp_frame(RTE_ARP_OP_REPLY, &dmac, gw, c.addr4, 0);
 	CHECK(sl_dev_input(&t, 0, in, 10000000, out, 8) == 0, "a reply is not answered");
@@ -450,6 +455,15 @@ SL_TEST(dev_config_checked, "fast")
 	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "outside its prefix"),
 	      "gateway outside the prefix: %s", e.msg);
 	c.devices[0] = d;
+	c.devices[0].addr4 = ip4("198.18.0.255");
+	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "broadcast"),
+	      "a subnet's broadcast address: %s", e.msg);
+	c.devices[0] = d;
+	c.devices[0].gw4_mac_given = true;
+	c.devices[0].gw4_mac = bcast;
+	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "unicast"),
+	      "a broadcast gateway MAC: %s", e.msg);
+	c.devices[0] = d;
 	c.devices[0].port = 2;
 	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "does not exist"),
 	      "missing port: %s", e.msg);
@@ -473,9 +487,104 @@ SL_TEST(dev_config_checked, "fast")
 	      "a flow from a device on another port: %s", e.msg);
 	c.flows[0].port = 0;
 	CHECK(sl_config_check_devices(&c, &env, &e) == 0, "on its port: %s", e.msg);
+	snprintf(c.flows[0].dst_dev, SL_DEV_NAME_MAX, "h0");
+	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "to itself"),
+	      "a flow from a device to itself: %s", e.msg);
 	snprintf(c.flows[0].dst_dev, SL_DEV_NAME_MAX, "nosuch");
 	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "no device nosuch"),
 	      "an unknown device: %s", e.msg);
 	sl_config_fini(&c);
+	return 0;
+}
+
+/* What a device must not believe or answer (the adversarial review's findings). */
+SL_TEST(dev_not_fooled, "fast")
+{
+	static const struct rte_ether_addr other = {{ 0x02, 0, 0, 0, 0x77, 0x77 }};
+	struct sl_dev_table t;
+	struct sl_dev_conf c;
+	struct rte_mbuf *in, *out[8];
+	struct rte_ether_addr mac;
+	rte_be32_t gw = ip4("198.18.0.254"), far = ip4("198.18.5.5");
+	uint16_t n;
+
+	dev_conf(&c, 0);
+	sl_dev_table_init(&t, &c, 1, pool());
+	n = tick(&t, 0, out);
+	free_n(out, n);
+	/* A reply with a broadcast sender MAC: not a gateway's MAC. */
+	in = arp_frame(RTE_ARP_OP_REPLY, &dmac, gw, c.addr4, 0);
+	memset(rte_pktmbuf_mtod(in, uint8_t *) + 14 + 8, 0xff, 6); /* sha */
+	sl_dev_input(&t, 0, in, 1000, out, 8);
+	rte_pktmbuf_free(in);
+	CHECK(t.d[0].n4.state == SL_DEV_N_INCOMPLETE, "a multicast MAC is not learned");
+	/* The real answer. */
+	in = arp_frame(RTE_ARP_OP_REPLY, &dmac, gw, c.addr4, 0);
+	sl_dev_input(&t, 0, in, 2000, out, 8);
+	rte_pktmbuf_free(in);
+	CHECK(t.d[0].n4.state == SL_DEV_N_REACHABLE, "resolved");
+	/* Another MAC for the gateway, nobody asking: kept, confirmed again. */
+	in = arp_frame(RTE_ARP_OP_REPLY, &dmac, gw, c.addr4, 0);
+	memcpy(rte_pktmbuf_mtod(in, uint8_t *) + 14 + 8, &other, 6);
+	sl_dev_input(&t, 0, in, 3000, out, 8);
+	rte_pktmbuf_free(in);
+	CHECK(t.d[0].n4.state == SL_DEV_N_PROBE && sl_dev_next_hop(&t, 0, false, &far, &mac) &&
+	      rte_is_same_ether_addr(&mac, &gmac), "an unasked answer does not move the MAC");
+	/* A request unicast to another host's MAC: not answered (the port is promiscuous). */
+	in = arp_frame(RTE_ARP_OP_REQUEST, &other, ip4("198.18.0.254"), c.addr4, 0);
+	CHECK(sl_dev_input(&t, 0, in, 4000, out, 8) == 0, "a request to another MAC");
+	rte_pktmbuf_free(in);
+	/* An NS whose option has length 0: discarded (RFC 4861 4.6). */
+	{
+		uint8_t m[32] = { 135, 0 };
+		const struct rte_ether_addr snm = {{ 0x33, 0x33, 0xff, 0, 0, 0x01 }};
+
+		ip6("2001:2::1", m + 8);
+		m[24] = 1;
+		m[25] = 0;
+		in = icmp6_frame(&snm, "fe80::fe", "ff02::1:ff00:1", 255, m, sizeof(m));
+		CHECK(sl_dev_input(&t, 0, in, 5000, out, 8) == 0, "an option of length 0");
+		rte_pktmbuf_free(in);
+	}
+	/* An NA without the override flag does not move a MAC it knows. */
+	n = tick(&t, 6000, out); /* the NS goes out (IPv6 still incomplete) */
+	free_n(out, n);
+	{
+		uint8_t m[32] = { 136, 0, 0, 0, 0x40 | 0x20 };
+
+		ip6("2001:2::fe", m + 8);
+		m[24] = 2;
+		m[25] = 1;
+		memcpy(m + 26, &gmac, 6);
+		in = icmp6_frame(&dmac, "2001:2::fe", "2001:2::1", 255, m, sizeof(m));
+		sl_dev_input(&t, 0, in, 7000, out, 8);
+		rte_pktmbuf_free(in);
+		CHECK(t.d[0].n6.state == SL_DEV_N_REACHABLE, "v6 resolved");
+		m[4] = 0x40; /* solicited, no override */
+		memcpy(m + 26, &other, 6);
+		in = icmp6_frame(&dmac, "2001:2::fe", "2001:2::1", 255, m, sizeof(m));
+		sl_dev_input(&t, 0, in, 8000, out, 8);
+		rte_pktmbuf_free(in);
+		CHECK(rte_is_same_ether_addr(&t.d[0].n6.mac, &gmac), "kept without override");
+	}
+	/* An echo request to another host's MAC: not answered. */
+	{
+		uint8_t b[28] = { 0x45, 0, 0, 28, 0, 0, 0, 0, 64, 1 };
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)b;
+
+		ip->src_addr = ip4("198.18.1.7");
+		ip->dst_addr = c.addr4;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		b[20] = 8;
+		*(uint16_t *)(b + 22) = (uint16_t)~rte_raw_cksum(b + 20, 8);
+		in = frame(&other, &gmac, 0, RTE_ETHER_TYPE_IPV4, b, sizeof(b));
+		CHECK(sl_dev_input(&t, 0, in, 9000, out, 8) == 0, "echo to another MAC");
+		rte_pktmbuf_free(in);
+		in = frame(&dmac, &gmac, 0, RTE_ETHER_TYPE_IPV4, b, sizeof(b));
+		CHECK(sl_dev_input(&t, 0, in, 9000, out, 8) == 1, "echo to its MAC");
+		rte_pktmbuf_free(out[0]);
+		rte_pktmbuf_free(in);
+	}
+	CHECK(rte_mempool_in_use_count(pool()) == 0, "every mbuf back");
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <arpa/inet.h>
@@ -50,6 +51,12 @@ ip6_str(const uint8_t *a, char *buf)
 	return inet_ntop(AF_INET6, a, buf, INET6_ADDRSTRLEN);
 }
 
+static bool
+unicast(const struct rte_ether_addr *m)
+{
+	return !rte_is_zero_ether_addr(m) && !rte_is_multicast_ether_addr(m);
+}
+
 static int
 check_one(const struct sl_config *c, const struct sl_config_env *env, uint16_t i,
 	  struct sl_config_err *e)
@@ -69,7 +76,7 @@ check_one(const struct sl_config *c, const struct sl_config_env *env, uint16_t i
 	if (d->port >= env->nb_ports)
 		return derr(e, d->port, -1, ": device %s: port %u does not exist (there are %u "
 			    "port(s))", d->name, d->port, env->nb_ports);
-	if (rte_is_zero_ether_addr(&d->mac) || rte_is_multicast_ether_addr(&d->mac))
+	if (!unicast(&d->mac))
 		return derr(e, d->port, -1, ": device %s: give a unicast MAC (mac XX:XX:XX:XX:XX:XX)",
 			    d->name);
 	if (d->vlan > 4094)
@@ -92,6 +99,18 @@ check_one(const struct sl_config *c, const struct sl_config_env *env, uint16_t i
 		if (d->gw4 != 0 && d->gw4 == d->addr4)
 			return derr(e, d->port, -1, ": device %s: its gateway %s is its own address",
 				    d->name, ip4_str(d->gw4, a));
+		/* A subnet's network and broadcast addresses are no host's (RFC 1122). */
+		if (d->prefix4 <= 30) {
+			uint32_t host = rte_be_to_cpu_32(d->addr4) & (UINT32_MAX >> d->prefix4);
+
+			if (host == 0 || host == UINT32_MAX >> d->prefix4)
+				return derr(e, d->port, -1, ": device %s: %s is its subnet's %s "
+					    "address, not a host's", d->name, ip4_str(d->addr4, a),
+					    host == 0 ? "network" : "broadcast");
+		}
+		if (d->gw4_mac_given && !unicast(&d->gw4_mac))
+			return derr(e, d->port, -1, ": device %s: gw4-mac: give the gateway's "
+				    "unicast MAC", d->name);
 	}
 	if (d->ip6) {
 		if (d->prefix6 < 1 || d->prefix6 > 128)
@@ -108,6 +127,9 @@ check_one(const struct sl_config *c, const struct sl_config_env *env, uint16_t i
 		if (memcmp(d->gw6, d->addr6, 16) == 0)
 			return derr(e, d->port, -1, ": device %s: its gateway %s is its own address",
 				    d->name, ip6_str(d->gw6, a));
+		if (d->gw6_mac_given && !unicast(&d->gw6_mac))
+			return derr(e, d->port, -1, ": device %s: gw6-mac: give the gateway's "
+				    "unicast MAC", d->name);
 	}
 	for (uint16_t k = 0; k < i; k++) {
 		const struct sl_dev_conf *o = &c->devices[k];
@@ -126,14 +148,29 @@ check_one(const struct sl_config *c, const struct sl_config_env *env, uint16_t i
 	return 0;
 }
 
-/* Has stack s a header of kind @p kind? */
-static bool
-stack_has(const struct sl_hdrs *s, const char *kind)
+/*
+ * Stack s's first tag: its header's index (-1: none) and the id given to
+ * it (-1: none given).
+ */
+static int
+stack_vlan(const struct sl_hdrs *s, long *id)
 {
-	for (uint8_t i = 0; i < s->n; i++)
-		if (strcmp(sl_hdrs_kind(s, i), kind) == 0)
-			return true;
-	return false;
+	int h = -1;
+
+	*id = -1;
+	for (uint8_t i = 0; i < s->n && h < 0; i++)
+		if (strcmp(sl_hdrs_kind(s, i), "vlan") == 0)
+			h = i;
+	for (unsigned int v = 0; h >= 0 && v < s->nb_vals; v++) {
+		const char *field;
+		char text[64];
+		uint8_t hdr;
+
+		if (sl_hdrs_val(s, v, &hdr, &field, text, sizeof(text)) == 0 && hdr == h &&
+		    strcmp(field, "id") == 0)
+			*id = strtol(text, NULL, 0);
+	}
+	return h;
 }
 
 /* A flow between devices: both exist, it is sent on its sender's port, a family both have. */
@@ -157,10 +194,17 @@ check_flow(const struct sl_config *c, uint16_t i, struct sl_config_err *e)
 		return derr(e, f->port, i, ": flow %s is on port %u, its sender %s on port %u: "
 			    "send it on port %u", f->name, f->port, f->src_dev, c->devices[s].port,
 			    c->devices[s].port);
-	if (c->devices[s].vlan != 0 && f->sc.hdrs.n != 0 && !stack_has(&f->sc.hdrs, "vlan"))
-		return derr(e, f->port, i, ": flow %s: device %s is on VLAN %u: give its stack a "
-			    "vlan header with id %u", f->name, f->src_dev, c->devices[s].vlan,
-			    c->devices[s].vlan);
+	if (s == d)
+		return derr(e, f->port, i, ": flow %s: from %s to itself: give another device to "
+			    "send to", f->name, f->src_dev);
+	if (c->devices[s].vlan != 0 && f->sc.hdrs.n != 0) {
+		long id;
+
+		if (stack_vlan(&f->sc.hdrs, &id) < 0 || (id >= 0 && id != c->devices[s].vlan))
+			return derr(e, f->port, i, ": flow %s: device %s is on VLAN %u: give its "
+				    "stack a vlan header (its id left out, or %u)", f->name,
+				    f->src_dev, c->devices[s].vlan, c->devices[s].vlan);
+	}
 	if (f->sc.ipv6 ? !(c->devices[s].ip6 && c->devices[d].ip6) :
 			 !(c->devices[s].ip4 && c->devices[d].ip4))
 		return derr(e, f->port, i, ": flow %s: %s and %s have no %s address both", f->name,
@@ -209,8 +253,18 @@ sl_config_flow_devices(const struct sl_config *c, const struct sl_config_env *en
 	dd = &c->devices[d];
 	if (!f->src_mac_given)
 		out->src_mac = sd->mac;
-	if (out->hdrs.n == 0)
+	if (out->hdrs.n == 0) {
 		out->vlan = sd->vlan;
+	} else if (sd->vlan != 0) {
+		/* The stack's first tag is the device's VLAN unless it gives one (checked). */
+		char id[8], err[64];
+		long given;
+		int h = stack_vlan(&out->hdrs, &given);
+
+		snprintf(id, sizeof(id), "%u", sd->vlan);
+		if (h >= 0 && given < 0)
+			sl_hdrs_set_at(&out->hdrs, (unsigned int)h, "id", id, err, sizeof(err));
+	}
 	if (out->ipv6) {
 		memcpy(out->src_ip6, sd->addr6, 16);
 		memcpy(out->dst_ip6, dd->addr6, 16);

@@ -348,15 +348,25 @@ dev_by_ip6(struct sl_dev_table *t, uint16_t port, uint16_t vlan, const uint8_t *
 	return NULL;
 }
 
+/* A frame to device d by its MAC: its own, or a group's (broadcast, multicast). */
+static bool
+for_dev(const struct sl_dev_state *d, const struct rte_ether_addr *dst)
+{
+	return rte_is_same_ether_addr(dst, &d->conf.mac) || rte_is_multicast_ether_addr(dst);
+}
+
 /* An answer from a gateway: every device of port/VLAN whose gateway it is learns its MAC. */
 static void
 learn(struct sl_dev_table *t, uint16_t port, uint16_t vlan, bool v6, const void *ip,
-      const struct rte_ether_addr *mac, uint64_t now_us, bool solicited)
+      const struct rte_ether_addr *mac, uint64_t now_us, bool solicited, bool override)
 {
+	/* A gateway's MAC is a unicast one: anything else is a lie (or a mistake). */
+	if (rte_is_zero_ether_addr(mac) || rte_is_multicast_ether_addr(mac))
+		return;
 	for (uint16_t i = 0; i < t->n; i++) {
 		struct sl_dev_state *d = &t->d[i];
 		struct sl_dev_neigh *n = v6 ? &d->n6 : &d->n4;
-		bool match;
+		bool match, same;
 
 		if (d->conf.port != port || d->conf.vlan != vlan)
 			continue;
@@ -364,30 +374,45 @@ learn(struct sl_dev_table *t, uint16_t port, uint16_t vlan, bool v6, const void 
 			     d->conf.ip4 && d->conf.gw4 == *(const rte_be32_t *)ip;
 		if (!match || n->state == SL_DEV_N_NONE || n->state == SL_DEV_N_PERMANENT)
 			continue;
-		/*
-		 * An unsolicited frame (the gateway's own request, its gratuitous
-		 * ARP) updates an entry but does not confirm it (RFC 4861 7.2.5):
-		 * only an answer to our request makes it REACHABLE; else it is
-		 * probed again when it ages.
-		 */
-		if (!solicited && n->state != SL_DEV_N_REACHABLE && n->state != SL_DEV_N_PROBE) {
+		same = rte_is_same_ether_addr(&n->mac, mac);
+		switch (n->state) {
+		case SL_DEV_N_REACHABLE:
+			/*
+			 * Nothing is asked: a different MAC is not taken on anyone's
+			 * word, the entry is confirmed again (PROBE) with the MAC it has.
+			 */
+			if (same && solicited) {
+				n->next_us = now_us + SL_DEV_REACHABLE_US;
+			} else if (!same) {
+				n->state = SL_DEV_N_PROBE;
+				n->tries = 0;
+				n->next_us = now_us;
+			}
+			break;
+		case SL_DEV_N_PROBE:
+			/* Without the override flag an NA keeps the MAC (RFC 4861 7.2.5). */
+			if (!same && !override)
+				break;
 			n->mac = *mac;
-			n->state = SL_DEV_N_PROBE;
+			if (solicited) {
+				n->state = SL_DEV_N_REACHABLE;
+				n->tries = 0;
+				n->next_us = now_us + SL_DEV_REACHABLE_US;
+			}
+			break;
+		default: /* INCOMPLETE, FAILED: asked, or about to be */
+			d->st.resolved++;
+			n->mac = *mac;
 			n->tries = 0;
-			n->next_us = now_us; /* confirm it now */
-			d->st.resolved++;
-			continue;
+			/*
+			 * An unsolicited frame (the gateway's own request, its
+			 * gratuitous ARP) gives the MAC but does not confirm it
+			 * (RFC 4861 7.2.5): it is confirmed at once (PROBE).
+			 */
+			n->state = solicited ? SL_DEV_N_REACHABLE : SL_DEV_N_PROBE;
+			n->next_us = solicited ? now_us + SL_DEV_REACHABLE_US : now_us;
+			break;
 		}
-		if (!solicited) {
-			n->mac = *mac;
-			continue;
-		}
-		if (n->state == SL_DEV_N_INCOMPLETE || n->state == SL_DEV_N_FAILED)
-			d->st.resolved++;
-		n->mac = *mac;
-		n->state = SL_DEV_N_REACHABLE;
-		n->tries = 0;
-		n->next_us = now_us + SL_DEV_REACHABLE_US;
 	}
 }
 
@@ -409,18 +434,22 @@ arp_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v, uint64
 	op = rte_be_to_cpu_16(a->arp_opcode);
 	if (op == RTE_ARP_OP_REPLY) {
 		d = dev_by_ip4(t, port, v->vlan, a->arp_data.arp_tip);
-		if (d != NULL)
-			d->st.arp_replies_in++;
+		/* To the device (or broadcast, as some answer): an answer to its request. */
+		if (d == NULL || !for_dev(d, &v->eth->dst_addr))
+			return 0;
+		d->st.arp_replies_in++;
 		learn(t, port, v->vlan, false, &a->arp_data.arp_sip, &a->arp_data.arp_sha, now_us,
-		      d != NULL);
+		      true, true);
 		return 0;
 	}
 	if (op != RTE_ARP_OP_REQUEST)
 		return 0;
+	d = dev_by_ip4(t, port, v->vlan, a->arp_data.arp_tip);
+	if (d != NULL && !for_dev(d, &v->eth->dst_addr))
+		return 0; /* unicast to another host: not ours to hear */
 	if (a->arp_data.arp_sip != 0) /* an ARP probe (RFC 5227) has 0: nothing to learn */
 		learn(t, port, v->vlan, false, &a->arp_data.arp_sip, &a->arp_data.arp_sha, now_us,
-		      false);
-	d = dev_by_ip4(t, port, v->vlan, a->arp_data.arp_tip);
+		      false, true);
 	if (d == NULL) {
 		t->not_mine++;
 		return 0;
@@ -440,21 +469,30 @@ arp_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v, uint64
 	return 1;
 }
 
-/* The link-layer address option of type @p type among the options at o[0..len). */
+/*
+ * The link-layer address option of type @p type among the options at
+ * o[0..len) (NULL: none), with @p bad set for options a node must discard
+ * the message for (a length of 0, one past the end: RFC 4861 4.6).
+ */
 static const uint8_t *
-nd_opt(const uint8_t *o, uint32_t len, uint8_t type)
+nd_opt(const uint8_t *o, uint32_t len, uint8_t type, bool *bad)
 {
-	while (len >= 8) {
-		uint32_t ol = (uint32_t)o[1] * 8;
+	const uint8_t *found = NULL;
 
-		if (ol == 0 || ol > len)
+	*bad = false;
+	while (len > 0) {
+		uint32_t ol = len >= 2 ? (uint32_t)o[1] * 8 : 0;
+
+		if (ol == 0 || ol > len) {
+			*bad = true;
 			return NULL;
-		if (o[0] == type && ol >= 8)
-			return o + 2;
+		}
+		if (o[0] == type && found == NULL)
+			found = o + 2;
 		o += ol;
 		len -= ol;
 	}
-	return NULL;
+	return found;
 }
 
 static uint16_t
@@ -465,6 +503,7 @@ icmp6_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v, uint
 	const uint8_t *h, *ll;
 	struct sl_dev_state *d;
 	uint32_t plen;
+	bool bad;
 
 	if (v->len < v->l3 + IP6_HLEN + 8)
 		return 0;
@@ -482,18 +521,22 @@ icmp6_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v, uint
 
 		if (plen < 24 || ip->hop_limits != ND_HOP_LIMIT || h[1] != 0)
 			return 0;
+		ll = nd_opt(h + 24, plen - 24, ND_OPT_SRC_LL, &bad);
+		if (bad)
+			return 0;
 		d = dev_by_ip6(t, port, v->vlan, h + 8);
 		if (d == NULL) {
 			t->not_mine++;
 			return 0;
 		}
-		ll = nd_opt(h + 24, plen - 24, ND_OPT_SRC_LL);
+		if (!for_dev(d, &v->eth->dst_addr))
+			return 0;
 		if (rte_is_same_ether_addr(&v->eth->src_addr, &d->conf.mac))
 			return 0; /* our own, looped back */
 		d->st.ns_in++;
 		if (ll != NULL && !is_zero16(ip->src_addr))
 			learn(t, port, v->vlan, true, ip->src_addr,
-			      (const struct rte_ether_addr *)ll, now_us, false);
+			      (const struct rte_ether_addr *)ll, now_us, false, true);
 		if (max == 0)
 			return 0;
 		/* To the asker; from DAD's unspecified source, to all nodes (RFC 4861 7.2.4). */
@@ -514,14 +557,22 @@ icmp6_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v, uint
 	case ICMP6_NA: {
 		if (plen < 24 || ip->hop_limits != ND_HOP_LIMIT || h[1] != 0)
 			return 0;
-		ll = nd_opt(h + 24, plen - 24, ND_OPT_TGT_LL);
+		ll = nd_opt(h + 24, plen - 24, ND_OPT_TGT_LL, &bad);
+		if (bad)
+			return 0;
 		if (ll == NULL)
 			ll = v->eth->src_addr.addr_bytes;
 		d = dev_by_ip6(t, port, v->vlan, ip->dst_addr);
-		if (d != NULL)
+		if (d != NULL) {
+			if (!for_dev(d, &v->eth->dst_addr))
+				return 0;
 			d->st.na_in++;
+		} else if (!rte_is_multicast_ether_addr(&v->eth->dst_addr)) {
+			return 0; /* unicast to another host */
+		}
+		/* Solicited: to a device that asked (a multicast NA answers nobody). */
 		learn(t, port, v->vlan, true, h + 8, (const struct rte_ether_addr *)ll, now_us,
-		      (h[4] & NA_F_SOLICITED) != 0);
+		      d != NULL && (h[4] & NA_F_SOLICITED) != 0, (h[4] & NA_F_OVERRIDE) != 0);
 		return 0;
 	}
 	case ICMP6_ECHO_REQ: {
@@ -533,6 +584,8 @@ icmp6_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v, uint
 			t->not_mine++;
 			return 0;
 		}
+		if (!rte_is_same_ether_addr(&v->eth->dst_addr, &d->conf.mac))
+			return 0; /* an echo to a group, or to another host's MAC */
 		d->st.echo_in++;
 		if (max == 0)
 			return 0;
@@ -580,7 +633,8 @@ icmp4_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v,
 		t->not_mine++;
 		return 0;
 	}
-	if (rte_raw_cksum(v->p + v->l3 + hl, tot - hl) != 0xffff)
+	if (!rte_is_same_ether_addr(&v->eth->dst_addr, &d->conf.mac) ||
+	    rte_raw_cksum(v->p + v->l3 + hl, tot - hl) != 0xffff)
 		return 0;
 	d->st.echo_in++;
 	if (max == 0)
@@ -667,6 +721,16 @@ neigh_tick(struct sl_dev_table *t, struct sl_dev_state *d, bool v6, uint64_t now
 	if (n->state == SL_DEV_N_REACHABLE) {
 		n->state = SL_DEV_N_PROBE; /* aged: confirm it, the MAC still in use */
 		n->tries = 0;
+	}
+	if (n->state == SL_DEV_N_FAILED) {
+		/* One request every SL_DEV_FAILED_RETRY_US, until an answer. */
+		if (max == 0)
+			return 0;
+		out[0] = neigh_request(t, d, v6, n);
+		if (out[0] == NULL)
+			return 0;
+		n->next_us = now_us + SL_DEV_FAILED_RETRY_US;
+		return 1;
 	}
 	if (n->tries >= SL_DEV_TRIES) {
 		if (n->state != SL_DEV_N_FAILED)

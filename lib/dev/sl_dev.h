@@ -150,11 +150,15 @@ sl_dev_wants(const struct rte_mbuf *m)
 
 /**
  * Take frame @p m, received on port @p port at @p now_us: an ARP request
- * or neighbour solicitation for a device's address is answered, an echo
- * request to a device is answered, an ARP reply, ARP request or neighbour
- * advertisement from a device's gateway updates its entry. Replies (at
- * most @p max) go into @p out. Does not free @p m. Returns the number of
- * frames in @p out (0: nothing to send, or not for a device).
+ * or neighbour solicitation for a device's address (to its MAC or a
+ * group) is answered, an echo request to a device (to its MAC) is
+ * answered, an ARP reply, ARP request or neighbour advertisement from a
+ * device's gateway updates its entry: a unicast MAC only; a MAC other than
+ * a REACHABLE entry's only makes it PROBE; an NA without the override flag
+ * moves no MAC. An ND message with an option of length 0 is discarded.
+ * Replies (at most @p max; one per frame) go into @p out. Does not free
+ * @p m. Returns the number of frames in @p out (0: nothing to send, or
+ * not for a device).
  */
 uint16_t sl_dev_input(struct sl_dev_table *t, uint16_t port, const struct rte_mbuf *m,
 		      uint64_t now_us, struct rte_mbuf **out, uint16_t max);

@@ -222,15 +222,26 @@ sl_hdrs_push(struct sl_hdrs *s, const char *kind, char *err, size_t len)
 int
 sl_hdrs_set(struct sl_hdrs *s, const char *field, const char *value, char *err, size_t len)
 {
-	struct sl_hdr_val x = { 0 };
-	enum hdr k;
-	int fi;
-
 	if (s->n == 0) {
 		snprintf(err, len, "%s=%s: no header to give it to", field, value);
 		return -EINVAL;
 	}
-	k = (enum hdr)s->kind[s->n - 1];
+	return sl_hdrs_set_at(s, s->n - 1u, field, value, err, len);
+}
+
+int
+sl_hdrs_set_at(struct sl_hdrs *s, unsigned int h, const char *field, const char *value,
+	       char *err, size_t len)
+{
+	struct sl_hdr_val x = { 0 };
+	enum hdr k;
+	int fi;
+
+	if (h >= s->n) {
+		snprintf(err, len, "%s=%s: no header %u to give it to", field, value, h);
+		return -EINVAL;
+	}
+	k = (enum hdr)s->kind[h];
 	fi = find_field(k, field);
 	if (fi < 0) {
 		char names[160];
@@ -244,10 +255,10 @@ sl_hdrs_set(struct sl_hdrs *s, const char *field, const char *value, char *err, 
 		snprintf(err, len, "more than %d values in one stack", SL_STACK_VALS_MAX);
 		return -EINVAL;
 	}
-	x.hdr = (uint8_t)(s->n - 1);
+	x.hdr = (uint8_t)h;
 	x.field = (uint8_t)fi;
 	if (k == H_VLAN && strcmp(field, "tpid") == 0) {
-		if (s->n < 2 || (s->kind[s->n - 2] != H_ETH && s->kind[s->n - 2] != H_VLAN)) {
+		if (h < 1 || (s->kind[h - 1] != H_ETH && s->kind[h - 1] != H_VLAN)) {
 			snprintf(err, len, "vlan: a tag follows eth or vlan");
 			return -EINVAL;
 		}

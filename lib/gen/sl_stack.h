@@ -80,6 +80,9 @@ int sl_hdrs_push(struct sl_hdrs *s, const char *kind, char *err, size_t len);
 /** Give @p field of the innermost header @p value (as the text writes it). 0, or -EINVAL. */
 int sl_hdrs_set(struct sl_hdrs *s, const char *field, const char *value, char *err,
 		size_t len);
+/** sl_hdrs_set() for header @p h (0 .. n - 1) instead of the innermost. */
+int sl_hdrs_set_at(struct sl_hdrs *s, unsigned int h, const char *field, const char *value,
+		   char *err, size_t len);
 /** The bytes of @p s's headers as laid (not checked: sl_stack_compile() checks), or -EINVAL. */
 int sl_hdrs_len(const struct sl_hdrs *s);
 /** Header @p i's kind, as the text names it ("ipv4"); NULL past the stack. */

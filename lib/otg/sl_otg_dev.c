@@ -128,7 +128,8 @@ addresses(const json_t *a, bool v6, const char *path, struct sl_dev_conf *d, uin
 
 /* vlans[]: one 802.1Q tag at most, priority 0. */
 static int
-vlans(const json_t *v, const char *path, struct sl_dev_conf *d, struct sl_otg_err *e)
+vlans(const json_t *v, const char *path, struct sl_dev_conf *d, uint16_t dev,
+      struct sl_otg_dev_names *names, struct sl_otg_err *e)
 {
 	const json_t *t;
 	const char *tpid;
@@ -141,6 +142,15 @@ vlans(const json_t *v, const char *path, struct sl_dev_conf *d, struct sl_otg_er
 	t = json_array_get(v, 0);
 	if (!json_is_object(t) || sl_otg_opt_string(t, "tpid", &tpid) != 0)
 		return sl_otg_errf(e, path, "give an object (tpid, priority, id, name)");
+	/* Its name is the Config's too: unique with the others. */
+	{
+		const char *n;
+
+		if (sl_otg_opt_string(t, "name", &n) != 0 ||
+		    (n != NULL && name_add(names, n, dev, SL_OTG_DEV_VLAN, path, e) != 0))
+			return sl_otg_errf(e, path, "name: give a name used nowhere else in the "
+					   "Config");
+	}
 	if (tpid != NULL && strcmp(tpid, "x8100") != 0)
 		return sl_otg_errf(e, path, "tpid %s: a device's tag is 802.1Q: give x8100", tpid);
 	if (json_object_get(t, "id") != NULL &&
@@ -216,7 +226,7 @@ ethernet(const json_t *eth, const char *path, const json_t *ports,
 	if (name_add(names, n, c->nb_devices, SL_OTG_DEV_ETH, path, e) != 0)
 		return -EINVAL;
 	snprintf(p, sizeof(p), "%s.vlans", path);
-	if (vlans(json_object_get(eth, "vlans"), p, &d, e) != 0)
+	if (vlans(json_object_get(eth, "vlans"), p, &d, c->nb_devices, names, e) != 0)
 		return -EINVAL;
 	snprintf(p, sizeof(p), "%s.ipv4_addresses", path);
 	if (addresses(json_object_get(eth, "ipv4_addresses"), false, p, &d, c->nb_devices, names,
@@ -260,6 +270,17 @@ sl_otg_devices(const json_t *devs, const json_t *ports, const struct sl_config_e
 					   "and ping and run no routing protocol, loopback or "
 					   "DHCP");
 		}
+		/* A Device's name is unique over the Config too (its ethernets' included). */
+		{
+			const char *dn;
+
+			snprintf(p2, sizeof(p2), "%s.name", p);
+			if (sl_otg_opt_string(d, "name", &dn) != 0)
+				return sl_otg_errf(e, p2, "give a string");
+			if (dn != NULL && name_add(names, dn, UINT16_MAX, SL_OTG_DEV_DEVICE, p2,
+						   e) != 0)
+				return -EINVAL;
+		}
 		eths = json_object_get(d, "ethernets");
 		if (eths != NULL && !json_is_array(eths)) {
 			snprintf(p2, sizeof(p2), "%s.ethernets", p);
@@ -299,9 +320,12 @@ end_of(const json_t *dv, const char *key, const char *path, const struct sl_otg_
 		return NULL;
 	}
 	x = name_find(names, json_string_value(json_array_get(a, 0)));
-	if (x == NULL)
-		sl_otg_errf(e, p, "'%s' is no ethernet or address of devices[]",
-			    json_string_value(json_array_get(a, 0)) ?: "(not a string)");
+	if (x == NULL || x->kind == SL_OTG_DEV_DEVICE || x->kind == SL_OTG_DEV_VLAN) {
+		sl_otg_errf(e, p, "'%s' is no ethernet or address of devices[]%s",
+			    json_string_value(json_array_get(a, 0)) ?: "(not a string)",
+			    x != NULL ? " (a Device or a VLAN: give its ethernet or an address)" : "");
+		return NULL;
+	}
 	return x;
 }
 

@@ -35,11 +35,11 @@ struct sl_otg_dev_name {
 	uint16_t dev;           /* the device (c->devices[]) */
 	uint8_t kind;           /* SL_OTG_DEV_ETH, _IP4, _IP6 */
 };
-enum { SL_OTG_DEV_ETH, SL_OTG_DEV_IP4, SL_OTG_DEV_IP6 };
+enum { SL_OTG_DEV_ETH, SL_OTG_DEV_IP4, SL_OTG_DEV_IP6, SL_OTG_DEV_DEVICE, SL_OTG_DEV_VLAN };
 
 /* The names devices[] gave, for the flows' tx_rx.device. */
 struct sl_otg_dev_names {
-	struct sl_otg_dev_name n[3 * SL_DEV_MAX];
+	struct sl_otg_dev_name n[5 * SL_DEV_MAX];
 	unsigned int nb;
 };
 

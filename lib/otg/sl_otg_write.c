@@ -536,6 +536,26 @@ duration_of(const struct sl_flow_conf *f, json_t *fl)
 	return o == NULL || json_object_set_new(fl, "duration", o) != 0 ? -ENOMEM : 0;
 }
 
+/* Is @p n a device's name in @p c? */
+static bool
+taken(const struct sl_config *c, const char *n)
+{
+	return sl_config_device_find(c, n) >= 0;
+}
+
+/*
+ * The name of a device's object (its Device, address, tag): the device's
+ * name and @p suffix, with '_' added while it is another device's name
+ * (names are unique over a Config).
+ */
+static void
+obj_name(const struct sl_config *c, const char *name, const char *suffix, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", name, suffix);
+	for (int k = 0; k < 16 && taken(c, buf) && strlen(buf) + 1 < len; k++)
+		strcat(buf, "_");
+}
+
 /*
  * Whether the reader takes flow @p fl back, alone with @p ports, into @p c's
  * settings (its table aside): a stack the prompt takes that OTG's reader
@@ -588,12 +608,14 @@ flow_of(const struct sl_config *c, const struct sl_config_env *env,
 	if (f->src_dev[0] != '\0') {
 		/* Between devices: their addresses by the names devices_of() gave them. */
 		const char *fam = f->sc.ipv6 ? ".ipv6" : ".ipv4";
+		char tn[64], rn[64];
 
+		obj_name(c, f->src_dev, fam, tn, sizeof(tn));
+		obj_name(c, f->dst_dev, fam, rn, sizeof(rn));
 		json_decref(rx);
-		fl = json_pack("{s:s, s:{s:s, s:{s:s, s:[s+], s:[s+]}}, s:o, s:{s:b}}", "name",
+		fl = json_pack("{s:s, s:{s:s, s:{s:s, s:[s], s:[s]}}, s:o, s:{s:b}}", "name",
 			       f->name, "tx_rx", "choice", "device", "device", "mode", "mesh",
-			       "tx_names", f->src_dev, fam, "rx_names", f->dst_dev, fam, "packet",
-			       pk, "metrics", "enable", 1);
+			       "tx_names", tn, "rx_names", rn, "packet", pk, "metrics", "enable", 1);
 	} else {
 		fl = json_pack("{s:s, s:{s:s, s:{s:s, s:o}}, s:o, s:{s:b}}", "name", f->name,
 			       "tx_rx", "choice", "port", "port", "tx_name",
@@ -617,19 +639,20 @@ flow_of(const struct sl_config *c, const struct sl_config_env *env,
 	return ret;
 }
 
-/* An address of a device as Device.Ipv4/Ipv6: NAME.ipv4 or NAME.ipv6. */
+/* An address of a device as Device.Ipv4/Ipv6: NAME.ipv4 or NAME.ipv6 (obj_name()). */
 static json_t *
-address_of(const struct sl_dev_conf *d, bool v6)
+address_of(const struct sl_config *c, const struct sl_dev_conf *d, bool v6)
 {
-	char a[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+	char a[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE], n[64];
 	json_t *o;
 
 	inet_ntop(v6 ? AF_INET6 : AF_INET, v6 ? (const void *)d->addr6 : (const void *)&d->addr4,
 		  a, sizeof(a));
 	inet_ntop(v6 ? AF_INET6 : AF_INET, v6 ? (const void *)d->gw6 : (const void *)&d->gw4, g,
 		  sizeof(g));
-	o = json_pack("{s:s+, s:s, s:s, s:i}", "name", d->name, v6 ? ".ipv6" : ".ipv4",
-		      "address", a, "gateway", g, "prefix", v6 ? d->prefix6 : d->prefix4);
+	obj_name(c, d->name, v6 ? ".ipv6" : ".ipv4", n, sizeof(n));
+	o = json_pack("{s:s, s:s, s:s, s:i}", "name", n, "address", a, "gateway", g, "prefix",
+		      v6 ? d->prefix6 : d->prefix4);
 	if (o != NULL && (v6 ? d->gw6_mac_given : d->gw4_mac_given)) {
 		rte_ether_format_addr(m, sizeof(m), v6 ? &d->gw6_mac : &d->gw4_mac);
 		json_object_set_new(o, "gateway_mac", json_pack("{s:s, s:s}", "choice", "value",
@@ -647,7 +670,7 @@ static json_t *
 devices_of(const struct sl_config *c, const struct sl_config_env *env)
 {
 	json_t *devs = json_array();
-	char pn[24], m[RTE_ETHER_ADDR_FMT_SIZE];
+	char pn[24], m[RTE_ETHER_ADDR_FMT_SIZE], dn[64], vn[64];
 
 	for (uint16_t i = 0; devs != NULL && i < c->nb_devices; i++) {
 		const struct sl_dev_conf *d = &c->devices[i];
@@ -661,19 +684,19 @@ devices_of(const struct sl_config *c, const struct sl_config_env *env)
 		}
 		rte_ether_format_addr(m, sizeof(m), &d->mac);
 		if (d->ip4)
-			json_array_append_new(v4, address_of(d, false));
+			json_array_append_new(v4, address_of(c, d, false));
 		if (d->ip6)
-			json_array_append_new(v6, address_of(d, true));
+			json_array_append_new(v6, address_of(c, d, true));
+		obj_name(c, d->name, ".vlan", vn, sizeof(vn));
+		obj_name(c, d->name, ".dev", dn, sizeof(dn));
 		if (d->vlan != 0)
-			json_array_append_new(vl, json_pack("{s:s+, s:i}", "name", d->name, ".vlan",
-							    "id", d->vlan));
+			json_array_append_new(vl, json_pack("{s:s, s:i}", "name", vn, "id", d->vlan));
 		eth = json_pack("{s:s, s:{s:s, s:s}, s:s, s:i, s:o, s:o, s:o}", "name", d->name,
 				"connection", "choice", "port_name", "port_name",
 				port_name(c, d->port, pn), "mac", m, "mtu", d->mtu ? d->mtu : 1500,
 				"vlans", vl, "ipv4_addresses", v4, "ipv6_addresses", v6);
-		if (eth == NULL || json_array_append_new(devs, json_pack("{s:s+, s:[o]}", "name",
-									 d->name, ".dev", "ethernets",
-									 eth)) != 0) {
+		if (eth == NULL || json_array_append_new(devs, json_pack("{s:s, s:[o]}", "name", dn,
+									 "ethernets", eth)) != 0) {
 			json_decref(devs);
 			return NULL;
 		}

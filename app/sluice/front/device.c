@@ -49,11 +49,21 @@ parse_ip(const char *s, int af, void *addr, char *err, size_t len)
 	return -EINVAL;
 }
 
+static bool
+zero16(const uint8_t *a)
+{
+	static const uint8_t z[16];
+
+	return memcmp(a, z, 16) == 0;
+}
+
 int
 sl_device_parse(struct sl_dev_conf *d, const char *name, int argc, char **argv, char *err,
 		size_t len)
 {
-	bool port = false, mac = false;
+	static const char *const keys[] = { "port", "mac", "vlan", "mtu", "ip4", "ip6", "gw4", "gw6",
+					    "gw4-mac", "gw6-mac" };
+	bool port = false, mac = false, seen[RTE_DIM(keys)] = { false };
 	char e[200];
 	uint64_t v;
 
@@ -75,6 +85,15 @@ sl_device_parse(struct sl_dev_conf *d, const char *name, int argc, char **argv, 
 			return -EINVAL;
 		}
 		e[0] = '\0';
+		for (size_t s = 0; s < RTE_DIM(keys); s++) {
+			if (strcmp(k, keys[s]) != 0)
+				continue;
+			if (seen[s]) {
+				snprintf(err, len, "%s is given twice: give it once", k);
+				return -EINVAL;
+			}
+			seen[s] = true;
+		}
 		if (strcmp(k, "port") == 0) {
 			ret = sl_parse_u64(a, 0, SL_MAX_PORTS - 1, &v, e, sizeof(e));
 			d->port = (uint16_t)v;
@@ -122,8 +141,12 @@ sl_device_parse(struct sl_dev_conf *d, const char *name, int argc, char **argv, 
 		snprintf(err, len, "gw4: give the device's own IPv4 address first (ip4 A/P)");
 		return -EINVAL;
 	}
-	if (d->gw6_mac_given && !d->ip6) {
+	if ((d->gw6_mac_given || !zero16(d->gw6)) && !d->ip6) {
 		snprintf(err, len, "gw6: give the device's own IPv6 address first (ip6 A/P)");
+		return -EINVAL;
+	}
+	if (d->gw6_mac_given && zero16(d->gw6)) {
+		snprintf(err, len, "gw6-mac: give the gateway it belongs to (gw6 G)");
 		return -EINVAL;
 	}
 	if (d->gw4_mac_given && d->gw4 == 0) {

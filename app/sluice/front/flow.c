@@ -90,7 +90,8 @@ sl_flow_parse(struct sl_flow_conf *f, int argc, char **argv, char *err, size_t l
 		}
 		i++;
 		e[0] = '\0';
-		if (strcmp(k, "from") == 0 || (strcmp(k, "to") == 0 && !isdigit((unsigned char)a[0]))) {
+		if (strcmp(k, "from") == 0 ||
+		    (strcmp(k, "to") == 0 && strspn(a, "0123456789") != strlen(a))) {
 			/* An emulated host's name (device add): the flow is between devices. */
 			char *dst = k[0] == 'f' ? f->src_dev : f->dst_dev;
 

@@ -24,6 +24,8 @@
 /* A port's ring from its RX lcore (a power of 2). */
 #define CTL_RING 1024
 #define CTL_BURST 32
+/* Bursts a turn takes from a port (its RX queue or its ring): 256 frames a millisecond. */
+#define CTL_TURN_BURSTS 8
 /* Between runs, what a port's driver took leaves within this (a few frame times). */
 #define CTL_QUIESCE_US 200
 
@@ -265,16 +267,22 @@ sl_ctl_poll(struct sl_app *app)
 			if (!ctl->idle_up[pid])
 				continue;
 			/* Bounded: what arrived since the last turn, a few bursts. */
-			for (int b = 0; b < 8; b++) {
+			for (int b = 0; b < CTL_TURN_BURSTS; b++) {
 				n = p->ops->rx_burst(p->dev, pkts, CTL_BURST);
 				input(app, pid, pkts, n, now);
 				if (n < CTL_BURST)
 					break;
 			}
 		} else if (ctl->ring[pid] != NULL) {
-			n = (uint16_t)rte_ring_sc_dequeue_burst(ctl->ring[pid], (void **)pkts,
-								CTL_BURST, NULL);
-			input(app, pid, pkts, n, now);
+			/* Bounded as between runs: a few bursts a turn (CTL_TURN_BURSTS). */
+			for (int b = 0; b < CTL_TURN_BURSTS; b++) {
+				n = (uint16_t)rte_ring_sc_dequeue_burst(ctl->ring[pid],
+									(void **)pkts, CTL_BURST,
+									NULL);
+				input(app, pid, pkts, n, now);
+				if (n < CTL_BURST)
+					break;
+			}
 		}
 		n = sl_dev_tick(&ctl->tab, pid, now, pkts, CTL_BURST);
 		ctl_send(app, pid, pkts, n);
@@ -307,9 +315,34 @@ sl_ctl_run_begin(struct sl_app *app, const struct sl_config *c)
 void
 sl_ctl_run_end(struct sl_app *app)
 {
-	/* Still running (the engine takes the answers), the workers stopped. */
-	if (app->ctl != NULL && app->ses.running)
-		sl_ctl_poll(app);
+	struct sl_ctl *ctl = app->ctl;
+
+	if (ctl == NULL || !app->ses.running)
+		return;
+	/*
+	 * Still running (the engine takes the answers), the workers stopped:
+	 * what their RX lcores handed over is answered, a ring at most
+	 * (CTL_RING), and what is left freed. Nothing stays in a ring past the
+	 * run: its frames may be of the run's pools (a sim's), which the
+	 * release frees.
+	 */
+	for (uint16_t pid = 0; pid < app->ports.n; pid++) {
+		uint64_t now = ctl_now_us(ctl);
+		struct rte_mbuf *pkts[CTL_BURST];
+		unsigned int n;
+
+		if (ctl->ring[pid] == NULL)
+			continue;
+		for (int b = 0; b < CTL_RING / CTL_BURST; b++) {
+			n = rte_ring_sc_dequeue_burst(ctl->ring[pid], (void **)pkts, CTL_BURST, NULL);
+			if (n == 0)
+				break;
+			input(app, pid, pkts, (uint16_t)n, now);
+		}
+		while ((n = rte_ring_sc_dequeue_burst(ctl->ring[pid], (void **)pkts, CTL_BURST,
+						      NULL)) != 0)
+			rte_pktmbuf_free_bulk(pkts, n);
+	}
 }
 
 struct rte_ring *

@@ -55,7 +55,11 @@ void sl_ctl_poll(struct sl_app *app);
  * emptied. Called by the start.
  */
 void sl_ctl_run_begin(struct sl_app *app, const struct sl_config *c);
-/* The run has stopped its workers: what is in the rings is answered now. */
+/*
+ * The run has stopped its workers (and again after the drain, whose polls
+ * may hand over more): what is in the rings is answered now, a ring at
+ * most, the rest freed; the rings are empty after it.
+ */
 void sl_ctl_run_end(struct sl_app *app);
 /* Port pid's ring for its RX lcore during a run, or NULL (no device on it). */
 struct rte_ring *sl_ctl_ring(const struct sl_app *app, uint16_t pid);

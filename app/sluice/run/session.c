@@ -644,6 +644,7 @@ sl_session_stop(struct sl_app *app)
 	app->ses.end_tsc = RTE_MAX(end, rte_rdtsc());
 	/* 4. */
 	rx_drain(app);
+	sl_ctl_run_end(app); /* the drain's hand-overs: no mbuf stays in a ring */
 	/* 5. */
 	sl_ports_stop(&app->ports);
 	/* 6. */
