@@ -4,6 +4,7 @@
  * frame, with frames built here by hand and answers read back byte by byte.
  */
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,6 +317,10 @@ SL_TEST(dev_echo_answered, "fast")
 	CHECK(memcmp(ric + 4, b + 24, sizeof(b) - 24) == 0, "identifier, sequence, data echoed");
 	CHECK(memcmp(rte_pktmbuf_mtod(out[0], uint8_t *), &gmac, 6) == 0, "to the sender's MAC");
 	rte_pktmbuf_free(out[0]);
+	/* A device whose MTU its reply would exceed: no reply (60 B > 40). */
+	t.d[0].conf.mtu = 40;
+	CHECK(sl_dev_input(&t, 0, in, 0, out, 4) == 0, "a reply over the MTU");
+	t.d[0].conf.mtu = 0;
 	/* A bad ICMP checksum: no reply. */
 	rte_pktmbuf_mtod(in, uint8_t *)[14 + 30] ^= 1;
 	CHECK(sl_dev_input(&t, 0, in, 0, out, 4) == 0, "bad checksum: nothing");
@@ -339,7 +344,8 @@ SL_TEST(dev_echo_answered, "fast")
 	in = frame(&dmac, &gmac, 0, RTE_ETHER_TYPE_IPV4, b, sizeof(b));
 	CHECK(!sl_dev_wants(in), "UDP not wanted");
 	rte_pktmbuf_free(in);
-	CHECK(t.d[0].st.echo_in == 2 && t.d[0].st.echo_out == 2, "counted");
+	CHECK(t.d[0].st.echo_in == 3 && t.d[0].st.echo_out == 2, "counted: %" PRIu64 " in",
+	      t.d[0].st.echo_in);
 	CHECK(rte_mempool_in_use_count(pool()) == 0, "every mbuf back");
 	return 0;
 }
@@ -487,6 +493,16 @@ SL_TEST(dev_config_checked, "fast")
 	      "a flow from a device on another port: %s", e.msg);
 	c.flows[0].port = 0;
 	CHECK(sl_config_check_devices(&c, &env, &e) == 0, "on its port: %s", e.msg);
+	/* The device's MTU bounds its flows' frames (1000 + 18 B untagged). */
+	c.devices[0].mtu = 1000;
+	c.flows[0].sc.nb_sizes = 2;
+	c.flows[0].sc.sizes[0] = 64;
+	c.flows[0].sc.sizes[1] = 1018;
+	CHECK(sl_config_check_devices(&c, &env, &e) == 0, "1018 B within MTU 1000: %s", e.msg);
+	c.flows[0].sc.sizes[1] = 1019;
+	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "exceed device h0's MTU"),
+	      "1019 B over MTU 1000: %s", e.msg);
+	c.devices[0].mtu = 0;
 	snprintf(c.flows[0].dst_dev, SL_DEV_NAME_MAX, "h0");
 	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "to itself"),
 	      "a flow from a device to itself: %s", e.msg);

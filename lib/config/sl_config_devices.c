@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 
 #include "sl_config.h"
+#include "sl_wire.h"
 
 static int __attribute__((format(printf, 4, 5)))
 derr(struct sl_config_err *e, int port, int flow, const char *fmt, ...)
@@ -204,6 +205,17 @@ check_flow(const struct sl_config *c, uint16_t i, struct sl_config_err *e)
 			return derr(e, f->port, i, ": flow %s: device %s is on VLAN %u: give its "
 				    "stack a vlan header (its id left out, or %u)", f->name,
 				    f->src_dev, c->devices[s].vlan, c->devices[s].vlan);
+	}
+	if (c->devices[s].mtu != 0) {
+		uint32_t big = f->sc.size_max, lim;
+
+		for (uint16_t k = 0; f->sc.size_max == 0 && k < f->sc.nb_sizes; k++)
+			big = RTE_MAX(big, f->sc.sizes[k]);
+		lim = sl_wire_max_frame(c->devices[s].mtu, c->devices[s].vlan != 0);
+		if (big > lim)
+			return derr(e, f->port, i, ": flow %s: frames of %u B exceed device %s's MTU "
+				    "%u (frames up to %u B): give smaller sizes or a larger mtu",
+				    f->name, big, f->src_dev, c->devices[s].mtu, lim);
 	}
 	if (f->sc.ipv6 ? !(c->devices[s].ip6 && c->devices[d].ip6) :
 			 !(c->devices[s].ip4 && c->devices[d].ip4))

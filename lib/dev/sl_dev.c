@@ -587,8 +587,8 @@ icmp6_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v, uint
 		if (!rte_is_same_ether_addr(&v->eth->dst_addr, &d->conf.mac))
 			return 0; /* an echo to a group, or to another host's MAC */
 		d->st.echo_in++;
-		if (max == 0)
-			return 0;
+		if (max == 0 || (d->conf.mtu != 0 && IP6_HLEN + plen > d->conf.mtu))
+			return 0; /* its reply over the device's MTU: not answered */
 		r = ip6_build(t, d, &v->eth->src_addr, ip->dst_addr, ip->src_addr, DEV_TTL,
 			      (uint16_t)plen, &m);
 		if (r == NULL)
@@ -637,7 +637,8 @@ icmp4_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v,
 	    rte_raw_cksum(v->p + v->l3 + hl, tot - hl) != 0xffff)
 		return 0;
 	d->st.echo_in++;
-	if (max == 0)
+	/* A reply over its MTU would be a fragment's work: not answered. */
+	if (max == 0 || (d->conf.mtu != 0 && 20 + tot - hl > d->conf.mtu))
 		return 0;
 	/* The reply: a 20-byte header (no options), the message with its type changed. */
 	rip = (struct rte_ipv4_hdr *)frame_new(t, d, &v->eth->src_addr, RTE_ETHER_TYPE_IPV4,

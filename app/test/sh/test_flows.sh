@@ -430,7 +430,7 @@ if want 9; then
 	check "otg: layer1 speed_100_gbps on a 10G port: a warning, kept" \
 		grep -q "layer1\[0\]: speed speed_100_gbps: port p1 (sim0) runs at 10 Gb/s, its NIC's or --sim's: kept" <<<"$out"
 	o "{$P,\"layer1\":[{\"name\":\"l\",\"port_names\":[\"p1\"],\"mtu\":99999}],$J}"; bad "otg: layer1 mtu out of range" "layer1\[0\]: mtu: give 68 to 9000" "${S[@]}"
-	o "{$P,\"flows\":[],\"devices\":[{\"name\":\"d1\"}]}"; bad "otg: devices" "devices: not supported: Sluice generates flows between ports" "${S[@]}"
+	o "{$P,$J,\"devices\":[{\"name\":\"d1\",\"isis\":{\"system_id\":\"640000000001\"}}]}"; bad "otg: a device's protocol (isis)" "devices\[0\].isis: not supported: Sluice's devices answer ARP, ND and ping" "${S[@]}"
 	o "{$P,\"flows\":[{$F,\"packet\":[{\"choice\":\"ppp\"}]}]}"; bad "otg: a header it does not build" "flows\[0\].packet\[0\]: header 'ppp': not supported" "${S[@]}"
 	o "{$P,\"flows\":[{$F,\"packet\":[{\"choice\":\"ethernet\"},{\"choice\":\"ipv4\",\"ipv4\":{\"src\":{\"choice\":\"increment\",\"increment\":{\"start\":\"1.1.1.1\",\"step\":\"0.0.0.0\",\"count\":5}}}}]}]}"
 	bad "otg: an increment with a step of 0" "flows\[0\].packet\[1\].ipv4.src: increment.step: give a step of 1 or more" "${S[@]}"
