@@ -16,7 +16,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${SLUICE_FUZZ_BUILD:-$top/build-fuzz}
-targets=(opts config cli profile field sizes rate map stack rx otg dev)
+targets=(opts config cli profile field sizes rate map stack rx otg dev api)
 
 usage() {
 	echo "usage: scripts/fuzz.sh TARGET SECONDS (TARGET: ${targets[*]})" >&2

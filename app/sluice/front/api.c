@@ -1023,6 +1023,14 @@ static const struct sl_web_route api_routes[] = {
 	{ "GET", "/metrics", sl_metrics_route }, /* Prometheus, on the API's address too */
 };
 
+const struct sl_web_route *
+sl_api_harness(struct sl_app *app, unsigned int *n)
+{
+	A.app = app;
+	*n = RTE_DIM(api_routes);
+	return api_routes;
+}
+
 /* A loopback address (127.0.0.0/8, ::1): only this host reaches it. */
 static bool
 loopback(const char *host)

@@ -18,6 +18,13 @@
  * host:port (port 0: the kernel picks; the URL is printed). SL_EXIT_*.
  */
 int sl_api_start(struct sl_app *app, const struct sl_opts *o);
+/*
+ * The API's routes for a harness that calls them without a server (the
+ * fuzz target of every endpoint's body): app is the program they act on,
+ * *n their number. A route's reply body is malloc'd: the caller frees it.
+ */
+struct sl_web_route;
+const struct sl_web_route *sl_api_harness(struct sl_app *app, unsigned int *n);
 /* Stop serving: waiting requests answer 503. */
 void sl_api_stop(void);
 /* Serve until a signal (no prompt, no run of the options'). SL_EXIT_*. */
