@@ -152,6 +152,29 @@ sl_dev_clear(struct sl_dev_table *t)
 		dev_start(&t->d[i]);
 }
 
+void
+sl_dev_port_totals(const struct sl_dev_state *d, uint16_t n, uint16_t port,
+		   struct sl_dev_port_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (uint16_t i = 0; i < n; i++) {
+		const struct sl_dev_stats *s = &d[i].st;
+
+		if (d[i].conf.port != port)
+			continue;
+		t->arp_rx += s->arp_requests_in + s->arp_replies_in;
+		t->arp_tx += s->arp_replies_out + s->arp_requests_out + s->garp_out;
+		t->nd_rx += s->ns_in + s->na_in;
+		t->nd_tx += s->na_out + s->ns_out + s->una_out;
+		t->echo_replied += s->echo_out;
+		t->resolved += s->resolved;
+		t->unresolved += (d[i].n4.state == SL_DEV_N_INCOMPLETE ||
+				  d[i].n4.state == SL_DEV_N_FAILED) +
+				 (d[i].n6.state == SL_DEV_N_INCOMPLETE ||
+				  d[i].n6.state == SL_DEV_N_FAILED);
+	}
+}
+
 int
 sl_dev_find(const struct sl_dev_table *t, const char *name)
 {
@@ -773,6 +796,7 @@ sl_dev_tick(struct sl_dev_table *t, uint16_t port, uint64_t now_us, struct rte_m
 							 d->conf.addr4)) != NULL) {
 				out[k++] = m;
 				d->st.announced++;
+				d->st.garp_out++;
 			}
 			/* Unsolicited NAs to all nodes, override set (RFC 4861 7.2.6). */
 			mcast_mac6(all_nodes6, &amac);
@@ -781,11 +805,13 @@ sl_dev_tick(struct sl_dev_table *t, uint16_t port, uint64_t now_us, struct rte_m
 							 d->conf.addr6)) != NULL) {
 				out[k++] = m;
 				d->st.announced++;
+				d->st.una_out++;
 			}
 			if (d->conf.ip6 && (m = nd_build(t, d, true, NA_F_OVERRIDE, &amac, d->ll6,
 							 all_nodes6, d->ll6)) != NULL) {
 				out[k++] = m;
 				d->st.announced++;
+				d->st.una_out++;
 			}
 		}
 		k += neigh_tick(t, d, false, now_us, out + k, (uint16_t)(max - k));

@@ -88,6 +88,7 @@ struct sl_dev_stats {
 	uint64_t ns_in, na_out, ns_out, na_in;       /**< the same for IPv6 ND */
 	uint64_t echo_in, echo_out;                  /**< echo requests to it, replies */
 	uint64_t announced;                          /**< gratuitous ARP and unsolicited NA */
+	uint64_t garp_out, una_out;                  /**< of those: gratuitous ARP, unsolicited NA */
 	uint64_t resolved, failed;                   /**< gateway resolutions, failures */
 };
 
@@ -180,6 +181,21 @@ uint16_t sl_dev_tick(struct sl_dev_table *t, uint16_t port, uint64_t now_us,
  */
 bool sl_dev_next_hop(const struct sl_dev_table *t, uint16_t idx, bool v6, const void *dst,
 		     struct rte_ether_addr *mac);
+
+/** A port's devices' control frames, as the views name them (docs/devices.md). */
+struct sl_dev_port_totals {
+	uint64_t arp_rx;        /**< ARP requests for its devices and replies to them */
+	uint64_t arp_tx;        /**< ARP replies, requests and gratuitous ARP sent */
+	uint64_t nd_rx;         /**< NS for its devices and NA to them */
+	uint64_t nd_tx;         /**< NA (solicited and unsolicited) and NS sent */
+	uint64_t echo_replied;  /**< echo requests answered (ICMP and ICMPv6) */
+	uint64_t resolved;      /**< gateways resolved */
+	uint64_t unresolved;    /**< gateways without a MAC now (INCOMPLETE, FAILED): a level */
+};
+
+/** The totals of port @p port's devices among @p d[0..n) (a table's, or a copy). */
+void sl_dev_port_totals(const struct sl_dev_state *d, uint16_t n, uint16_t port,
+			struct sl_dev_port_totals *t);
 
 /** The index of the device named @p name, or -1. */
 int sl_dev_find(const struct sl_dev_table *t, const char *name);

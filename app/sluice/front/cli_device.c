@@ -116,7 +116,7 @@ cmd_show_devices(struct sl_cli *cli, int argc, char **argv)
 	RTE_SET_USED(argv);
 	sl_ctl_poll(cli->app); /* the devices in force are the configuration's */
 	if (c->nb_devices == 0) {
-		printf("no device: device add NAME port P mac MAC ip4 A/P gw4 G adds one "
+		printf("no device: device add NAME port P mac MAC ip A/P gw G adds one "
 		       "(docs/cli.md)\n");
 		return;
 	}
@@ -168,21 +168,35 @@ neigh_line(const struct sl_dev_state *d, bool v6)
 static void
 cmd_show_neighbors(struct sl_cli *cli, int argc, char **argv)
 {
-	const struct sl_dev_table *t = sl_ctl_table(cli->app);
+	const struct sl_dev_table *t;
+	int port = -1;
 	bool any = false;
 
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	if (argc > 2) {
+		uint16_t p;
+		char err[128];
+
+		if (sl_config_port_parse(argv[2], cli->app->ports.n, &p, err, sizeof(err)) != 0) {
+			sl_cli_error(cli, "show neighbors: %s", err);
+			return;
+		}
+		port = p;
+	}
 	sl_ctl_poll(cli->app);
+	t = sl_ctl_table(cli->app);
 	for (uint16_t i = 0; t != NULL && i < t->n; i++)
-		any |= t->d[i].n4.state != SL_DEV_N_NONE || t->d[i].n6.state != SL_DEV_N_NONE;
+		any |= (port < 0 || t->d[i].conf.port == port) &&
+		       (t->d[i].n4.state != SL_DEV_N_NONE || t->d[i].n6.state != SL_DEV_N_NONE);
 	if (!any) {
-		printf("no neighbor: no device has a gateway (device add ... gw4 G, gw6 G)\n");
+		printf("no neighbor: no device%s has a gateway (device add ... gw G, gw6 G)\n",
+		       port < 0 ? "" : " of this port");
 		return;
 	}
 	printf("%-16s %-5s %-4s %-28s %-18s %s\n", "device", "port", "ip", "gateway", "mac",
 	       "state");
 	for (uint16_t i = 0; i < t->n; i++) {
+		if (port >= 0 && t->d[i].conf.port != port)
+			continue;
 		neigh_line(&t->d[i], false);
 		neigh_line(&t->d[i], true);
 	}
@@ -199,13 +213,14 @@ cmd_clear_neighbors(struct sl_cli *cli, int argc, char **argv)
 const struct sl_cmd sl_cmds_device[] = {
 	{ "device add <name> <words...>", cmd_device_add,
 	  "add an emulated host that answers ARP, ND and ping and resolves its gateways: port P, "
-	  "mac MAC, vlan N, mtu N, ip4 A/P, gw4 G, gw4-mac MAC, ip6 A/P, gw6 G, gw6-mac MAC "
+	  "mac MAC, vlan N, mtu N, ip A/P, gw G, gw-mac MAC, ip6 A/P, gw6 G, gw6-mac MAC "
 	  "(docs/devices.md)", "device" },
 	{ "device del <name>", cmd_device_del, "remove a device (all: every one)", "device" },
 	{ "show devices", cmd_show_devices,
 	  "the devices, as device add words, and their ARP, ND and echo counters", "show" },
-	{ "show neighbors", cmd_show_neighbors,
-	  "each device's gateways: address, MAC once resolved, state (as ip neigh)", "show" },
+	{ "show neighbors [<port>]", cmd_show_neighbors,
+	  "each device's gateways (of one port, or all): address, MAC once resolved, state (as "
+	  "ip neigh)", "show" },
 	{ "clear neighbors", cmd_clear_neighbors,
 	  "forget what the devices resolved: they ask again at once", "device" },
 	{ NULL, NULL, NULL, NULL },

@@ -61,8 +61,9 @@ int
 sl_device_parse(struct sl_dev_conf *d, const char *name, int argc, char **argv, char *err,
 		size_t len)
 {
-	static const char *const keys[] = { "port", "mac", "vlan", "mtu", "ip4", "ip6", "gw4", "gw6",
-					    "gw4-mac", "gw6-mac" };
+	/* ip, gw, gw-mac are IPv4's (ip4, gw4, gw4-mac: the same words). */
+	static const char *const keys[] = { "port", "mac", "vlan", "mtu", "ip", "ip6", "gw", "gw6",
+					    "gw-mac", "gw6-mac" };
 	bool port = false, mac = false, seen[RTE_DIM(keys)] = { false };
 	char e[200];
 	uint64_t v;
@@ -79,6 +80,9 @@ sl_device_parse(struct sl_dev_conf *d, const char *name, int argc, char **argv, 
 	for (int i = 0; i < argc; i += 2) {
 		const char *k = argv[i], *a = i + 1 < argc ? argv[i + 1] : NULL;
 		int ret;
+
+		if (strcmp(k, "ip4") == 0 || strcmp(k, "gw4") == 0 || strcmp(k, "gw4-mac") == 0)
+			k = k[0] == 'i' ? "ip" : k[3] == '\0' ? "gw" : "gw-mac";
 
 		if (a == NULL) {
 			snprintf(err, len, "%s: a value must follow (keys: %s)", k, SL_DEVICE_KEYS);
@@ -107,17 +111,17 @@ sl_device_parse(struct sl_dev_conf *d, const char *name, int argc, char **argv, 
 		} else if (strcmp(k, "mtu") == 0) {
 			ret = sl_parse_u64(a, 68, 9000, &v, e, sizeof(e));
 			d->mtu = (uint16_t)v;
-		} else if (strcmp(k, "ip4") == 0) {
+		} else if (strcmp(k, "ip") == 0) {
 			ret = parse_cidr(a, AF_INET, &d->addr4, &d->prefix4, e, sizeof(e));
 			d->ip4 = true;
 		} else if (strcmp(k, "ip6") == 0) {
 			ret = parse_cidr(a, AF_INET6, d->addr6, &d->prefix6, e, sizeof(e));
 			d->ip6 = true;
-		} else if (strcmp(k, "gw4") == 0) {
+		} else if (strcmp(k, "gw") == 0) {
 			ret = parse_ip(a, AF_INET, &d->gw4, e, sizeof(e));
 		} else if (strcmp(k, "gw6") == 0) {
 			ret = parse_ip(a, AF_INET6, d->gw6, e, sizeof(e));
-		} else if (strcmp(k, "gw4-mac") == 0) {
+		} else if (strcmp(k, "gw-mac") == 0) {
 			ret = sl_parse_mac(a, &d->gw4_mac, e, sizeof(e));
 			d->gw4_mac_given = true;
 		} else if (strcmp(k, "gw6-mac") == 0) {
@@ -138,7 +142,7 @@ sl_device_parse(struct sl_dev_conf *d, const char *name, int argc, char **argv, 
 		return -EINVAL;
 	}
 	if ((d->gw4 != 0 || d->gw4_mac_given) && !d->ip4) {
-		snprintf(err, len, "gw4: give the device's own IPv4 address first (ip4 A/P)");
+		snprintf(err, len, "gw: give the device's own IPv4 address first (ip A/P)");
 		return -EINVAL;
 	}
 	if ((d->gw6_mac_given || !zero16(d->gw6)) && !d->ip6) {
@@ -150,7 +154,7 @@ sl_device_parse(struct sl_dev_conf *d, const char *name, int argc, char **argv, 
 		return -EINVAL;
 	}
 	if (d->gw4_mac_given && d->gw4 == 0) {
-		snprintf(err, len, "gw4-mac: give the gateway it belongs to (gw4 G)");
+		snprintf(err, len, "gw-mac: give the gateway it belongs to (gw G)");
 		return -EINVAL;
 	}
 	return 0;
@@ -171,14 +175,14 @@ sl_device_str(const struct sl_dev_conf *d, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " mtu %u", d->mtu);
 	if (d->ip4 && off < len) {
 		inet_ntop(AF_INET, &d->addr4, a, sizeof(a));
-		off += (size_t)snprintf(buf + off, len - off, " ip4 %s/%u", a, d->prefix4);
+		off += (size_t)snprintf(buf + off, len - off, " ip %s/%u", a, d->prefix4);
 		if (d->gw4 != 0 && off < len) {
 			inet_ntop(AF_INET, &d->gw4, a, sizeof(a));
-			off += (size_t)snprintf(buf + off, len - off, " gw4 %s", a);
+			off += (size_t)snprintf(buf + off, len - off, " gw %s", a);
 		}
 		if (d->gw4_mac_given && off < len) {
 			rte_ether_format_addr(m, sizeof(m), &d->gw4_mac);
-			off += (size_t)snprintf(buf + off, len - off, " gw4-mac %s", m);
+			off += (size_t)snprintf(buf + off, len - off, " gw-mac %s", m);
 		}
 	}
 	if (d->ip6 && off < len) {

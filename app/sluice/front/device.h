@@ -7,8 +7,10 @@
  * device add and --device:
  *
  *   NAME port P mac MAC [vlan N] [mtu N]
- *        [ip4 A/PREFIX [gw4 G] [gw4-mac MAC]]
+ *        [ip A/PREFIX [gw G] [gw-mac MAC]]
  *        [ip6 A/PREFIX [gw6 G] [gw6-mac MAC]]
+ *
+ * (ip4, gw4, gw4-mac: the same as ip, gw, gw-mac.)
  *
  * A gateway's MAC is resolved (ARP, ND) unless gw4-mac/gw6-mac gives it.
  */
@@ -17,7 +19,7 @@
 
 #include "sl_config.h"
 
-#define SL_DEVICE_KEYS "port P, mac MAC, vlan N, mtu N, ip4 A/P, gw4 G, gw4-mac MAC, " \
+#define SL_DEVICE_KEYS "port P, mac MAC, vlan N, mtu N, ip A/P, gw G, gw-mac MAC, " \
 	"ip6 A/P, gw6 G, gw6-mac MAC"
 
 /**

@@ -126,7 +126,7 @@ sl_usage(void)
 	       "                        between two devices (their MACs, addresses, the\n"
 	       "                        gateway's MAC resolved)\n"
 	       "  --device 'NAME WORDS' an emulated host, repeatable (as device add): port P,\n"
-	       "                        mac MAC, vlan N, ip4 A/P, gw4 G, gw4-mac MAC, ip6\n"
+	       "                        mac MAC, vlan N, ip A/P, gw G, gw-mac MAC, ip6\n"
 	       "                        A/P, gw6 G, gw6-mac MAC; it answers ARP, ND and\n"
 	       "                        ping and resolves its gateways (docs/devices.md)\n"
 	       "  --otg-config FILE     the flows of an Open Traffic Generator Config (JSON:\n"
@@ -519,7 +519,7 @@ device_opt(struct sl_config *cf, const char *spec)
 	snprintf(line, sizeof(line), "%s", spec);
 	n = sl_flow_words(line, w, RTE_DIM(w));
 	if (n <= 0) {
-		usage_error("--device", "'%s': give 'NAME port P mac MAC ip4 A/P ...' (%s)", spec,
+		usage_error("--device", "'%s': give 'NAME port P mac MAC ip A/P ...' (%s)", spec,
 			    n == 0 ? "no name" : "more than 64 words");
 		return -1;
 	}

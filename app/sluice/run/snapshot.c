@@ -423,6 +423,11 @@ take_devices(const struct sl_app *app, struct sl_results *r)
 		return -ENOMEM;
 	memcpy(r->dev, t->d, t->n * sizeof(*r->dev));
 	r->nb_dev = t->n;
+	for (uint16_t p = 0; p < r->nb_ports; p++) {
+		for (uint16_t i = 0; i < t->n; i++)
+			r->port[p].has_dev |= t->d[i].conf.port == p;
+		sl_dev_port_totals(r->dev, r->nb_dev, p, &r->port[p].dev);
+	}
 	return 0;
 }
 

@@ -125,6 +125,8 @@ struct sl_results_port {
 	struct sl_port_totals view; /* since the last clear port stats (gauges as they are) */
 	uint16_t txq0, nb_txq;      /* its queues: txq[txq0 .. txq0 + nb_txq) */
 	bool rx_on;                 /* it receives in this run (it has an analyzer) */
+	bool has_dev;               /* devices are on it (run/ctl.h) */
+	struct sl_dev_port_totals dev; /* their control frames */
 	struct sl_rx_port_stats rx;
 	struct sl_port_rx_drops drops;
 	bool has_wire;              /* its driver models a wire (the sim) */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "counters.h"
+#include "sl_dev.h"
 #include "results.h"
 #include "sl_port.h"
 #include "sl_rx.h"
@@ -96,6 +97,25 @@ const struct sl_counter sl_rx_drop_counters[] = {
 	  "frames the device dropped for want of an mbuf", "packets" },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL },
 };
+
+#define DV(f) offsetof(struct sl_dev_port_totals, f)
+const struct sl_counter sl_dev_port_counters[] = {
+	{ "arp_rx", "arp_rx", 10, 0, DV(arp_rx),
+	  "ARP requests for the port's devices and replies to them", "" },
+	{ "arp_tx", "arp_tx", 10, 0, DV(arp_tx),
+	  "ARP replies, requests and gratuitous ARP its devices sent", "" },
+	{ "nd_rx", "nd_rx", 10, 0, DV(nd_rx),
+	  "neighbour solicitations for its devices and advertisements to them", "" },
+	{ "nd_tx", "nd_tx", 10, 0, DV(nd_tx),
+	  "neighbour advertisements and solicitations its devices sent", "" },
+	{ "echo_replied", "echo_replied", 10, 0, DV(echo_replied),
+	  "echo requests (ICMP, ICMPv6) its devices answered", "" },
+	{ "resolved", "resolved", 10, 0, DV(resolved), "gateways its devices resolved", "" },
+	{ "unresolved", "unresolved", 10, SL_CNT_GAUGE, DV(unresolved),
+	  "gateways of its devices without a MAC now (incomplete, failed)", "" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
+};
+#undef DV
 
 const struct sl_counter sl_stream_counters[] = {
 	{ "tx_packets", "tx", 14, 0, S(tx_all), "frames of the stream its port's drivers took",

@@ -203,6 +203,16 @@ write_ports(const struct sl_app *app, const struct sl_results *r, FILE *f,
 	families(f, ts, "", sl_pace_counters, s, np);
 	families(f, ts, "", sl_rx_counters, srx, nrx);
 	families(f, ts, "", sl_rx_drop_counters, sdr, nrx);
+	/* The devices' control frames, of the ports that have devices. */
+	nrx = 0;
+	for (uint16_t i = 0; i < np; i++) {
+		if (!r->port[i].has_dev)
+			continue;
+		srx[nrx] = (struct sample){ .base = &r->port[i].dev };
+		snprintf(srx[nrx].labels, sizeof(srx[nrx].labels), "port=\"%u\"", i);
+		nrx++;
+	}
+	families(f, ts, "", sl_dev_port_counters, srx, nrx);
 }
 
 static void

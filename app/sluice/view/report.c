@@ -553,6 +553,14 @@ json_port_rx(struct sl_json *j, const struct sl_results *res, uint16_t r)
 	json_table(j, sl_rx_drop_counters, &rp->drops);
 }
 
+/* A port's devices' control frames (docs/devices.md), where it has devices. */
+static void
+json_port_devices(struct sl_json *j, const struct sl_results_port *rp)
+{
+	if (rp->has_dev)
+		json_table(j, sl_dev_port_counters, &rp->dev);
+}
+
 static void
 json_latency(struct sl_json *j, const struct sl_results *r, uint16_t s, uint16_t rx_port,
 	     const struct sl_rx_stream_stats *st)
@@ -916,6 +924,7 @@ report_json_write(const struct sl_results *r, const struct sl_config *cfg, const
 		sl_json_bool(&j, "lltx", (rd->port[i].caps & SL_DRV_CAP_LLTX) != 0);
 		json_table(&j, sl_port_counters, &pt);
 		json_table(&j, sl_pace_counters, &rp->pace);
+		json_port_devices(&j, rp);
 		sl_json_dbl(&j, "tx_pps", d > 0 ? pt.tx_packets / d : 0);
 		/* The rate the pacer held the port to: unit max (unpaced), pps, bps_l1, bps_l2. */
 		sl_json_str(&j, "pace_unit", rate_unit_name(rp->pace_rate.unit));

@@ -4,7 +4,7 @@
  * DPDK's /ethdev/ endpoints, read with dpdk-telemetry.py. Callbacks run on
  * DPDK's telemetry thread and read only a snapshot the main lcore's loop
  * publishes (before its next sleep when a run starts or stops, and every
- * SL_TEL_PUBLISH_US while it goes), never the run's objects. The published pointer is swapped and
+ * SL_TEL_PUBLISH_US while it goes or devices exist), never the run's objects. The published pointer is swapped and
  * read under one short lock, the only one between the two threads.
  */
 
@@ -15,6 +15,7 @@
 
 #include <rte_telemetry.h>
 
+#include "ctl.h"
 #include "report.h"
 #include "sl_err.h"
 #include "results.h"
@@ -120,14 +121,19 @@ tel_step(struct sl_loop *l, void *arg)
 		tel_publish(app);
 }
 
-/* The loop's timer: a new snapshot every SL_TEL_PUBLISH_US while a run goes. */
+/*
+ * The loop's timer: a new snapshot every SL_TEL_PUBLISH_US while a run
+ * goes, or while devices answer and resolve (their counters move between
+ * runs too).
+ */
 static int64_t
 tel_tick(struct sl_loop *l, void *arg)
 {
 	struct sl_app *app = arg;
+	const struct sl_dev_table *t = sl_ctl_table(app);
 
 	RTE_SET_USED(l);
-	if (app->ses.running)
+	if (app->ses.running || (t != NULL && t->n != 0))
 		tel_publish(app);
 	return SL_TEL_PUBLISH_US;
 }
@@ -189,10 +195,12 @@ tel_totals(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct sl_dev_port_totals dv;
 	struct sl_pace_totals pc;
 	struct sl_port_totals pt;
 	const struct sl_port_info *pi;
 	struct sl_results *r;
+	bool has_dev;
 	int port, ret;
 
 	RTE_SET_USED(cmd);
@@ -202,6 +210,8 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	pi = &r->desc->env.port[port].info; /* the snapshot's, held until tel_done() */
 	pt = r->port[port].tot;
 	pc = r->port[port].pace;
+	dv = r->port[port].dev;
+	has_dev = r->port[port].has_dev;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", pi->name);
 	rte_tel_data_add_dict_string(d, "driver", pi->driver);
@@ -210,6 +220,8 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	tel_done(r);
 	tel_table(d, sl_port_counters, &pt);
 	tel_table(d, sl_pace_counters, &pc);
+	if (has_dev)
+		tel_table(d, sl_dev_port_counters, &dv);
 	return 0;
 }
 

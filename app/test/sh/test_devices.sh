@@ -20,8 +20,8 @@ tag=dv
 
 EAL=(--no-huge -m 1024 --no-pci -l 0-1)
 SIMS=(--sim 10G,dut=1 --sim 10G,dut=0)
-DA='a port 0 mac 02:00:00:00:00:0a ip4 198.18.0.1/24 gw4 198.18.0.2 ip6 2001:2::1/64 gw6 2001:2::2'
-DB='b port 1 mac 02:00:00:00:00:0b ip4 198.18.0.2/24 gw4 198.18.0.1 ip6 2001:2::2/64 gw6 2001:2::1'
+DA='a port 0 mac 02:00:00:00:00:0a ip 198.18.0.1/24 gw 198.18.0.2 ip6 2001:2::1/64 gw6 2001:2::2'
+DB='b port 1 mac 02:00:00:00:00:0b ip 198.18.0.2/24 gw 198.18.0.1 ip6 2001:2::2/64 gw6 2001:2::1'
 
 # jq_eq FILE EXPR VALUE
 jq_eq() { [ "$(jq -r "$2" "$1" 2>/dev/null)" = "$3" ]; }
@@ -47,6 +47,8 @@ if want 1; then
 			.mac == \"02:00:00:00:00:0B\" and (.state == \"REACHABLE\" or .state == \"PROBE\"))" "$1" >/dev/null' _ "$T/1.json"
 	check "1 sim: the JSON summary counts b's answers to a's ARP requests" \
 		jq_eq "$T/1.json" '.devices[1].arp_requests_in >= 1 and .devices[1].arp_replies_out == .devices[1].arp_requests_in' true
+	check "1 sim: the JSON summary's ports have the devices' counters (arp_rx, arp_tx, resolved; unresolved 0)" \
+		jq_eq "$T/1.json" '[.ports[] | .arp_rx >= 1 and .arp_tx >= 2 and .nd_rx >= 1 and .nd_tx >= 2 and .resolved == 2 and .unresolved == 0] | all' true
 	check "1 sim: queue 0 of each port is shared with the main lcore (locked)" \
 		test "$(grep -c 'txq 0: mode locked    lcores 1,main' "$T/1.out")" = 2
 
@@ -68,6 +70,7 @@ if want 1; then
 		echo "device add $DB"
 		sleep 1.5
 		echo "show neighbors"
+		echo "show neighbors 1"
 		echo "flow add ab from a to b count 1000 rate 100kpps"
 		echo "show flows"
 		echo "show devices"
@@ -79,6 +82,11 @@ if want 1; then
 		grep -qE '^a +0 +ipv4 198.18.0.2 +02:00:00:00:00:0B +(REACHABLE|PROBE)' "$T/1p.out"
 	check "1 prompt: b's IPv6 gateway resolved to a's MAC" \
 		grep -qE '^b +1 +ipv6 2001:2::1 +02:00:00:00:00:0A +(REACHABLE|PROBE)' "$T/1p.out"
+	check "1 prompt: show neighbors 1 shows b's only" \
+		bash -c 'sed -n "/show neighbors 1/,/sluice> flow add/p" "$1" | grep -q "^b " &&
+			! sed -n "/show neighbors 1/,/sluice> flow add/p" "$1" | grep -q "^a "' _ "$T/1p.out"
+	check "1 prompt: show devices gives the words back (ip, gw)" \
+		grep -q '^device 0: a port 0 mac 02:00:00:00:00:0A ip 198.18.0.1/24 gw 198.18.0.2 ip6 2001:2::1/64 gw6 2001:2::2' "$T/1p.out"
 	check "1 prompt: show flows gives the flow's words back" \
 		grep -q 'flow 0: ab port 0 from a to b ipv4 udp' "$T/1p.out"
 	check "1 prompt: show devices counts the answers" \
@@ -91,22 +99,22 @@ fi
 if want 2; then
 	new_prefix
 	{
-		echo "device add x port 0 mac 02:00:00:00:00:01 ip4 198.18.0.1/24 gw4 198.18.1.1"
-		echo "device add x port 5 mac 02:00:00:00:00:01 ip4 198.18.0.1/24"
-		echo "device add x port 0 ip4 198.18.0.1/24"
-		echo "device add x port 0 mac 02:00:00:00:00:01 ip4 198.18.0.1"
-		echo "device add x port 0 mac 01:00:00:00:00:01 ip4 198.18.0.1/24"
-		echo "device add a port 0 mac 02:00:00:00:00:0a ip4 198.18.0.1/24"
-		echo "device add b port 0 mac 02:00:00:00:00:0b ip4 198.18.0.1/24"
-		echo "device add a port 1 mac 02:00:00:00:00:0c ip4 198.18.0.3/24"
-		echo "device add c port 1 mac 02:00:00:00:00:0c ip4 198.18.0.3/24"
+		echo "device add x port 0 mac 02:00:00:00:00:01 ip 198.18.0.1/24 gw 198.18.1.1"
+		echo "device add x port 5 mac 02:00:00:00:00:01 ip 198.18.0.1/24"
+		echo "device add x port 0 ip 198.18.0.1/24"
+		echo "device add x port 0 mac 02:00:00:00:00:01 ip 198.18.0.1"
+		echo "device add x port 0 mac 01:00:00:00:00:01 ip 198.18.0.1/24"
+		echo "device add a port 0 mac 02:00:00:00:00:0a ip 198.18.0.1/24"
+		echo "device add b port 0 mac 02:00:00:00:00:0b ip 198.18.0.1/24"
+		echo "device add a port 1 mac 02:00:00:00:00:0c ip 198.18.0.3/24"
+		echo "device add c port 1 mac 02:00:00:00:00:0c ip 198.18.0.3/24"
 		echo "flow add f port 1 from a to c"
 		echo "flow add g from a to nosuch"
 		echo "flow add h from a to a"
-		echo "device add y port 0 mac 02:00:00:00:00:09 ip4 198.18.0.9/24 ip4 198.18.0.8/24"
+		echo "device add y port 0 mac 02:00:00:00:00:09 ip 198.18.0.9/24 ip 198.18.0.8/24"
 		echo "device add y port 0 mac 02:00:00:00:00:09 gw6-mac 02:00:00:00:00:01 ip6 2001:2::9/64"
-		echo "device add y port 0 mac 02:00:00:00:00:09 ip4 198.18.0.255/24"
-		echo "device add 2b port 1 mac 02:00:00:00:00:2b ip4 198.18.0.4/24"
+		echo "device add y port 0 mac 02:00:00:00:00:09 ip 198.18.0.255/24"
+		echo "device add 2b port 1 mac 02:00:00:00:00:2b ip 198.18.0.4/24"
 		echo "flow add k from a to 2b"
 		echo "show devices"
 		echo "show flows"
@@ -118,7 +126,7 @@ if want 2; then
 		grep -q 'error: device add: device x: port 5 does not exist' "$T/2.out"
 	check "2 a device without a MAC is refused" grep -q 'error: device add: give its MAC' "$T/2.out"
 	check "2 an address without a prefix is refused" \
-		grep -q "error: device add: ip4 198.18.0.1: '198.18.0.1': give an IPv4 address and its prefix" "$T/2.out"
+		grep -q "error: device add: ip 198.18.0.1: '198.18.0.1': give an IPv4 address and its prefix" "$T/2.out"
 	check "2 a multicast MAC is refused" grep -q 'error: device add: device x: give a unicast MAC' "$T/2.out"
 	check "2 two devices with one address on a port are refused" \
 		grep -q 'error: device add: devices a and b both have 198.18.0.1 on port 0' "$T/2.out"
@@ -129,7 +137,7 @@ if want 2; then
 		grep -q 'error: flow add: flow g: there is no device nosuch' "$T/2.out"
 	check "2 a flow from a device to itself is refused" \
 		grep -q 'error: flow add: flow h: from a to itself' "$T/2.out"
-	check "2 a key given twice is refused" grep -q 'error: device add: ip4 is given twice' "$T/2.out"
+	check "2 a key given twice is refused" grep -q 'error: device add: ip is given twice' "$T/2.out"
 	check "2 gw6-mac without gw6 is refused" \
 		grep -q 'error: device add: gw6-mac: give the gateway it belongs to' "$T/2.out"
 	check "2 a subnet's broadcast address is refused" \
@@ -140,7 +148,7 @@ if want 2; then
 		grep -q '^flow 0: k port 0 from a to 2b ipv4' "$T/2.out"
 	new_prefix
 	timeout 30 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- "${SIMS[@]}" \
-		--device 'a port 0 mac 02:00:00:00:00:0a ip4 198.18.0.1/24 gw4 10.0.0.1' --duration 1 \
+		--device 'a port 0 mac 02:00:00:00:00:0a ip 198.18.0.1/24 gw 10.0.0.1' --duration 1 \
 		>"$T/2o.out" 2>&1
 	rc=$?
 	check "2 --device: a bad device stops the program with exit 2 (rc $rc)" rc_is 2
@@ -148,8 +156,8 @@ if want 2; then
 	# A flow whose gateway never answers: the start waits, then refuses it.
 	new_prefix
 	timeout 30 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- --sim 10G --sim 10G \
-		--device 'a port 0 mac 02:00:00:00:00:0a ip4 198.18.0.1/24 gw4 198.18.0.254' \
-		--device 'b port 1 mac 02:00:00:00:00:0b ip4 198.18.1.1/24 gw4 198.18.1.254' \
+		--device 'a port 0 mac 02:00:00:00:00:0a ip 198.18.0.1/24 gw 198.18.0.254' \
+		--device 'b port 1 mac 02:00:00:00:00:0b ip 198.18.1.1/24 gw 198.18.1.254' \
 		--flow 'ab from a to b count 10' >"$T/2u.out" 2>&1
 	rc=$?
 	check "2 an unresolved gateway refuses the start (rc $rc)" rc_is 2
@@ -165,8 +173,8 @@ if want 4; then
 	python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))' >"$T/empty.pcap"
 	timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" \
 		--vdev "net_pcap0,rx_pcap=$T/empty.pcap,tx_pcap=$T/4.pcap" -- --sim 10G --sign off \
-		--device 'a port 0 mac 02:00:00:00:00:0a vlan 100 ip4 198.18.0.1/24 gw4 198.18.0.254 gw4-mac 02:00:00:00:0f:fe ip6 2001:2::1/64 gw6 2001:2::fe gw6-mac 02:00:00:00:0f:fe' \
-		--device 'b port 1 mac 02:00:00:00:00:0b ip4 198.18.1.1/24 ip6 2001:2:0:1::1/64' \
+		--device 'a port 0 mac 02:00:00:00:00:0a vlan 100 ip 198.18.0.1/24 gw 198.18.0.254 gw-mac 02:00:00:00:0f:fe ip6 2001:2::1/64 gw6 2001:2::fe gw6-mac 02:00:00:00:0f:fe' \
+		--device 'b port 1 mac 02:00:00:00:00:0b ip 198.18.1.1/24 ip6 2001:2:0:1::1/64' \
 		--flow 'ab from a to b count 100 rate 10kpps' \
 		--flow 'ab6 from a to b ipv6 size 100 count 50 rate 10kpps' \
 		--flow 'st from a to b stack eth/vlan/ipv4/udp(dport=4000) count 30 rate 10kpps' >"$T/4.out" 2>&1
@@ -181,8 +189,8 @@ if want 4; then
 		test "$(ts 'vlan.id == 100 && eth.dst == 02:00:00:00:0f:fe && ip.src == 198.18.0.1 && udp.dstport == 4000')" = 30
 	new_prefix
 	timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- --sim 10G --sim 10G \
-		--device 'a port 0 mac 02:00:00:00:00:0a vlan 100 ip4 198.18.0.1/24 gw4 198.18.0.254 gw4-mac 02:00:00:00:0f:fe' \
-		--device 'b port 1 mac 02:00:00:00:00:0b ip4 198.18.1.1/24' \
+		--device 'a port 0 mac 02:00:00:00:00:0a vlan 100 ip 198.18.0.1/24 gw 198.18.0.254 gw-mac 02:00:00:00:0f:fe' \
+		--device 'b port 1 mac 02:00:00:00:00:0b ip 198.18.1.1/24' \
 		--flow 'st from a to b stack eth/vlan(id=9)/ipv4/udp count 30' >"$T/4v.out" 2>&1
 	rc=$?
 	check "4 a flow from a VLAN 100 device with a tag of id 9 is refused (rc $rc)" \
@@ -259,6 +267,13 @@ if want 5; then
 	st=$(body "$(api POST monitor/states '{"choice":"ipv4_neighbors","ipv4_neighbors":{"ethernet_names":["d1.eth"]}}')")
 	check "5 api: its neighbour has no link_layer_address (unresolved)" \
 		eq "$(jq -c '.ipv4_neighbors' <<<"$st")" '[{"ethernet_name":"d1.eth","ipv4_address":"198.18.0.99"}]'
+	# d1's gateway 198.18.0.99 is silent: one unresolved gateway on port 0.
+	prom=$(curl -s --max-time 10 "${url}metrics")
+	check "5 api: Prometheus has the devices' counters per port (sluice_arp_tx_total; sluice_unresolved 1)" \
+		bash -c 'grep -qE "^sluice_arp_tx_total\{port=\"0\"\} [1-9]" <<<"$1" && grep -qE "^sluice_unresolved\{port=\"0\"\} 1$" <<<"$1"' _ "$prom"
+	tel=$(/usr/bin/python3 "$top/app/test/py/tel_query.py" "$prefix" /sluice/ports,0 2>&1)
+	check "5 telemetry: /sluice/ports,0 has the devices' counters (unresolved 1)" \
+		bash -c 'jq -e ".\"/sluice/ports\" | .arp_tx >= 1 and .nd_tx >= 1 and .unresolved == 1" <<<"$1" >/dev/null' _ "$tel"
 	# Names GET /config makes for a device's objects never take another's.
 	r=$(jq -c '.devices[1].ethernets[0].name = "d1.eth.ipv4" | .flows[0].tx_rx.device.rx_names = ["d1.eth.ipv4"] |
 		del(.flows[1])' "$top/config/otg/devices.json" |
@@ -309,8 +324,8 @@ router_case() {
 		--vdev "net_af_packet1,iface=$SL_TB_PREFIX-g1" -- -i <"$fifo" >"$out" 2>&1 &
 	local sl=$!
 	exec 7>"$fifo"
-	echo "device add h0 port 0 mac 02:00:00:00:01:01$v ip4 198.18.0.1/24 gw4 198.18.0.254 ip6 2001:2::1/64 gw6 2001:2::fe" >&7
-	echo "device add h1 port 1 mac 02:00:00:00:01:02$v ip4 198.18.1.1/24 gw4 198.18.1.254 ip6 2001:2:0:1::1/64 gw6 2001:2:0:1::fe" >&7
+	echo "device add h0 port 0 mac 02:00:00:00:01:01$v ip 198.18.0.1/24 gw 198.18.0.254 ip6 2001:2::1/64 gw6 2001:2::fe" >&7
+	echo "device add h1 port 1 mac 02:00:00:00:01:02$v ip 198.18.1.1/24 gw 198.18.1.254 ip6 2001:2:0:1::1/64 gw6 2001:2:0:1::fe" >&7
 	echo "flow add a from h0 to h1 count 40000 rate 20kpps" >&7
 	echo "flow add b from h1 to h0 ipv6 size 128 count 40000 rate 20kpps" >&7
 	sleep 1.5
