@@ -409,6 +409,21 @@ SL_TEST(dev_resolve_and_age, "fast")
 	n = tick(&t, 3 * SL_DEV_RETRY_US + 2 * SL_DEV_FAILED_RETRY_US, out);
 	CHECK(n == 1 && t.d[0].n4.state == SL_DEV_N_FAILED, "and again, still failed");
 	free_n(out, n);
+	/* A start that needs it wakes it: asked at once, three tries again. */
+	sl_dev_wake(&t);
+	CHECK(t.d[0].n4.state == SL_DEV_N_INCOMPLETE, "woken");
+	n = tick(&t, 3 * SL_DEV_RETRY_US + 2 * SL_DEV_FAILED_RETRY_US + 1, out);
+	CHECK(n == 1, "asked at once when woken, got %u", n);
+	free_n(out, n);
+	sl_dev_clear(&t);
+	n = tick(&t, 3 * SL_DEV_RETRY_US + 2 * SL_DEV_FAILED_RETRY_US + 2 * SL_DEV_RETRY_US, out);
+	free_n(out, n);
+	for (int k = 1; k <= 3; k++) {
+		n = tick(&t, 3 * SL_DEV_RETRY_US + 2 * SL_DEV_FAILED_RETRY_US + (2 + k) * SL_DEV_RETRY_US,
+			 out);
+		free_n(out, n);
+	}
+	CHECK(t.d[0].n4.state == SL_DEV_N_FAILED, "failed again");
 	/* The answer: reachable, the next hop known (off link: the gateway). */
 	in = arp_frame(RTE_ARP_OP_REPLY, &dmac, gw, c.addr4, 0);
 	CHECK(sl_dev_input(&t, 0, in, 10000000, out, 8) == 0, "a reply is not answered");
@@ -464,6 +479,10 @@ SL_TEST(dev_config_checked, "fast")
 	c.devices[0].addr4 = ip4("198.18.0.255");
 	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "broadcast"),
 	      "a subnet's broadcast address: %s", e.msg);
+	c.devices[0] = d;
+	c.devices[0].gw4 = ip4("198.18.0.255");
+	CHECK(sl_config_check_devices(&c, &env, &e) != 0 && strstr(e.msg, "gateway 198.18.0.255"),
+	      "a gateway at the subnet's broadcast address: %s", e.msg);
 	c.devices[0] = d;
 	c.devices[0].gw4_mac_given = true;
 	c.devices[0].gw4_mac = bcast;
@@ -539,13 +558,34 @@ SL_TEST(dev_not_fooled, "fast")
 	sl_dev_input(&t, 0, in, 2000, out, 8);
 	rte_pktmbuf_free(in);
 	CHECK(t.d[0].n4.state == SL_DEV_N_REACHABLE, "resolved");
-	/* Another MAC for the gateway, nobody asking: kept, confirmed again. */
+	/* Another MAC for the gateway, nobody asking (ARP: override): taken, confirmed at once. */
 	in = arp_frame(RTE_ARP_OP_REPLY, &dmac, gw, c.addr4, 0);
 	memcpy(rte_pktmbuf_mtod(in, uint8_t *) + 14 + 8, &other, 6);
 	sl_dev_input(&t, 0, in, 3000, out, 8);
 	rte_pktmbuf_free(in);
 	CHECK(t.d[0].n4.state == SL_DEV_N_PROBE && sl_dev_next_hop(&t, 0, false, &far, &mac) &&
-	      rte_is_same_ether_addr(&mac, &gmac), "an unasked answer does not move the MAC");
+	      rte_is_same_ether_addr(&mac, &other), "a moved gateway's MAC is taken, and probed");
+	n = tick(&t, 3000, out);
+	CHECK(n >= 1 && memcmp(rte_pktmbuf_mtod(out[n - 1], uint8_t *), &other, 6) == 0,
+	      "the probe goes to the new MAC by unicast");
+	free_n(out, n);
+	/* The old MAC answers the probe's address: confirmed back (an answer, asked). */
+	in = arp_frame(RTE_ARP_OP_REPLY, &dmac, gw, c.addr4, 0);
+	sl_dev_input(&t, 0, in, 3500, out, 8);
+	rte_pktmbuf_free(in);
+	CHECK(t.d[0].n4.state == SL_DEV_N_REACHABLE && rte_is_same_ether_addr(&t.d[0].n4.mac, &gmac),
+	      "an answer in PROBE is taken");
+	/* A gratuitous reply (arping -A) from the gateway with a new MAC: taken. */
+	in = arp_frame(RTE_ARP_OP_REPLY, &bcast, gw, gw, 0);
+	memcpy(rte_pktmbuf_mtod(in, uint8_t *) + 14 + 8, &other, 6);
+	sl_dev_input(&t, 0, in, 3600, out, 8);
+	rte_pktmbuf_free(in);
+	CHECK(rte_is_same_ether_addr(&t.d[0].n4.mac, &other), "a gratuitous reply is news");
+	in = arp_frame(RTE_ARP_OP_REPLY, &dmac, gw, c.addr4, 0);
+	sl_dev_input(&t, 0, in, 3700, out, 8);
+	rte_pktmbuf_free(in);
+	n = tick(&t, 3800, out);
+	free_n(out, n);
 	/* A request unicast to another host's MAC: not answered (the port is promiscuous). */
 	in = arp_frame(RTE_ARP_OP_REQUEST, &other, ip4("198.18.0.254"), c.addr4, 0);
 	CHECK(sl_dev_input(&t, 0, in, 4000, out, 8) == 0, "a request to another MAC");

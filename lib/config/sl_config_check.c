@@ -560,7 +560,7 @@ check_next_hops(const struct sl_config *c, const struct sl_config_env *env,
 			inet_ntop(AF_INET6, d->gw6, a, sizeof(a));
 		else
 			inet_ntop(AF_INET, &d->gw4, a, sizeof(a));
-		cerr(e, "--device", f->port, ": flow %s: device %s has not resolved its next hop "
+		cerr(e, NULL, f->port, "flow %s: device %s has not resolved its next hop "
 		     "(gateway %s): check the link and the gateway's address (show neighbors)",
 		     f->name, d->name, a);
 		e->flow = i;

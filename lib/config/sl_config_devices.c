@@ -101,13 +101,16 @@ check_one(const struct sl_config *c, const struct sl_config_env *env, uint16_t i
 			return derr(e, d->port, -1, ": device %s: its gateway %s is its own address",
 				    d->name, ip4_str(d->gw4, a));
 		/* A subnet's network and broadcast addresses are no host's (RFC 1122). */
-		if (d->prefix4 <= 30) {
-			uint32_t host = rte_be_to_cpu_32(d->addr4) & (UINT32_MAX >> d->prefix4);
+		for (int k = 0; k < 2 && d->prefix4 <= 30; k++) {
+			rte_be32_t x = k == 0 ? d->addr4 : d->gw4;
+			uint32_t host = rte_be_to_cpu_32(x) & (UINT32_MAX >> d->prefix4);
 
+			if (x == 0 && k == 1)
+				continue; /* no gateway */
 			if (host == 0 || host == UINT32_MAX >> d->prefix4)
-				return derr(e, d->port, -1, ": device %s: %s is its subnet's %s "
-					    "address, not a host's", d->name, ip4_str(d->addr4, a),
-					    host == 0 ? "network" : "broadcast");
+				return derr(e, d->port, -1, ": device %s: %s%s is its subnet's %s "
+					    "address, not a host's", d->name, k == 0 ? "" : "gateway ",
+					    ip4_str(x, a), host == 0 ? "network" : "broadcast");
 		}
 		if (d->gw4_mac_given && !unicast(&d->gw4_mac))
 			return derr(e, d->port, -1, ": device %s: gw4-mac: give the gateway's "
@@ -150,18 +153,17 @@ check_one(const struct sl_config *c, const struct sl_config_env *env, uint16_t i
 }
 
 /*
- * Stack s's first tag: its header's index (-1: none) and the id given to
- * it (-1: none given).
+ * Stack s's outer tag, the header right after its first eth: its index (1;
+ * -1: none) and the id given to it (-1: none given). A tag further in (a
+ * tunnel's) is not the device's.
  */
 static int
 stack_vlan(const struct sl_hdrs *s, long *id)
 {
-	int h = -1;
+	int h = s->n > 1 && strcmp(sl_hdrs_kind(s, 0), "eth") == 0 &&
+		strcmp(sl_hdrs_kind(s, 1), "vlan") == 0 ? 1 : -1;
 
 	*id = -1;
-	for (uint8_t i = 0; i < s->n && h < 0; i++)
-		if (strcmp(sl_hdrs_kind(s, i), "vlan") == 0)
-			h = i;
 	for (unsigned int v = 0; h >= 0 && v < s->nb_vals; v++) {
 		const char *field;
 		char text[64];
@@ -201,10 +203,11 @@ check_flow(const struct sl_config *c, uint16_t i, struct sl_config_err *e)
 	if (c->devices[s].vlan != 0 && f->sc.hdrs.n != 0) {
 		long id;
 
-		if (stack_vlan(&f->sc.hdrs, &id) < 0 || (id >= 0 && id != c->devices[s].vlan))
+		if (stack_vlan(&f->sc.hdrs, &id) < 0 || (id >= 0 && id != c->devices[s].vlan) ||
+		    (id < 0 && f->sc.hdrs.nb_vals >= SL_STACK_VALS_MAX))
 			return derr(e, f->port, i, ": flow %s: device %s is on VLAN %u: give its "
-				    "stack a vlan header (its id left out, or %u)", f->name,
-				    f->src_dev, c->devices[s].vlan, c->devices[s].vlan);
+				    "stack a vlan header right after eth (its id left out, or %u)",
+				    f->name, f->src_dev, c->devices[s].vlan, c->devices[s].vlan);
 	}
 	if (c->devices[s].mtu != 0) {
 		uint32_t big = f->sc.size_max, lim;

@@ -146,6 +146,21 @@ sl_dev_table_init(struct sl_dev_table *t, const struct sl_dev_conf *c, uint16_t 
 }
 
 void
+sl_dev_wake(struct sl_dev_table *t)
+{
+	for (uint16_t i = 0; i < t->n; i++) {
+		struct sl_dev_neigh *ns[2] = { &t->d[i].n4, &t->d[i].n6 };
+
+		for (int k = 0; k < 2; k++)
+			if (ns[k]->state == SL_DEV_N_FAILED) {
+				ns[k]->state = SL_DEV_N_INCOMPLETE;
+				ns[k]->tries = 0;
+				ns[k]->next_us = 0;
+			}
+	}
+}
+
+void
 sl_dev_clear(struct sl_dev_table *t)
 {
 	for (uint16_t i = 0; i < t->n; i++)
@@ -401,12 +416,16 @@ learn(struct sl_dev_table *t, uint16_t port, uint16_t vlan, bool v6, const void 
 		switch (n->state) {
 		case SL_DEV_N_REACHABLE:
 			/*
-			 * Nothing is asked: a different MAC is not taken on anyone's
-			 * word, the entry is confirmed again (PROBE) with the MAC it has.
+			 * Nothing is asked. A different MAC with the override flag (any
+			 * ARP, an NA with O: a gateway that moved, a VRRP failover) is
+			 * taken (RFC 4861 7.2.5), without it kept; either way the
+			 * entry is confirmed again at once (PROBE, unicast).
 			 */
 			if (same && solicited) {
 				n->next_us = now_us + SL_DEV_REACHABLE_US;
 			} else if (!same) {
+				if (override)
+					n->mac = *mac;
 				n->state = SL_DEV_N_PROBE;
 				n->tries = 0;
 				n->next_us = now_us;
@@ -457,6 +476,13 @@ arp_input(struct sl_dev_table *t, uint16_t port, const struct rx_view *v, uint64
 	op = rte_be_to_cpu_16(a->arp_opcode);
 	if (op == RTE_ARP_OP_REPLY) {
 		d = dev_by_ip4(t, port, v->vlan, a->arp_data.arp_tip);
+		/* A gratuitous reply (arping -A: its own address both ways): news, not an answer. */
+		if (d == NULL && a->arp_data.arp_tip == a->arp_data.arp_sip &&
+		    rte_is_broadcast_ether_addr(&v->eth->dst_addr)) {
+			learn(t, port, v->vlan, false, &a->arp_data.arp_sip, &a->arp_data.arp_sha,
+			      now_us, false, true);
+			return 0;
+		}
 		/* To the device (or broadcast, as some answer): an answer to its request. */
 		if (d == NULL || !for_dev(d, &v->eth->dst_addr))
 			return 0;

@@ -118,6 +118,12 @@ struct sl_dev_table {
 int sl_dev_table_init(struct sl_dev_table *t, const struct sl_dev_conf *c, uint16_t n,
 		      struct rte_mempool *mp);
 
+/**
+ * Ask the FAILED neighbours again now (a start that needs them): INCOMPLETE,
+ * SL_DEV_TRIES requests a second apart from the next tick.
+ */
+void sl_dev_wake(struct sl_dev_table *t);
+
 /** Forget every resolved neighbour (clear neighbors): each is asked again at the next tick. */
 void sl_dev_clear(struct sl_dev_table *t);
 

@@ -1085,7 +1085,8 @@ sl_otg_config(const char *json, size_t len, const struct sl_config_env *env, str
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (sl_otg_devices(json_object_get(root, "devices"), ports, env, &cand, names, e) != 0)
+	if (sl_otg_devices(json_object_get(root, "devices"), ports, env, &cand, names, e) != 0 ||
+	    sl_otg_dev_names_unique(names, ports, flows, e) != 0)
 		goto out;
 	for (size_t i = 0; i < json_array_size(flows); i++) {
 		struct sl_flow_conf f;

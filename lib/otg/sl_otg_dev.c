@@ -295,6 +295,26 @@ sl_otg_devices(const json_t *devs, const json_t *ports, const struct sl_config_e
 	return 0;
 }
 
+int
+sl_otg_dev_names_unique(const struct sl_otg_dev_names *names, const json_t *ports,
+			const json_t *flows, struct sl_otg_err *e)
+{
+	const json_t *arrs[2] = { ports, flows };
+
+	for (unsigned int i = 0; i < names->nb; i++)
+		for (int a = 0; a < 2; a++)
+			for (size_t k = 0; k < json_array_size(arrs[a]); k++) {
+				const char *n = json_string_value(json_object_get(
+					json_array_get(arrs[a], k), "name"));
+
+				if (n != NULL && strcmp(n, names->n[i].name) == 0)
+					return sl_otg_errf(e, "devices", "name '%s' is %s[%zu]'s too: "
+							   "names are unique over the Config", n,
+							   a == 0 ? "ports" : "flows", k);
+			}
+	return 0;
+}
+
 static const struct sl_otg_dev_name *
 name_find(const struct sl_otg_dev_names *names, const char *n)
 {

@@ -52,6 +52,13 @@ int sl_otg_devices(const json_t *devs, const json_t *ports, const struct sl_conf
 		   struct sl_config *c, struct sl_otg_dev_names *names, struct sl_otg_err *e);
 
 /*
+ * Names are unique over a Config: none of devices[]' names may be a port's
+ * or a flow's. 0, or -EINVAL with @p e naming it.
+ */
+int sl_otg_dev_names_unique(const struct sl_otg_dev_names *names, const json_t *ports,
+			    const json_t *flows, struct sl_otg_err *e);
+
+/*
  * A flow's tx_rx.device (@p dv, at @p path): its one tx and one rx name,
  * an ethernet or an IPv4 or IPv6 address of devices[], into f (src_dev,
  * dst_dev, the family, the port). 0, or -EINVAL with @p e.

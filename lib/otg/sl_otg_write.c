@@ -536,11 +536,18 @@ duration_of(const struct sl_flow_conf *f, json_t *fl)
 	return o == NULL || json_object_set_new(fl, "duration", o) != 0 ? -ENOMEM : 0;
 }
 
-/* Is @p n a device's name in @p c? */
+/* Is @p n a device's, a flow's or a port's name in @p c (names are unique over a Config)? */
 static bool
 taken(const struct sl_config *c, const char *n)
 {
-	return sl_config_device_find(c, n) >= 0;
+	char pn[24];
+
+	if (sl_config_device_find(c, n) >= 0 || sl_config_flow_find(c, n) >= 0)
+		return true;
+	for (uint16_t p = 0; p < SL_MAX_PORTS; p++)
+		if (strcmp(port_name(c, p, pn), n) == 0)
+			return true;
+	return false;
 }
 
 /*

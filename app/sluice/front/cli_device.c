@@ -135,6 +135,10 @@ cmd_show_devices(struct sl_cli *cli, int argc, char **argv)
 			       s->echo_out, s->announced, s->resolved, s->failed);
 		}
 	}
+	if (t != NULL && (t->no_mbuf != 0 || t->not_mine != 0))
+		printf("devices: frames not built for want of an mbuf %" PRIu64 " (their pool is "
+		       "empty: a flood), control frames for no device %" PRIu64 "\n", t->no_mbuf,
+		       t->not_mine);
 	for (uint16_t p = 0; p < cli->app->ports.n; p++) {
 		struct sl_ctl_port_stats st;
 

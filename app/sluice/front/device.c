@@ -71,9 +71,10 @@ sl_device_parse(struct sl_dev_conf *d, const char *name, int argc, char **argv, 
 	memset(d, 0, sizeof(*d));
 	if (strlen(name) == 0 || strlen(name) >= SL_DEV_NAME_MAX ||
 	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
-	    strlen(name) || strcmp(name, "all") == 0) {
-		snprintf(err, len, "name '%s': give 1 to %d letters, digits, '-', '_' or '.' "
-			 "(not 'all')", name, SL_DEV_NAME_MAX - 1);
+	    strlen(name) || strcmp(name, "all") == 0 ||
+	    strspn(name, "0123456789") == strlen(name)) {
+		snprintf(err, len, "name '%s': give 1 to %d letters, digits, '-', '_' or '.', not "
+			 "digits alone (to N is port N) and not 'all'", name, SL_DEV_NAME_MAX - 1);
 		return -EINVAL;
 	}
 	snprintf(d->name, sizeof(d->name), "%s", name);

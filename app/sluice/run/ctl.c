@@ -191,6 +191,7 @@ ctl_send(struct sl_app *app, uint16_t pid, struct rte_mbuf **m, uint16_t n)
 {
 	struct sl_ctl *ctl = app->ctl;
 	struct sl_port *p = &app->ports.p[pid];
+	uint64_t discarded = 0;
 	uint16_t sent = 0;
 
 	if (n == 0)
@@ -204,12 +205,13 @@ ctl_send(struct sl_app *app, uint16_t pid, struct rte_mbuf **m, uint16_t n)
 
 		sent = p->ops->xmit(p->ops->txq(p->dev, 0), m, n, &status);
 		/* Nobody sends after it: let what it took leave now (a sim's wire
-		 * moves on its sender's calls; a NIC's needs nothing). */
+		 * moves on its sender's calls; a NIC's needs nothing); what the
+		 * driver then discarded never left. */
 		if (sent != 0)
-			ctl->st[pid].unsent += p->ops->quiesce(p->dev, CTL_QUIESCE_US);
+			discarded = RTE_MIN(p->ops->quiesce(p->dev, CTL_QUIESCE_US), (uint64_t)sent);
 	}
-	ctl->st[pid].sent += sent;
-	ctl->st[pid].unsent += n - sent;
+	ctl->st[pid].sent += sent - discarded;
+	ctl->st[pid].unsent += n - sent + discarded;
 	if (sent < n)
 		rte_pktmbuf_free_bulk(m + sent, n - sent);
 }
@@ -399,6 +401,8 @@ sl_ctl_resolve(struct sl_app *app, const struct sl_config *c, bool quiet)
 		return;
 	app->env.devs = sl_ctl_table(app);
 	sl_ctl_poll(app); /* the devices of c applied, if they are app->cfg's */
+	if (!resolved(app, c))
+		sl_dev_wake(&app->ctl->tab); /* a failed gateway is asked again, at once */
 	while (!resolved(app, c) && rte_rdtsc() < end) {
 		if (!said && !quiet)
 			printf("devices: resolving the next hops of flows between devices ...\n");

@@ -206,7 +206,8 @@ rx_drain(struct sl_app *app)
 	for (uint16_t r = 0; r < app->ports.n; r++)
 		if (app->ses.rx[r] != NULL)
 			rxp[n++] = (struct sl_rxp){ app->ports.p[r].ops->rx_burst, app->ports.p[r].dev,
-						    app->ses.rx[r], r, app->ses.cap[r] };
+						    app->ses.rx[r], r, app->ses.cap[r],
+						    sl_ctl_ring(app, r), 0 };
 	while (n != 0) {
 		bool got = sl_worker_rx(rxp, n);
 
@@ -217,7 +218,10 @@ rx_drain(struct sl_app *app)
 			break;
 		/* Every millisecond, even while frames keep coming (foreign ones do). */
 		if (now >= next_check) {
-			struct sl_results *r = sl_results_take_opt(app, false);
+			struct sl_results *r;
+
+			sl_ctl_poll(app); /* the devices answer during the drain too */
+			r = sl_results_take_opt(app, false);
 			bool arrived = r != NULL && r->all_arrived;
 
 			if (r != NULL && quiet == 0) {
@@ -280,7 +284,7 @@ backlogs_drain(struct sl_app *app, uint64_t timeout_us)
 		if (app->ses.rx[r] != NULL)
 			rxp[nrx++] = (struct sl_rxp){ app->ports.p[r].ops->rx_burst,
 						      app->ports.p[r].dev, app->ses.rx[r], r,
-						      app->ses.cap[r] };
+						      app->ses.cap[r], sl_ctl_ring(app, r), 0 };
 	while (rte_get_timer_cycles() < end) {
 		uint32_t left = 0;
 		bool moved = false;

@@ -116,6 +116,8 @@ if want 2; then
 		echo "device add y port 0 mac 02:00:00:00:00:09 ip 198.18.0.255/24"
 		echo "device add 2b port 1 mac 02:00:00:00:00:2b ip 198.18.0.4/24"
 		echo "flow add k from a to 2b"
+		echo "device add 7 port 1 mac 02:00:00:00:00:07 ip 198.18.0.7/24"
+		echo "device add z port 1 mac 02:00:00:00:00:07 ip 198.18.0.7/24 gw 198.18.0.0"
 		echo "show devices"
 		echo "show flows"
 		echo quit
@@ -144,6 +146,10 @@ if want 2; then
 		grep -q "error: device add: device y: 198.18.0.255 is its subnet's broadcast address" "$T/2.out"
 	check "2 the devices are those accepted, and nothing else" \
 		test "$(grep -c '^device [0-9]:' "$T/2.out")" = 3
+	check "2 a device named by digits alone is refused (to 7 is port 7)" \
+		grep -q "error: device add: name '7': give 1 to 31 letters, digits, '-', '_' or '.', not digits alone" "$T/2.out"
+	check "2 a gateway at the subnet's network address is refused" \
+		grep -q "error: device add: device z: gateway 198.18.0.0 is its subnet's network address" "$T/2.out"
 	check "2 a device named 2b is a device to send to (to 2b), not port 2" \
 		grep -q '^flow 0: k port 0 from a to 2b ipv4' "$T/2.out"
 	new_prefix
@@ -195,6 +201,14 @@ if want 4; then
 	rc=$?
 	check "4 a flow from a VLAN 100 device with a tag of id 9 is refused (rc $rc)" \
 		bash -c '[ "$1" = 2 ] && grep -q "flow st: device a is on VLAN 100: give its stack a vlan header" "$2"' _ "$rc" "$T/4v.out"
+	new_prefix
+	timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- --sim 10G --sim 10G \
+		--device 'a port 0 mac 02:00:00:00:00:0a vlan 100 ip 198.18.0.1/24 gw 198.18.0.254 gw-mac 02:00:00:00:0f:fe' \
+		--device 'b port 1 mac 02:00:00:00:00:0b ip 198.18.1.1/24' \
+		--flow 'st from a to b stack eth/ipv4/gre/eth/vlan/ipv4/udp count 30' >"$T/4g.out" 2>&1
+	rc=$?
+	check "4 a VLAN device's flow whose only tag is a tunnel's is refused (rc $rc)" \
+		bash -c '[ "$1" = 2 ] && grep -q "give its stack a vlan header right after eth" "$2"' _ "$rc" "$T/4g.out"
 	check "4 tshark: a gratuitous ARP on VLAN 100 for 198.18.0.1" \
 		test "$(ts 'vlan.id == 100 && arp.isgratuitous == 1 && arp.src.proto_ipv4 == 198.18.0.1 && arp.src.hw_mac == 02:00:00:00:00:0a')" -ge 1
 	check "4 tshark: unsolicited NAs on VLAN 100 for 2001:2::1 and fe80::ff:fe00:a, checksums good" \
@@ -283,6 +297,10 @@ if want 5; then
 	check "5 api: an ethernet named d1.eth.ipv4 beside d1.eth: GET /config names stay unique, posted again: 200" \
 		bash -c '[ "$1" = 200 ] && [ "$2" = 200 ] && [ "$(jq "[.. | .name? // empty] | length" "$3")" = "$(jq "[.. | .name? // empty] | unique | length" "$3")" ] &&
 			[ "$(jq -c ".flows | length" "$3")" = 1 ]' _ "$(code "$r")" "$(code "$r2")" "$T/5n.json"
+	r=$(jq -c '.devices[0].ethernets[0].name = "p2" | .flows[0].tx_rx.device.tx_names = ["d1.ipv4"]' \
+		"$top/config/otg/devices.json" | curl -s --max-time 10 -w '\n%{http_code}' -X POST --data-binary @- "${url}config")
+	check "5 api: an ethernet named as a port (p2): 400, names are unique over the Config" \
+		bash -c '[ "$1" = 400 ] && grep -q "name '"'"'p2'"'"' is ports\[1\]'"'"'s too" <<<"$2"' _ "$(code "$r")" "$(body "$r")"
 	# What Sluice cannot emulate is refused with its path.
 	r=$(jq -c '.devices[0].ethernets[0].ipv4_addresses += [{"name":"x","address":"198.18.0.7","gateway":"198.18.0.2"}]' \
 		"$top/config/otg/devices.json" | curl -s --max-time 10 -w '\n%{http_code}' -X POST --data-binary @- "${url}config")
