@@ -117,6 +117,28 @@ const struct sl_counter sl_dev_port_counters[] = {
 };
 #undef DV
 
+#define DS(f) offsetof(struct sl_dev_stats, f)
+const struct sl_counter sl_dev_counters[] = {
+	{ "arp_requests_in", "arp_req_in", 10, 0, DS(arp_requests_in),
+	  "ARP requests for the device's address", "" },
+	{ "arp_replies_out", "arp_rep_out", 10, 0, DS(arp_replies_out), "its ARP replies", "" },
+	{ "arp_requests_out", "arp_req_out", 10, 0, DS(arp_requests_out),
+	  "its ARP requests for its gateway", "" },
+	{ "arp_replies_in", "arp_rep_in", 10, 0, DS(arp_replies_in), "ARP replies to it", "" },
+	{ "ns_in", "ns_in", 10, 0, DS(ns_in), "neighbour solicitations for its addresses", "" },
+	{ "na_out", "na_out", 10, 0, DS(na_out), "its neighbour advertisements", "" },
+	{ "ns_out", "ns_out", 10, 0, DS(ns_out), "its solicitations for its gateway", "" },
+	{ "na_in", "na_in", 10, 0, DS(na_in), "advertisements to it", "" },
+	{ "echo_in", "echo_in", 10, 0, DS(echo_in), "echo requests to it", "" },
+	{ "echo_out", "echo_out", 10, 0, DS(echo_out), "its echo replies", "" },
+	{ "announced", "announced", 10, 0, DS(announced),
+	  "its gratuitous ARP and unsolicited NAs", "" },
+	{ "resolved", "resolved", 10, 0, DS(resolved), "gateways it resolved", "" },
+	{ "failed", "failed", 10, 0, DS(failed), "gateways that did not answer", "" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL },
+};
+#undef DS
+
 const struct sl_counter sl_stream_counters[] = {
 	{ "tx_packets", "tx", 14, 0, S(tx_all), "frames of the stream its port's drivers took",
 	  "packets" },

@@ -42,6 +42,8 @@ extern const struct sl_counter sl_rx_counters[];
 extern const struct sl_counter sl_rx_drop_counters[];
 /* Of a port with devices, over struct sl_dev_port_totals (sl_dev.h). */
 extern const struct sl_counter sl_dev_port_counters[];
+/* Of a device, over struct sl_dev_stats (sl_dev.h). */
+extern const struct sl_counter sl_dev_counters[];
 /* Of a stream at a receiving port, over struct sl_stream_result (report.h). */
 extern const struct sl_counter sl_stream_counters[];
 /* Of a flow (every stream of a run by id), over struct sl_results_flow (results.h). */

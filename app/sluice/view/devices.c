@@ -6,6 +6,7 @@
 
 #include <arpa/inet.h>
 
+#include "counters.h"
 #include "devices.h"
 
 static void
@@ -47,19 +48,8 @@ sl_report_json_devices(struct sl_json *j, const struct sl_results *r)
 		sl_json_u64(j, "port", d->conf.port);
 		sl_json_str(j, "mac", m);
 		sl_json_u64(j, "vlan", d->conf.vlan);
-		sl_json_u64(j, "arp_requests_in", s->arp_requests_in);
-		sl_json_u64(j, "arp_replies_out", s->arp_replies_out);
-		sl_json_u64(j, "arp_requests_out", s->arp_requests_out);
-		sl_json_u64(j, "arp_replies_in", s->arp_replies_in);
-		sl_json_u64(j, "ns_in", s->ns_in);
-		sl_json_u64(j, "na_out", s->na_out);
-		sl_json_u64(j, "ns_out", s->ns_out);
-		sl_json_u64(j, "na_in", s->na_in);
-		sl_json_u64(j, "echo_in", s->echo_in);
-		sl_json_u64(j, "echo_out", s->echo_out);
-		sl_json_u64(j, "announced", s->announced);
-		sl_json_u64(j, "resolved", s->resolved);
-		sl_json_u64(j, "failed", s->failed);
+		for (const struct sl_counter *c = sl_dev_counters; c->name != NULL; c++)
+			sl_json_u64(j, c->name, sl_counter_get(c, s));
 		sl_json_arr_open(j, "neighbors");
 		json_neigh(j, d, false);
 		json_neigh(j, d, true);

@@ -193,22 +193,19 @@ if want 4; then
 		test "$(ts 'vlan.id == 100 && eth.dst == 02:00:00:00:0f:fe && ipv6.src == 2001:2::1 && ipv6.dst == 2001:2:0:1::1 && udp')" = 50
 	check "4 tshark: a stack's vlan header without an id carries the device's VLAN (30 frames)" \
 		test "$(ts 'vlan.id == 100 && eth.dst == 02:00:00:00:0f:fe && ip.src == 198.18.0.1 && udp.dstport == 4000')" = 30
-	new_prefix
-	timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- --sim 10G --sim 10G \
-		--device 'a port 0 mac 02:00:00:00:00:0a vlan 100 ip 198.18.0.1/24 gw 198.18.0.254 gw-mac 02:00:00:00:0f:fe' \
-		--device 'b port 1 mac 02:00:00:00:00:0b ip 198.18.1.1/24' \
-		--flow 'st from a to b stack eth/vlan(id=9)/ipv4/udp count 30' >"$T/4v.out" 2>&1
-	rc=$?
-	check "4 a flow from a VLAN 100 device with a tag of id 9 is refused (rc $rc)" \
-		bash -c '[ "$1" = 2 ] && grep -q "flow st: device a is on VLAN 100: give its stack a vlan header" "$2"' _ "$rc" "$T/4v.out"
-	new_prefix
-	timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- --sim 10G --sim 10G \
-		--device 'a port 0 mac 02:00:00:00:00:0a vlan 100 ip 198.18.0.1/24 gw 198.18.0.254 gw-mac 02:00:00:00:0f:fe' \
-		--device 'b port 1 mac 02:00:00:00:00:0b ip 198.18.1.1/24' \
-		--flow 'st from a to b stack eth/ipv4/gre/eth/vlan/ipv4/udp count 30' >"$T/4g.out" 2>&1
-	rc=$?
-	check "4 a VLAN device's flow whose only tag is a tunnel's is refused (rc $rc)" \
-		bash -c '[ "$1" = 2 ] && grep -q "give its stack a vlan header right after eth" "$2"' _ "$rc" "$T/4g.out"
+	# vlan_refused WHAT STACK: a flow of that stack from a VLAN 100 device is refused.
+	vlan_refused() {
+		new_prefix
+		timeout 60 "$bin" "${EAL[@]}" --file-prefix "$prefix" -- --sim 10G --sim 10G \
+			--device 'a port 0 mac 02:00:00:00:00:0a vlan 100 ip 198.18.0.1/24 gw 198.18.0.254 gw-mac 02:00:00:00:0f:fe' \
+			--device 'b port 1 mac 02:00:00:00:00:0b ip 198.18.1.1/24' \
+			--flow "st from a to b stack $2 count 30" >"$T/4v.out" 2>&1
+		rc=$?
+		check "4 a flow from a VLAN 100 device $1 is refused (rc $rc)" \
+			bash -c '[ "$1" = 2 ] && grep -q "flow st: device a is on VLAN 100: give its stack a vlan header right after eth" "$2"' _ "$rc" "$T/4v.out"
+	}
+	vlan_refused "with a tag of id 9" "eth/vlan(id=9)/ipv4/udp"
+	vlan_refused "whose only tag is a tunnel's" "eth/ipv4/gre/eth/vlan/ipv4/udp"
 	check "4 tshark: a gratuitous ARP on VLAN 100 for 198.18.0.1" \
 		test "$(ts 'vlan.id == 100 && arp.isgratuitous == 1 && arp.src.proto_ipv4 == 198.18.0.1 && arp.src.hw_mac == 02:00:00:00:00:0a')" -ge 1
 	check "4 tshark: unsolicited NAs on VLAN 100 for 2001:2::1 and fe80::ff:fe00:a, checksums good" \
