@@ -190,15 +190,6 @@ sl_dev_port_totals(const struct sl_dev_state *d, uint16_t n, uint16_t port,
 	}
 }
 
-int
-sl_dev_find(const struct sl_dev_table *t, const char *name)
-{
-	for (uint16_t i = 0; i < t->n; i++)
-		if (strcmp(t->d[i].conf.name, name) == 0)
-			return i;
-	return -1;
-}
-
 /* ---- building frames ---- */
 
 /* A new frame of @p l3len bytes after the Ethernet header (and d's tag); NULL: no mbuf. */

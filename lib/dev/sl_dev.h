@@ -203,9 +203,6 @@ struct sl_dev_port_totals {
 void sl_dev_port_totals(const struct sl_dev_state *d, uint16_t n, uint16_t port,
 			struct sl_dev_port_totals *t);
 
-/** The index of the device named @p name, or -1. */
-int sl_dev_find(const struct sl_dev_table *t, const char *name);
-
 /** A state's name (ip neigh's: INCOMPLETE, REACHABLE, ...; "-" for NONE). */
 const char *sl_dev_nstate_name(enum sl_dev_nstate s);
 
