@@ -644,3 +644,31 @@ SL_TEST(dev_not_fooled, "fast")
 	CHECK(rte_mempool_in_use_count(pool()) == 0, "every mbuf back");
 	return 0;
 }
+
+/* sl_dev_next_hop(): off link, the gateway's MAC once known; on link, another device's own. */
+SL_TEST(dev_next_hop, "fast")
+{
+	struct sl_dev_conf c[2];
+	struct sl_dev_table t;
+	struct rte_ether_addr mac;
+	rte_be32_t onlink = ip4("198.18.0.7"), peer, far = ip4("198.18.9.9");
+	uint8_t peer6[16];
+
+	dev_conf(&c[0], 0);
+	dev_conf(&c[1], 0);
+	snprintf(c[1].name, sizeof(c[1].name), "h1");
+	c[1].mac.addr_bytes[5] = 0x42;
+	c[1].addr4 = ip4("198.18.0.2");
+	ip6("2001:2::2", c[1].addr6);
+	peer = c[1].addr4;
+	memcpy(peer6, c[1].addr6, 16);
+	sl_dev_table_init(&t, c, 2, pool());
+	CHECK(sl_dev_next_hop(&t, 0, false, &peer, &mac) && rte_is_same_ether_addr(&mac, &c[1].mac),
+	      "a device on the link: its MAC, unresolved gateway or not");
+	CHECK(sl_dev_next_hop(&t, 0, true, peer6, &mac) && rte_is_same_ether_addr(&mac, &c[1].mac),
+	      "the same in IPv6");
+	CHECK(!sl_dev_next_hop(&t, 0, false, &onlink, &mac), "another host on the link: unknown");
+	CHECK(!sl_dev_next_hop(&t, 0, false, &far, &mac), "off link, gateway unresolved: unknown");
+	CHECK(!sl_dev_next_hop(&t, 5, false, &far, &mac), "no such device");
+	return 0;
+}

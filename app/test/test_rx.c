@@ -570,3 +570,48 @@ SL_TEST(rx_histogram_bounds, "fast")
 	}
 	return 0;
 }
+
+/*
+ * sl_rx_analyze_keep(): the frames without a signature are moved to the
+ * caller (their slots NULL) and counted as foreign; the others stay and
+ * are analyzed as by sl_rx_analyze().
+ */
+SL_TEST(rx_keep_foreign, "fast")
+{
+	uint16_t producers[1] = { 1 };
+	struct sl_rx_conf c = { .nb_streams = 1, .producers = producers, .run = 3,
+				.socket_id = SOCKET_ID_ANY };
+	struct rte_mempool *raw = rte_pktmbuf_pool_create("t_rxkeep", 63, 0, 0, 2048,
+							  SOCKET_ID_ANY);
+	struct sl_rx *rx = sl_rx_create(&c);
+	struct rte_mbuf *pkts[4], *kept[4];
+	struct sl_rx_port_stats ps;
+	uint16_t k;
+
+	CHECK(raw != NULL && rx != NULL, "setup");
+	for (int i = 0; i < 4; i++) {
+		uint8_t *p;
+
+		pkts[i] = rte_pktmbuf_alloc(raw);
+		CHECK(pkts[i] != NULL, "alloc");
+		p = (uint8_t *)rte_pktmbuf_append(pkts[i], 60);
+		CHECK(p != NULL, "append");
+		memset(p, 0, 60);
+		p[12] = 0x08;
+		p[13] = 0x06; /* ARP: no signature */
+	}
+	k = sl_rx_analyze_keep(rx, pkts, 4, rte_rdtsc(), kept);
+	CHECK(k == 4, "4 foreign frames handed over, got %u", k);
+	for (int i = 0; i < 4; i++)
+		CHECK(pkts[i] == NULL && kept[i] != NULL, "slot %d moved", i);
+	sl_rx_port_stats(rx, &ps);
+	CHECK(ps.frames == 4 && ps.foreign == 4 && ps.rx == 0, "counted as foreign: %" PRIu64,
+	      ps.foreign);
+	rte_pktmbuf_free_bulk(pkts, 4); /* NULL slots: nothing */
+	CHECK(rte_mempool_in_use_count(raw) == 4, "the caller holds them");
+	rte_pktmbuf_free_bulk(kept, k);
+	CHECK(rte_mempool_in_use_count(raw) == 0, "every mbuf back");
+	sl_rx_free(rx);
+	rte_mempool_free(raw);
+	return 0;
+}
