@@ -504,25 +504,42 @@ opt_one(struct sl_opts *o, struct sl_config *cf, int c, char *arg, char *err, si
 	return 0;
 }
 
+#define SPEC_LINE 1024
+#define SPEC_WORDS 64
+
+/*
+ * The words of option opt's 'NAME WORDS...' spec into w (line holds them,
+ * SPEC_LINE bytes): their number, or -1 with the message (what: the form).
+ */
+static int
+spec_words(const char *opt, const char *spec, const char *what, char *line, char **w)
+{
+	int n;
+
+	if (strlen(spec) >= SPEC_LINE) {
+		usage_error(opt, "longer than %d characters", SPEC_LINE - 1);
+		return -1;
+	}
+	snprintf(line, SPEC_LINE, "%s", spec);
+	n = sl_flow_words(line, w, SPEC_WORDS);
+	if (n <= 0) {
+		usage_error(opt, "'%s': give '%s' (%s)", spec, what,
+			    n == 0 ? "no name" : "more than 64 words");
+		return -1;
+	}
+	return n;
+}
+
 /* --device 'NAME WORDS...': a device (device.h), as device add makes it. */
 static int
 device_opt(struct sl_config *cf, const char *spec)
 {
-	char line[1024], *w[64], err[320];
+	char line[SPEC_LINE], *w[SPEC_WORDS], err[320];
 	struct sl_dev_conf d;
-	int n;
+	int n = spec_words("--device", spec, "NAME port P mac MAC ip A/P ...", line, w);
 
-	if (strlen(spec) >= sizeof(line)) {
-		usage_error("--device", "longer than %zu characters", sizeof(line) - 1);
+	if (n < 0)
 		return -1;
-	}
-	snprintf(line, sizeof(line), "%s", spec);
-	n = sl_flow_words(line, w, RTE_DIM(w));
-	if (n <= 0) {
-		usage_error("--device", "'%s': give 'NAME port P mac MAC ip A/P ...' (%s)", spec,
-			    n == 0 ? "no name" : "more than 64 words");
-		return -1;
-	}
 	if (sl_device_parse(&d, w[0], n - 1, w + 1, err, sizeof(err)) != 0 ||
 	    sl_device_add(cf, &d, err, sizeof(err)) != 0) {
 		usage_error("--device", "%s: %s", w[0], err);
@@ -535,21 +552,12 @@ device_opt(struct sl_config *cf, const char *spec)
 static int
 flow_opt(struct sl_config *cf, const char *spec)
 {
-	char line[1024], *w[64], err[320];
+	char line[SPEC_LINE], *w[SPEC_WORDS], err[320];
 	struct sl_flow_conf f;
-	int n;
+	int n = spec_words("--flow", spec, "NAME [port P] [to R] ...", line, w);
 
-	if (strlen(spec) >= sizeof(line)) {
-		usage_error("--flow", "longer than %zu characters", sizeof(line) - 1);
+	if (n < 0)
 		return -1;
-	}
-	snprintf(line, sizeof(line), "%s", spec);
-	n = sl_flow_words(line, w, RTE_DIM(w));
-	if (n <= 0) {
-		usage_error("--flow", "'%s': give 'NAME [port P] [to R] ...' (%s)", spec,
-			    n == 0 ? "no name" : "more than 64 words");
-		return -1;
-	}
 	if (strlen(w[0]) >= SL_FLOW_NAME_MAX || strcmp(w[0], "all") == 0 ||
 	    strspn(w[0], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
 	    strlen(w[0])) {
